@@ -1,0 +1,127 @@
+//! The library's typed error: every way a board, a goal or a request can be wrong.
+
+use crate::board::Shape;
+
+/// Everything that can go wrong in the library, each naming what is wrong.
+///
+/// Parsing errors carry a 1-based `column` (character position in the input line) where one is known, so that
+/// a front end can point at it; the CLI adds the line number of a batch.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input holds nothing but white space.
+    #[error("empty input: expected a board such as [[1,2,3],[4,0,5]] or 1 2 3/4 0 5")]
+    Empty,
+    /// A token that should be a tile number is not one.
+    #[error("not a number: {token:?} at column {column}")]
+    NotANumber {
+        /// The offending text (shortened when long).
+        token: String,
+        /// 1-based character column.
+        column: usize,
+    },
+    /// A number too large to be any tile.
+    #[error("number too large: {token:?} at column {column}")]
+    NumberTooLarge {
+        /// The number as written (shortened when long).
+        token: String,
+        /// 1-based character column.
+        column: usize,
+    },
+    /// The text does not follow any board format.
+    #[error("syntax error at column {column}: {message}")]
+    Syntax {
+        /// What was expected.
+        message: String,
+        /// 1-based character column.
+        column: usize,
+    },
+    /// Rows of different lengths.
+    #[error("ragged rows: row {row} has {found} numbers but row 1 has {expected}")]
+    Ragged {
+        /// 1-based row number.
+        row: usize,
+        /// Length of the first row.
+        expected: usize,
+        /// Length of this row.
+        found: usize,
+    },
+    /// The number of tiles does not fit the shape.
+    #[error("wrong count: shape {shape} needs {expected} numbers, found {found}")]
+    WrongCount {
+        /// The shape asked for.
+        shape: Shape,
+        /// Cells of that shape.
+        expected: usize,
+        /// Numbers given.
+        found: usize,
+    },
+    /// A flat list of numbers whose shape cannot be told.
+    #[error("cannot tell the shape of a flat list of {found} numbers: give the shape (for example --shape 2x3) or use rows")]
+    UnknownShape {
+        /// Numbers given.
+        found: usize,
+    },
+    /// A tile value appears twice.
+    #[error("duplicate value {value} (cells {first} and {second}, counting from 1 in reading order)")]
+    Duplicate {
+        /// The repeated value.
+        value: u64,
+        /// 1-based cell of the first occurrence.
+        first: usize,
+        /// 1-based cell of the second occurrence.
+        second: usize,
+    },
+    /// A value outside `0..cells`.
+    #[error("value {value} out of range: a board of {cells} cells holds 0..={max}")]
+    OutOfRange {
+        /// The value as written (may be negative).
+        value: i128,
+        /// Number of cells.
+        cells: usize,
+        /// Largest allowed value.
+        max: usize,
+    },
+    /// No 0 on the board.
+    #[error("no blank: the board must hold exactly one 0")]
+    NoBlank,
+    /// More cells than the library accepts.
+    #[error("board too large: {cells} cells, at most {max} are accepted")]
+    TooLarge {
+        /// Cells asked for.
+        cells: u128,
+        /// The limit ([`crate::MAX_CELLS`]).
+        max: usize,
+    },
+    /// A shape that is not `RxC` with at least two cells.
+    #[error("bad shape {text:?}: {reason}")]
+    BadShape {
+        /// The shape as written.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A board and its goal of different shapes.
+    #[error("shape mismatch: the board is {board} but the goal is {goal}")]
+    ShapeMismatch {
+        /// The board's shape.
+        board: Shape,
+        /// The goal's shape.
+        goal: Shape,
+    },
+    /// A move of a tile that is not next to the blank, or not on the board.
+    #[error("illegal move: tile {tile} is not next to the blank")]
+    IllegalMove {
+        /// The tile asked to move.
+        tile: u64,
+    },
+    /// No solver of the requested kind covers this shape.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A table file could not be used (the caller usually rebuilds it).
+    #[error("table cache: {0}")]
+    Cache(String),
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,96 @@
+//! slide: a sliding-tile puzzle solver library — boards of any size, exact distance tables for boards of up to
+//! 12 cells, and the move sequence behind every answer.
+//!
+//! The library does no terminal or network I/O; the `slide` binary and the web page are thin faces over it. Table
+//! builds report through [`Progress`] and cache files go where a [`Solver`] is told.
+//!
+//! The classic problem, with the LeetCode signature:
+//!
+//! ```
+//! assert_eq!(slide::sliding_puzzle(vec![vec![1, 2, 3], vec![4, 0, 5]]), 1);
+//! assert_eq!(slide::sliding_puzzle(vec![vec![1, 2, 3], vec![5, 4, 0]]), -1);
+//! assert_eq!(slide::sliding_puzzle(vec![vec![4, 1, 2], vec![5, 0, 3]]), 5);
+//! assert_eq!(slide::sliding_puzzle(vec![vec![1, 2, 3], vec![4, 5, 0]]), 0);
+//! ```
+//!
+//! The idiomatic API:
+//!
+//! ```
+//! use slide::{Board, Solver};
+//! let board = Board::parse("4 1 2/5 0 3").unwrap();
+//! let goal = Board::goal(board.shape());
+//! let solution = Solver::global().solve(&board, &goal).unwrap();
+//! assert_eq!(solution.distance(), 5);
+//! assert_eq!(solution.moves.as_deref(), Some(&[5, 4, 1, 2, 3][..]));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod bfs;
+pub mod board;
+pub mod cache;
+pub mod error;
+pub mod frame;
+pub mod packed;
+pub mod parse;
+pub mod progress;
+pub mod rank;
+pub mod scramble;
+pub mod solver;
+pub mod table;
+
+pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
+pub use error::{Error, Result};
+pub use progress::{NoProgress, Progress};
+pub use solver::{CacheDir, Solution, Solver};
+
+/// The least number of moves that solves `board` (goal: tiles in order, blank last), or -1 when it cannot be
+/// solved; exactly the LeetCode problem, for 2 × 3 and every other shape of at most 12 cells.
+///
+/// - Never panics. Returns **-2** for input that is not a board (ragged rows, values missing, repeated or out of
+///   range) or whose shape no exact solver covers (more than 12 cells); [`try_sliding_puzzle`] says why.
+/// - Cost: the first call for a shape builds its complete table (under a millisecond for 2 × 3, about a second for
+///   2 × 5); later calls are a table lookup (2 × 3: nanoseconds). For 3 × 4, 4 × 3, 2 × 6 and 6 × 2 the first call
+///   loads a 60 MB table from the cache directory ([`cache::default_dir`]) or, the very first time, builds it
+///   (tens of seconds on two cores, 300 MB of memory) and saves it there.
+///
+/// ```
+/// assert_eq!(slide::sliding_puzzle(vec![vec![1, 2], vec![0, 3]]), 1);
+/// assert_eq!(slide::sliding_puzzle(vec![vec![1, 2], vec![3]]), -2);
+/// ```
+pub fn sliding_puzzle(board: Vec<Vec<i32>>) -> i32 {
+    try_sliding_puzzle(board).unwrap_or(-2)
+}
+
+/// [`sliding_puzzle`] with the error instead of -2.
+///
+/// ```
+/// let e = slide::try_sliding_puzzle(vec![vec![1, 2, 3], vec![4, 4, 0]]).unwrap_err();
+/// assert!(e.to_string().contains("duplicate value 4"));
+/// ```
+pub fn try_sliding_puzzle(board: Vec<Vec<i32>>) -> Result<i32> {
+    let rows = board.len();
+    let cols = board.first().map_or(0, Vec::len);
+    let n = rows * cols;
+    // Fast path: the default goal on a shape with rows <= cols is its own canonical frame.
+    if rows >= 2 && cols >= rows && n <= table::MAX_TABLE_CELLS && board.iter().all(|r| r.len() == cols) {
+        let mut pos = [0u8; table::MAX_TABLE_CELLS];
+        let mut seen = 0u32;
+        let mut ok = true;
+        for (cell, &v) in board.iter().flatten().enumerate() {
+            if v < 0 || v as usize >= n || seen & (1 << v) != 0 {
+                ok = false;
+                break;
+            }
+            seen |= 1 << v;
+            pos[v as usize] = cell as u8;
+        }
+        if ok {
+            let t = Solver::global().table(Shape { rows, cols }, n - 1)?;
+            return Ok(t.distance(&pos[..n]).map_or(-1, |d| d as i32));
+        }
+    }
+    let b = Board::from_rows(&board)?;
+    let d = Solver::global().distance(&b, &Board::goal(b.shape()))?;
+    Ok(d as i32)
+}

@@ -1,0 +1,342 @@
+//! Reading boards from text: JSON rows, slash-separated rows, and flat lists with a known shape.
+//!
+//! Formats (white space is allowed anywhere between numbers and brackets):
+//! - JSON rows: `[[1,2,3],[4,0,5]]`;
+//! - slash rows: `1 2 3/4 0 5` or `1,2,3/4,0,5`;
+//! - a flat list, `1 2 3 4 0 5` or `[1,2,3,4,0,5]`, when the shape is given; without one, a flat list whose length
+//!   is a square (4, 9, 16, …) is read as a square board.
+//!
+//! Every failure is an [`Error`] naming what is wrong and where; nothing here panics.
+
+use crate::board::{Board, Shape, Tile};
+use crate::error::{Error, Result};
+
+impl Board {
+    /// Reads a board in any supported format; see the [module docs](crate::parse).
+    ///
+    /// ```
+    /// use slide::Board;
+    /// let a = Board::parse("[[1,2,3],[4,0,5]]").unwrap();
+    /// let b = Board::parse(" 1 2 3 / 4 0 5 ").unwrap();
+    /// assert_eq!(a, b);
+    /// assert!(Board::parse("[[1,2],[3]]").unwrap_err().to_string().contains("ragged"));
+    /// ```
+    pub fn parse(text: &str) -> Result<Board> {
+        parse_board(text, None)
+    }
+
+    /// Reads a board, taking `shape` for flat lists and checking it against rows.
+    ///
+    /// ```
+    /// let s = "4x4".parse().unwrap();
+    /// let b = slide::Board::parse_with_shape("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", Some(s)).unwrap();
+    /// assert_eq!(b, slide::Board::goal(s));
+    /// ```
+    pub fn parse_with_shape(text: &str, shape: Option<Shape>) -> Result<Board> {
+        parse_board(text, shape)
+    }
+}
+
+impl std::str::FromStr for Board {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Board> {
+        Board::parse(s)
+    }
+}
+
+/// Reads a board from `text`; `shape` is required for flat lists of non-square length.
+pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
+    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    p.skip_ws();
+    if p.i == p.s.len() {
+        return Err(Error::Empty);
+    }
+    let mut rows: Vec<usize> = Vec::new(); // lengths of the rows, empty for a flat list
+    let mut vals: Vec<i64> = Vec::new();
+    if p.peek() == Some(b'[') {
+        p.i += 1;
+        p.skip_ws();
+        match p.peek() {
+            Some(b'[') => loop {
+                p.expect(b'[', "'['")?;
+                let start = vals.len();
+                p.list(&mut vals, b']')?;
+                rows.push(vals.len() - start);
+                p.skip_ws();
+                match p.peek() {
+                    Some(b',') => {
+                        p.i += 1;
+                        p.skip_ws();
+                    }
+                    Some(b']') => {
+                        p.i += 1;
+                        break;
+                    }
+                    _ => return Err(p.syntax("expected ',' or ']' after a row")),
+                }
+            },
+            Some(b']') => return Err(Error::Empty),
+            _ => p.list(&mut vals, b']')?,
+        }
+        p.skip_ws();
+        if p.i != p.s.len() {
+            return Err(p.syntax("unexpected text after the board"));
+        }
+    } else if text.contains('/') {
+        loop {
+            let start = vals.len();
+            p.list_until_slash(&mut vals)?;
+            rows.push(vals.len() - start);
+            if p.peek() == Some(b'/') {
+                p.i += 1;
+            } else {
+                break;
+            }
+        }
+    } else {
+        p.list_until_slash(&mut vals)?;
+        if p.i != p.s.len() {
+            return Err(p.syntax("unexpected text"));
+        }
+    }
+    if vals.is_empty() {
+        return Err(Error::Empty);
+    }
+    let shape = if rows.is_empty() {
+        match shape {
+            Some(s) => s,
+            None => square_shape(vals.len())?,
+        }
+    } else {
+        let cols = rows[0];
+        if let Some((r, &len)) = rows.iter().enumerate().find(|(_, &l)| l != cols) {
+            return Err(Error::Ragged { row: r + 1, expected: cols, found: len });
+        }
+        let found = Shape::new(rows.len(), cols)?;
+        if let Some(s) = shape {
+            if s != found {
+                return Err(if s.cells() == found.cells() {
+                    Error::ShapeMismatch { board: found, goal: s }
+                } else {
+                    Error::WrongCount { shape: s, expected: s.cells(), found: vals.len() }
+                });
+            }
+        }
+        found
+    };
+    let n = shape.cells();
+    if vals.len() != n {
+        return Err(Error::WrongCount { shape, expected: n, found: vals.len() });
+    }
+    let mut first = vec![u32::MAX; n];
+    for (cell, &v) in vals.iter().enumerate() {
+        if (0..n as i64).contains(&v) {
+            let f = &mut first[v as usize];
+            if *f != u32::MAX {
+                return Err(Error::Duplicate { value: v as u64, first: *f as usize + 1, second: cell + 1 });
+            }
+            *f = cell as u32;
+        }
+    }
+    if first[0] == u32::MAX {
+        return Err(Error::NoBlank);
+    }
+    let mut tiles = Vec::with_capacity(n);
+    for &v in &vals {
+        if v < 0 || v >= n as i64 {
+            return Err(Error::OutOfRange { value: v as i128, cells: n, max: n - 1 });
+        }
+        tiles.push(v as Tile);
+    }
+    Board::new(shape, tiles)
+}
+
+fn square_shape(len: usize) -> Result<Shape> {
+    let r = (len as f64).sqrt().round() as usize;
+    if r >= 2 && r * r == len {
+        Shape::new(r, r)
+    } else {
+        Err(Error::UnknownShape { found: len })
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == b' ' || c == b'\t' || c == b'\n' || c == b'\r' {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn column(&self, byte: usize) -> usize {
+        let mut b = byte.min(self.text.len());
+        while !self.text.is_char_boundary(b) {
+            b -= 1;
+        }
+        self.text[..b].chars().count() + 1
+    }
+
+    fn syntax(&self, message: &str) -> Error {
+        let found = match self.text.get(self.i..).and_then(|t| t.chars().next()) {
+            Some(c) => format!(", found {c:?}"),
+            None => ", found the end of the input".to_string(),
+        };
+        Error::Syntax { message: format!("{message}{found}"), column: self.column(self.i) }
+    }
+
+    fn expect(&mut self, c: u8, what: &str) -> Result<()> {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(&format!("expected {what}")))
+        }
+    }
+
+    /// A comma-separated list of numbers closed by `close` (consumed).
+    fn list(&mut self, out: &mut Vec<i64>, close: u8) -> Result<()> {
+        self.skip_ws();
+        if self.peek() == Some(close) {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() == Some(b'[') {
+                return Err(self.syntax("boards have two levels of brackets at most"));
+            }
+            out.push(self.number()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(c) if c == close => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some(b'[') => return Err(self.syntax("boards have two levels of brackets at most")),
+                _ => return Err(self.syntax(&format!("expected ',' or '{}'", close as char))),
+            }
+        }
+    }
+
+    /// Numbers separated by spaces and/or single commas, up to a '/' or the end.
+    fn list_until_slash(&mut self, out: &mut Vec<i64>) -> Result<()> {
+        self.skip_ws();
+        loop {
+            match self.peek() {
+                None | Some(b'/') => return Ok(()),
+                _ => {}
+            }
+            out.push(self.number()?);
+            self.skip_ws();
+            if self.peek() == Some(b',') {
+                self.i += 1;
+                self.skip_ws();
+                if matches!(self.peek(), None | Some(b'/') | Some(b',')) {
+                    return Err(self.syntax("expected a number after ','"));
+                }
+            }
+        }
+    }
+
+    /// One number, as written (sign included). Fractions, exotic digits and glued text are errors naming the token.
+    fn number(&mut self) -> Result<i64> {
+        let start = self.i;
+        let neg = matches!(self.peek(), Some(b'-'));
+        if matches!(self.peek(), Some(b'-') | Some(b'+')) {
+            self.i += 1;
+        }
+        let digits = self.i;
+        let mut v: i64 = 0;
+        let mut overflow = false;
+        while let Some(c @ b'0'..=b'9') = self.peek() {
+            match v.checked_mul(10).and_then(|x| x.checked_add((c - b'0') as i64)) {
+                Some(x) => v = x,
+                None => overflow = true,
+            }
+            self.i += 1;
+        }
+        // Anything glued to the number that is not a separator makes the whole token bad.
+        let mut end = self.i;
+        while end < self.s.len() && !matches!(self.s[end], b' ' | b'\t' | b'\r' | b'\n' | b',' | b'/' | b'[' | b']') {
+            end += 1;
+        }
+        if self.i == digits || end != self.i || overflow {
+            let mut token_end = end.max(self.i).max(start + 1).min(self.s.len());
+            while !self.text.is_char_boundary(token_end) {
+                token_end += 1;
+            }
+            let token: String = self.text[start..token_end].chars().take(24).collect();
+            let column = self.column(start);
+            if overflow && end == self.i {
+                return Err(Error::NumberTooLarge { token, column });
+            }
+            return Err(Error::NotANumber { token, column });
+        }
+        Ok(if neg { -v } else { v })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(s: &str) -> String {
+        Board::parse(s).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn formats_agree() {
+        let want = Board::from_rows(&[vec![1, 2, 3], vec![4, 0, 5]]).unwrap();
+        for s in ["[[1,2,3],[4,0,5]]", " [ [ 1 , 2 ,3 ] ,\t[4,0, 5] ] ", "1 2 3/4 0 5", "1,2,3/4,0,5", "1, 2, 3 / 4, 0, 5\r\n"] {
+            assert_eq!(Board::parse(s).unwrap(), want, "{s}");
+        }
+        let s = Shape::new(2, 3).unwrap();
+        assert_eq!(Board::parse_with_shape("1 2 3 4 0 5", Some(s)).unwrap(), want);
+        assert_eq!(Board::parse_with_shape("[1,2,3,4,0,5]", Some(s)).unwrap(), want);
+        assert_eq!(Board::parse("1 2 3 0").unwrap().shape(), Shape::new(2, 2).unwrap());
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert!(err("").contains("empty"));
+        assert!(err("   ").contains("empty"));
+        assert!(err("[]").contains("empty"));
+        assert!(err("[[1,2],[3]]").contains("ragged"));
+        assert!(err("1 2/3").contains("ragged"));
+        assert!(err("[[1,2,3],[4,5,5]]").contains("duplicate value 5"));
+        assert!(err("[[1,2,3],[4,9,0]]").contains("value 9 out of range"));
+        assert!(err("[[1,2,3],[4,-1,0]]").contains("value -1 out of range"));
+        assert!(err("[[1,2,3],[4,5,6]]").contains("no blank"));
+        assert!(err("[[1,2,3],[4,0,6]]").contains("value 6 out of range"));
+        assert!(err("[[1,2],[3,x]]").contains("not a number"));
+        assert!(err("[[1,2],[3,1.5]]").contains("not a number: \"1.5\""));
+        assert!(err("1 2 3 4 0 5").contains("cannot tell the shape"));
+        assert!(err("[[1,2],[3,0]] x").contains("unexpected text"));
+        assert!(err("[[1,2],[3,0]").contains("syntax"));
+        assert!(err("[[[1]]]").contains("syntax"));
+        assert!(err("[[1,2],[3,99999999999999999999999999]]").contains("too large"));
+        assert!(err("[[1,2],[3,4]]").contains("no blank"));
+        let s = Shape::new(2, 3).unwrap();
+        assert!(Board::parse_with_shape("1 2 3 0", Some(s)).unwrap_err().to_string().contains("wrong count"));
+        assert!(Board::parse_with_shape("1 2 3/4 5 0", Some(Shape::new(3, 2).unwrap())).is_err());
+    }
+
+    #[test]
+    fn no_blank_reported() {
+        assert!(err("1 2 3 4").contains("no blank"));
+    }
+}

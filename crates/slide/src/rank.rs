@@ -1,0 +1,177 @@
+//! Perfect ranking (rank/unrank) of partial permutations: the one indexing scheme behind every table.
+//!
+//! A partial permutation is `k` distinct values drawn from `0..n` (for us: the cells of `k` tiles on a board of `n`
+//! cells). Its rank is its position in lexicographic order among all `n!/(n-k)!` such sequences, so ranks are dense
+//! in `0..size()` and a table indexed by rank wastes no entry.
+//!
+//! A complete table ranks the cells of the first `n-2` tiles (blank first): the last two tiles then sit on the two
+//! remaining cells in the one order that parity allows, so the rank is a perfect index of the `n!/2` reachable states.
+//! A pattern database ranks the cells of its pattern's tiles (and, while it is built, the blank's).
+
+/// Ranks and unranks `k`-element partial permutations of `0..n`, `k <= n <= 64`.
+///
+/// ```
+/// use slide::rank::PartialRanker;
+/// let r = PartialRanker::new(4, 2).unwrap();
+/// assert_eq!(r.size(), 12);
+/// assert_eq!(r.rank(&[0, 1]), 0);
+/// assert_eq!(r.rank(&[3, 2]), 11);
+/// let mut out = [0u8; 2];
+/// r.unrank(7, &mut out);
+/// assert_eq!(r.rank(&out), 7);
+/// ```
+#[derive(Debug, Clone)]
+pub struct PartialRanker {
+    n: u32,
+    k: u32,
+    /// `weights[i]` = (n-1-i)! / (n-k)!: the number of completions of a prefix of length i+1.
+    weights: Vec<u64>,
+    size: u64,
+}
+
+impl PartialRanker {
+    /// A ranker for `k` of `n` values; `None` when `k > n`, `n > 64` or the count does not fit in a `u64`.
+    pub fn new(n: usize, k: usize) -> Option<PartialRanker> {
+        if k > n || n > 64 {
+            return None;
+        }
+        let mut weights = vec![0u64; k];
+        let mut w: u64 = 1;
+        for i in (0..k).rev() {
+            weights[i] = w;
+            w = w.checked_mul((n - i) as u64)?;
+        }
+        Some(PartialRanker { n: n as u32, k: k as u32, weights, size: w })
+    }
+
+    /// The number of partial permutations, `n!/(n-k)!`.
+    #[inline]
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Number of values drawn (`k`).
+    #[inline]
+    pub fn k(&self) -> usize {
+        self.k as usize
+    }
+
+    /// Number of values to draw from (`n`).
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The rank of `items[..k]`, which must be distinct values below `n`.
+    #[inline]
+    pub fn rank(&self, items: &[u8]) -> u64 {
+        self.rank_parity(items).0
+    }
+
+    /// The rank, and the parity (0 or 1) of the sum of its Lehmer digits.
+    #[inline]
+    pub fn rank_parity(&self, items: &[u8]) -> (u64, u32) {
+        let mut used: u64 = 0;
+        let mut r: u64 = 0;
+        let mut digits: u32 = 0;
+        for (&p, &w) in items[..self.k as usize].iter().zip(&self.weights) {
+            let below = used & ((1u64 << p) - 1);
+            let d = p as u32 - below.count_ones();
+            digits += d;
+            r += d as u64 * w;
+            used |= 1u64 << p;
+        }
+        (r, digits & 1)
+    }
+
+    /// Writes the partial permutation of rank `r` (`< size()`) to `out[..k]`; returns the unused values as a bit
+    /// mask and the parity of the sum of its Lehmer digits.
+    #[inline]
+    pub fn unrank(&self, mut r: u64, out: &mut [u8]) -> (u64, u32) {
+        let mut free: u64 = if self.n == 64 { u64::MAX } else { (1u64 << self.n) - 1 };
+        let mut digits: u32 = 0;
+        for (slot, &w) in out[..self.k as usize].iter_mut().zip(&self.weights) {
+            let d = r / w;
+            r -= d * w;
+            digits += d as u32;
+            let p = select(free, d as u32);
+            *slot = p as u8;
+            free &= !(1u64 << p);
+        }
+        (free, digits & 1)
+    }
+}
+
+/// Index of the `d`-th (0-based) set bit of `mask`.
+#[inline]
+fn select(mut mask: u64, d: u32) -> u32 {
+    for _ in 0..d {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}
+
+/// Parity (0 even, 1 odd) of a permutation of `0..len`, in O(len).
+pub fn permutation_parity(perm: &[usize]) -> u32 {
+    let mut seen = vec![false; perm.len()];
+    let mut cycles = 0;
+    for s in 0..perm.len() {
+        if !seen[s] {
+            cycles += 1;
+            let mut c = s;
+            while !seen[c] {
+                seen[c] = true;
+                c = perm[c];
+            }
+        }
+    }
+    ((perm.len() - cycles) & 1) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_and_inverse() {
+        for n in 1..=7 {
+            for k in 0..=n {
+                let r = PartialRanker::new(n, k).unwrap();
+                let mut out = vec![0u8; k];
+                let mut prev: Option<Vec<u8>> = None;
+                for i in 0..r.size() {
+                    r.unrank(i, &mut out);
+                    assert_eq!(r.rank(&out), i);
+                    // lexicographic order
+                    if let Some(p) = &prev {
+                        assert!(p < &out);
+                    }
+                    prev = Some(out.clone());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parity_of_full_perm_matches_digits() {
+        let r = PartialRanker::new(6, 6).unwrap();
+        let mut out = [0u8; 6];
+        for i in 0..r.size() {
+            let (_, par) = r.unrank(i, &mut out);
+            let perm: Vec<usize> = out.iter().map(|&x| x as usize).collect();
+            assert_eq!(par, permutation_parity(&perm));
+            assert_eq!(r.rank_parity(&out), (i, par));
+        }
+    }
+
+    #[test]
+    fn large_n() {
+        let r = PartialRanker::new(64, 3).unwrap();
+        let items = [63u8, 0, 62];
+        let mut out = [0u8; 3];
+        r.unrank(r.rank(&items), &mut out);
+        assert_eq!(out, items);
+        assert!(PartialRanker::new(64, 64).is_none());
+        assert!(PartialRanker::new(3, 4).is_none());
+    }
+}

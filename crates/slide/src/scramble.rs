@@ -1,0 +1,118 @@
+//! Random boards: uniformly random solvable boards and random walks from the goal, reproducible from a seed.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::{Board, Tile};
+
+/// A seeded source of random boards. The same seed gives the same boards on every platform and version of slide
+/// that keeps this generator (ChaCha8).
+///
+/// ```
+/// use slide::{Board, scramble::Scrambler};
+/// let goal = Board::goal("3x3".parse().unwrap());
+/// let a = Scrambler::new(7).uniform(&goal);
+/// let b = Scrambler::new(7).uniform(&goal);
+/// assert_eq!(a, b);
+/// assert!(a.is_solvable(&goal).unwrap());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Scrambler {
+    rng: ChaCha8Rng,
+}
+
+impl Scrambler {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Scrambler {
+        Scrambler { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+
+    /// A generator seeded from the operating system.
+    pub fn from_entropy() -> Scrambler {
+        Scrambler::new(rand::rng().random())
+    }
+
+    /// A board drawn uniformly from all boards that can reach `goal`.
+    pub fn uniform(&mut self, goal: &Board) -> Board {
+        let shape = goal.shape();
+        if shape.is_line() {
+            // Only the blank moves: the other tiles keep the goal's order; the blank may be anywhere.
+            let mut tiles: Vec<Tile> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
+            let at = self.rng.random_range(0..=tiles.len());
+            tiles.insert(at, 0);
+            return Board::new(shape, tiles).expect("a permutation of the goal's tiles");
+        }
+        let mut tiles = goal.tiles().to_vec();
+        tiles.shuffle(&mut self.rng);
+        let mut b = Board::new(shape, tiles).expect("a permutation of the goal's tiles");
+        if !b.is_solvable(goal).expect("same shape") {
+            // Swapping two tiles flips parity: a bijection between the unsolvable and the solvable halves.
+            let mut tiles = b.tiles().to_vec();
+            let (i, j) = if tiles[0] != 0 && tiles[1] != 0 { (0, 1) } else { (tiles.len() - 2, tiles.len() - 1) };
+            tiles.swap(i, j);
+            b = Board::new(shape, tiles).expect("still a permutation");
+        }
+        b
+    }
+
+    /// The board reached from `goal` by `moves` random moves, never undoing the move just made (when another
+    /// exists).
+    pub fn walk(&mut self, goal: &Board, moves: u64) -> Board {
+        let mut b = goal.clone();
+        let shape = b.shape();
+        let mut prev: Option<usize> = None;
+        for _ in 0..moves {
+            let here = b.blank();
+            let mut options = [0usize; 4];
+            let mut k = 0;
+            for c in shape.neighbors(here) {
+                if Some(c) != prev {
+                    options[k] = c;
+                    k += 1;
+                }
+            }
+            if k == 0 {
+                options[0] = prev.expect("a cell has a neighbour");
+                k = 1;
+            }
+            let c = options[self.rng.random_range(0..k)];
+            let t = b.tiles()[c];
+            b.apply(t).expect("a neighbour of the blank");
+            prev = Some(here);
+        }
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    #[test]
+    fn uniform_is_solvable_and_spread() {
+        let goal = Board::goal(Shape::new(2, 2).unwrap());
+        let mut s = Scrambler::new(1);
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..12_000 {
+            let b = s.uniform(&goal);
+            assert!(b.is_solvable(&goal).unwrap());
+            *seen.entry(b).or_insert(0) += 1;
+        }
+        assert_eq!(seen.len(), 12);
+        assert!(seen.values().all(|&c| (800..1200).contains(&c)), "{seen:?}");
+    }
+
+    #[test]
+    fn lines_and_walks() {
+        let goal = Board::goal(Shape::new(1, 5).unwrap());
+        let mut s = Scrambler::new(2);
+        for _ in 0..50 {
+            assert!(s.uniform(&goal).is_solvable(&goal).unwrap());
+            assert!(s.walk(&goal, 7).is_solvable(&goal).unwrap());
+        }
+        let g = Board::goal(Shape::new(3, 3).unwrap());
+        assert_ne!(s.walk(&g, 1), g);
+    }
+}

@@ -1,0 +1,273 @@
+//! The solver: picks the method for a board's shape, loads or builds what it needs, and answers.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::board::{Board, Direction, Shape, Tile};
+use crate::cache::{self, Meta};
+use crate::error::{Error, Result};
+use crate::frame::Frame;
+use crate::progress::{NoProgress, Progress};
+use crate::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
+
+/// An answer: the moves (each the tile that slides into the blank), or why there are none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Solution {
+    /// The moves in order, or `None` when the goal cannot be reached.
+    pub moves: Option<Vec<Tile>>,
+    /// Why the goal cannot be reached.
+    pub unsolvable_reason: Option<String>,
+    /// True when the number of moves is proven least.
+    pub optimal: bool,
+}
+
+impl Solution {
+    /// The number of moves, or -1 when unsolvable.
+    pub fn distance(&self) -> i64 {
+        self.moves.as_ref().map_or(-1, |m| m.len() as i64)
+    }
+
+    /// True when the goal can be reached.
+    pub fn is_solvable(&self) -> bool {
+        self.moves.is_some()
+    }
+
+    /// The blank's directions for the moves, replayed from `board` (empty when unsolvable).
+    ///
+    /// ```
+    /// use slide::{Board, Solver};
+    /// let b = Board::parse("[[1,2,3],[4,0,5]]").unwrap();
+    /// let s = Solver::global().solve(&b, &Board::goal(b.shape())).unwrap();
+    /// let letters: String = s.directions(&b).unwrap().iter().map(|d| d.letter()).collect();
+    /// assert_eq!(letters, "R");
+    /// ```
+    pub fn directions(&self, board: &Board) -> Result<Vec<Direction>> {
+        let mut b = board.clone();
+        let mut out = Vec::new();
+        for &t in self.moves.iter().flatten() {
+            out.push(b.direction_of(t).ok_or(Error::IllegalMove { tile: t as u64 })?);
+            b.apply(t)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Canonical shapes that have complete tables, in slot order.
+const TABLE_SHAPES: [(usize, usize); 7] = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (3, 3), (3, 4)];
+
+fn slot(shape: Shape, blank: usize) -> Option<usize> {
+    let i = TABLE_SHAPES.iter().position(|&(r, c)| r == shape.rows && c == shape.cols)?;
+    Some(i * MAX_TABLE_CELLS + blank)
+}
+
+/// Where complete tables are kept between runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CacheDir {
+    /// [`cache::default_dir`]: `$SLIDE_CACHE_DIR`, else the platform's cache directory.
+    Default,
+    /// This directory.
+    At(PathBuf),
+    /// Nowhere: build in memory every time.
+    None,
+}
+
+/// Solves boards, holding the tables it has built or loaded. Cheap to share between threads.
+///
+/// ```
+/// use slide::{Board, Solver};
+/// let solver = Solver::new();
+/// let b = Board::parse("[[4,1,2],[5,0,3]]").unwrap();
+/// let s = solver.solve(&b, &Board::goal(b.shape())).unwrap();
+/// assert_eq!(s.distance(), 5);
+/// ```
+pub struct Solver {
+    cache_dir: CacheDir,
+    progress: Arc<dyn Progress + Send>,
+    tables: Vec<OnceLock<Arc<CompleteTable>>>,
+    building: Mutex<()>,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver").field("cache_dir", &self.cache_dir).finish_non_exhaustive()
+    }
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver using the default cache directory and reporting nothing.
+    pub fn new() -> Solver {
+        Solver::with_options(CacheDir::Default, Arc::new(NoProgress))
+    }
+
+    /// A solver with a cache directory and a progress receiver.
+    pub fn with_options(cache_dir: CacheDir, progress: Arc<dyn Progress + Send>) -> Solver {
+        let tables = (0..TABLE_SHAPES.len() * MAX_TABLE_CELLS).map(|_| OnceLock::new()).collect();
+        Solver { cache_dir, progress, tables, building: Mutex::new(()) }
+    }
+
+    /// The process-wide solver used by [`crate::sliding_puzzle`] (default cache directory, silent).
+    pub fn global() -> &'static Solver {
+        static GLOBAL: OnceLock<Solver> = OnceLock::new();
+        GLOBAL.get_or_init(Solver::new)
+    }
+
+    /// The directory table files go to, if any.
+    pub fn cache_path(&self) -> Option<PathBuf> {
+        match &self.cache_dir {
+            CacheDir::Default => cache::default_dir(),
+            CacheDir::At(p) => Some(p.clone()),
+            CacheDir::None => None,
+        }
+    }
+
+    /// The complete table of a canonical shape (`rows <= cols`, both ≥ 2, at most 12 cells) and goal blank cell:
+    /// built in memory up to 10 cells; for 12 cells loaded from the cache, or built and saved there.
+    pub fn table(&self, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
+        let i = slot(shape, blank)
+            .filter(|_| blank < shape.cells())
+            .ok_or_else(|| Error::Unsupported(format!("no complete table for {shape}")))?;
+        if let Some(t) = self.tables[i].get() {
+            return Ok(t);
+        }
+        // Concurrent first callers wait for one build.
+        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if self.tables[i].get().is_none() {
+            let t = self.load_or_build(shape, blank)?;
+            let _ = self.tables[i].set(Arc::new(t));
+        }
+        self.tables[i].get().ok_or_else(|| Error::Unsupported("table could not be kept".into()))
+    }
+
+    fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
+        let progress: &dyn Progress = &*self.progress;
+        let small = shape.cells() <= 10;
+        let dir = if small { None } else { self.cache_path() };
+        let Some(dir) = dir else {
+            return CompleteTable::build(shape, blank, progress);
+        };
+        let expected = Meta {
+            kind: "complete".into(),
+            shape,
+            blank,
+            encoding: Encoding::Mod3.name().into(),
+            pattern: vec![],
+            bits: 2,
+            len: FullSpace::new(shape, blank)?.states(),
+            histogram: vec![],
+            antipodes: vec![],
+        };
+        let path = dir.join(cache::file_name(&expected));
+        match cache::load(&path, &expected) {
+            Ok((meta, packed)) => {
+                match CompleteTable::from_parts(shape, blank, Encoding::Mod3, packed, meta.histogram, meta.antipodes) {
+                    Ok(t) => return Ok(t),
+                    Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
+                }
+            }
+            Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
+            Err(_) => {}
+        }
+        let t = CompleteTable::build(shape, blank, progress)?;
+        let meta = Meta { histogram: t.histogram().to_vec(), antipodes: t.antipode_ranks().to_vec(), ..expected };
+        if let Err(e) = cache::save(&path, &meta, t.packed()) {
+            progress.warn(&format!("{e}; keeping the table in memory only"));
+        }
+        Ok(t)
+    }
+
+    /// The least number of moves from `board` to `goal`, or -1 when it cannot be reached.
+    ///
+    /// Exact for every shape with a complete table (at most 12 cells) and for single rows and columns of any length.
+    pub fn distance(&self, board: &Board, goal: &Board) -> Result<i64> {
+        if let Some(d) = self.fast_distance(board, goal)? {
+            return Ok(d);
+        }
+        Ok(self.solve(board, goal)?.distance())
+    }
+
+    /// Distance without building a path, when a table answers directly.
+    fn fast_distance(&self, board: &Board, goal: &Board) -> Result<Option<i64>> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch { board: shape, goal: goal.shape() });
+        }
+        if shape.is_line() || shape.cells() > MAX_TABLE_CELLS {
+            return Ok(None);
+        }
+        let frame = Frame::new(goal);
+        let table = self.table(frame.shape(), frame.blank_goal())?;
+        let mut pos = [0u8; MAX_TABLE_CELLS];
+        frame.positions(board, &mut pos);
+        Ok(Some(table.distance(&pos[..shape.cells()]).map_or(-1, |d| d as i64)))
+    }
+
+    /// Solves `board` towards `goal`: an optimal move sequence, or why none exists.
+    pub fn solve(&self, board: &Board, goal: &Board) -> Result<Solution> {
+        let shape = board.shape();
+        if let Some(reason) = board.unsolvable_reason(goal)? {
+            return Ok(Solution { moves: None, unsolvable_reason: Some(reason), optimal: true });
+        }
+        if shape.is_line() {
+            return Ok(Solution { moves: Some(line_moves(board, goal)), unsolvable_reason: None, optimal: true });
+        }
+        if shape.cells() <= MAX_TABLE_CELLS {
+            let frame = Frame::new(goal);
+            let table = self.table(frame.shape(), frame.blank_goal())?;
+            let mut pos = [0u8; MAX_TABLE_CELLS];
+            frame.positions(board, &mut pos);
+            let path = table
+                .path(&pos[..shape.cells()])
+                .ok_or_else(|| Error::Unsupported("parity test and table disagree".into()))?;
+            let moves = path.into_iter().map(|t| frame.tile(t)).collect();
+            return Ok(Solution { moves: Some(moves), unsolvable_reason: None, optimal: true });
+        }
+        Err(Error::Unsupported(format!(
+            "no exact solver for {shape} yet: complete tables cover boards of at most {MAX_TABLE_CELLS} cells"
+        )))
+    }
+}
+
+/// On a single row or column the blank walks straight to its goal cell.
+fn line_moves(board: &Board, goal: &Board) -> Vec<Tile> {
+    let (from, to) = (board.blank(), goal.blank());
+    let t = board.tiles();
+    if from <= to {
+        t[from + 1..=to].to_vec()
+    } else {
+        t[to..from].iter().rev().copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        for (text, want) in [("[[1,2,3],[4,0,5]]", 1), ("[[1,2,3],[5,4,0]]", -1), ("[[4,1,2],[5,0,3]]", 5), ("[[1,2,3],[4,5,0]]", 0)] {
+            let b = Board::parse(text).unwrap();
+            let g = Board::goal(b.shape());
+            assert_eq!(s.distance(&b, &g).unwrap(), want, "{text}");
+            assert_eq!(s.solve(&b, &g).unwrap().distance(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn lines() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let b = Board::parse("[[1,0,2,3]]").unwrap();
+        let g = Board::goal(b.shape());
+        assert_eq!(s.solve(&b, &g).unwrap().moves, Some(vec![2, 3]));
+        let g0 = Board::goal_blank_first(b.shape());
+        assert_eq!(s.solve(&b, &g0).unwrap().moves, Some(vec![1]));
+        assert_eq!(s.distance(&Board::parse("[[2,0,1,3]]").unwrap(), &g).unwrap(), -1);
+    }
+}

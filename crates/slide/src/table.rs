@@ -1,0 +1,384 @@
+//! Complete distance tables: the exact distance of every reachable state of a board of at most 12 cells.
+//!
+//! A state is named by the cells of tiles `0..n-2` (blank first) through [`PartialRanker`]; the two remaining
+//! tiles' order follows from parity, so ranks `0..n!/2` name exactly the reachable states. The table is filled by
+//! the [`bfs`](crate::bfs) engine from the canonical goal, then packed:
+//!
+//! - up to 10 cells, [`Encoding::Exact`]: each entry is the distance in as few bits as the diameter needs
+//!   (2 × 5: 6 bits × 1,814,400 = 1.4 MB);
+//! - 12 cells, [`Encoding::Mod3`]: each entry is the distance modulo 3 in 2 bits (239,500,800 states = 59.9 MB).
+//!   Since every move changes the distance by exactly one, the neighbour whose entry is one less (mod 3) is one move
+//!   closer; descending to the goal yields both the distance and an optimal move sequence.
+
+use crate::bfs::{bfs, StateSpace};
+use crate::board::{Shape, Tile};
+use crate::error::{Error, Result};
+use crate::frame::canonical_goal;
+use crate::packed::PackedTable;
+use crate::progress::Progress;
+use crate::rank::{permutation_parity, PartialRanker};
+
+/// The most cells a complete table covers.
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// Largest number of antipodes (states at the largest distance) a table remembers.
+pub const MAX_ANTIPODES: usize = 64;
+
+/// How table entries store distances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// The distance itself.
+    Exact,
+    /// The distance modulo 3.
+    Mod3,
+}
+
+impl Encoding {
+    /// The name stored in table files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Exact => "exact",
+            Encoding::Mod3 => "mod3",
+        }
+    }
+}
+
+/// The geometry of the full state space of a shape with a given goal blank cell: neighbours, ranking, parity.
+#[derive(Debug, Clone)]
+pub struct FullSpace {
+    shape: Shape,
+    n: usize,
+    blank_goal: usize,
+    ranker: PartialRanker,
+    neighbors: Vec<[u8; 4]>,
+    degree: Vec<u8>,
+    goal_parity: u32,
+    goal_rank: u64,
+}
+
+/// Working memory of [`FullSpace`]: a state as tile → cell and cell → tile.
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    pos: [u8; MAX_TABLE_CELLS],
+    at: [u8; MAX_TABLE_CELLS],
+}
+
+impl FullSpace {
+    /// The space of `shape` (both sides ≥ 2, at most 12 cells) towards the canonical goal with the blank on
+    /// `blank_goal`.
+    pub fn new(shape: Shape, blank_goal: usize) -> Result<FullSpace> {
+        let n = shape.cells();
+        if shape.is_line() || n > MAX_TABLE_CELLS || blank_goal >= n {
+            return Err(Error::Unsupported(format!("no complete table for {shape} (at most {MAX_TABLE_CELLS} cells, two rows and two columns)")));
+        }
+        let ranker = PartialRanker::new(n, n - 2).expect("n <= 12");
+        let mut neighbors = vec![[0u8; 4]; n];
+        let mut degree = vec![0u8; n];
+        for c in 0..n {
+            for (k, nb) in shape.neighbors(c).enumerate() {
+                neighbors[c][k] = nb as u8;
+                degree[c] = k as u8 + 1;
+            }
+        }
+        let goal = canonical_goal(shape, blank_goal);
+        let goal_pos = goal.positions();
+        let goal_parity = permutation_parity(&goal_pos);
+        let mut space =
+            FullSpace { shape, n, blank_goal, ranker, neighbors, degree, goal_parity, goal_rank: 0 };
+        let pos: Vec<u8> = goal_pos.iter().map(|&p| p as u8).collect();
+        space.goal_rank = space.rank(&pos).expect("the goal is reachable");
+        Ok(space)
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The canonical goal's blank cell.
+    pub fn blank_goal(&self) -> usize {
+        self.blank_goal
+    }
+
+    /// Number of reachable states, `n!/2`.
+    pub fn states(&self) -> u64 {
+        self.ranker.size()
+    }
+
+    /// The goal's rank.
+    pub fn goal_rank(&self) -> u64 {
+        self.goal_rank
+    }
+
+    /// The rank of a state given as tile → cell, or `None` when parity makes it unreachable.
+    #[inline]
+    pub fn rank(&self, pos: &[u8]) -> Option<u64> {
+        let n = self.n;
+        let (r, par) = self.ranker.rank_parity(pos);
+        let full = par ^ (pos[n - 2] > pos[n - 1]) as u32;
+        let need = self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
+        (full == need).then_some(r)
+    }
+
+    /// Writes the state of rank `r` as tile → cell.
+    #[inline]
+    pub fn unrank(&self, r: u64, pos: &mut [u8]) {
+        let n = self.n;
+        let (free, par) = self.ranker.unrank(r, pos);
+        let a = free.trailing_zeros() as u8;
+        let b = (63 - free.leading_zeros()) as u8;
+        let need = self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
+        if par == need {
+            pos[n - 2] = a;
+            pos[n - 1] = b;
+        } else {
+            pos[n - 2] = b;
+            pos[n - 1] = a;
+        }
+    }
+
+    /// Calls `f(tile, neighbor_rank)` for each move from the state `pos` (tile → cell); `pos` is restored.
+    #[inline]
+    fn for_each_move(&self, pos: &mut [u8], at: &[u8], mut f: impl FnMut(u8, u64)) {
+        let b = pos[0];
+        let bi = b as usize;
+        for &c in &self.neighbors[bi][..self.degree[bi] as usize] {
+            let t = at[c as usize];
+            pos[0] = c;
+            pos[t as usize] = b;
+            let r = self.ranker.rank(pos);
+            pos[t as usize] = c;
+            pos[0] = b;
+            f(t, r);
+        }
+    }
+
+    fn fill_at(pos: &[u8], at: &mut [u8]) {
+        for (t, &p) in pos.iter().enumerate() {
+            at[p as usize] = t as u8;
+        }
+    }
+}
+
+impl StateSpace for FullSpace {
+    type Scratch = Scratch;
+
+    fn size(&self) -> u64 {
+        self.ranker.size()
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.goal_rank]
+    }
+
+    fn scratch(&self) -> Scratch {
+        Scratch { pos: [0; MAX_TABLE_CELLS], at: [0; MAX_TABLE_CELLS] }
+    }
+
+    #[inline]
+    fn expand(&self, rank: u64, s: &mut Scratch, visit: &mut dyn FnMut(u64, u8)) {
+        let n = self.n;
+        self.unrank(rank, &mut s.pos[..n]);
+        Self::fill_at(&s.pos[..n], &mut s.at[..n]);
+        let at = s.at;
+        self.for_each_move(&mut s.pos[..n], &at[..n], |_, r| visit(r, 1));
+    }
+}
+
+/// A complete distance table for one shape and goal blank cell.
+#[derive(Debug, Clone)]
+pub struct CompleteTable {
+    space: FullSpace,
+    encoding: Encoding,
+    table: PackedTable,
+    histogram: Vec<u64>,
+    antipodes: Vec<u64>,
+}
+
+impl CompleteTable {
+    /// Builds the table by breadth-first search from the canonical goal (in parallel), reporting to `progress`.
+    ///
+    /// Memory during the build: one byte per state (239.5 MB for 12 cells) besides the packed result.
+    pub fn build(shape: Shape, blank_goal: usize, progress: &dyn Progress) -> Result<CompleteTable> {
+        let space = FullSpace::new(shape, blank_goal)?;
+        let dist = bfs(&space, progress, None)?;
+        let diameter = dist.max_distance();
+        let (encoding, bits) = if space.n <= 10 {
+            (Encoding::Exact, 32 - diameter.leading_zeros().min(31))
+        } else {
+            (Encoding::Mod3, 2)
+        };
+        let table = match encoding {
+            Encoding::Exact => PackedTable::from_bytes(bits, &dist.bytes, |d| d as u32),
+            Encoding::Mod3 => PackedTable::from_bytes(bits, &dist.bytes, |d| (d % 3) as u32),
+        };
+        let antipodes: Vec<u64> = dist
+            .bytes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d as u32 == diameter)
+            .take(MAX_ANTIPODES)
+            .map(|(i, _)| i as u64)
+            .collect();
+        Ok(CompleteTable { space, encoding, table, histogram: dist.histogram, antipodes })
+    }
+
+    /// Reassembles a table from its parts (as loaded from a file); checks that they fit together.
+    pub fn from_parts(
+        shape: Shape,
+        blank_goal: usize,
+        encoding: Encoding,
+        table: PackedTable,
+        histogram: Vec<u64>,
+        antipodes: Vec<u64>,
+    ) -> Result<CompleteTable> {
+        let space = FullSpace::new(shape, blank_goal)?;
+        if table.len() != space.states() || histogram.iter().sum::<u64>() != space.states() {
+            return Err(Error::Cache("table does not fit its shape".into()));
+        }
+        let t = CompleteTable { space, encoding, table, histogram, antipodes };
+        if t.table.get(t.space.goal_rank) != 0 {
+            return Err(Error::Cache("the goal's entry is not 0".into()));
+        }
+        Ok(t)
+    }
+
+    /// The shape and goal geometry.
+    pub fn space(&self) -> &FullSpace {
+        &self.space
+    }
+
+    /// How entries are stored.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The packed entries.
+    pub fn packed(&self) -> &PackedTable {
+        &self.table
+    }
+
+    /// `histogram()[d]` = number of states at distance `d`.
+    pub fn histogram(&self) -> &[u64] {
+        &self.histogram
+    }
+
+    /// The largest distance (god's number for this goal).
+    pub fn diameter(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+
+    /// Up to [`MAX_ANTIPODES`] states at the largest distance, as tile → cell.
+    pub fn antipodes(&self) -> Vec<Vec<u8>> {
+        let n = self.space.n;
+        self.antipodes
+            .iter()
+            .map(|&r| {
+                let mut pos = vec![0u8; n];
+                self.space.unrank(r, &mut pos);
+                pos
+            })
+            .collect()
+    }
+
+    /// Stored antipode ranks.
+    pub fn antipode_ranks(&self) -> &[u64] {
+        &self.antipodes
+    }
+
+    /// The distance of a reachable state given as tile → cell (use [`FullSpace::rank`] to test reachability).
+    #[inline]
+    pub fn distance_of_rank(&self, rank: u64, pos: &[u8]) -> u32 {
+        match self.encoding {
+            Encoding::Exact => self.table.get(rank),
+            Encoding::Mod3 => self.descend(rank, pos, None),
+        }
+    }
+
+    /// The distance of a state (tile → cell), or `None` when it is unreachable.
+    #[inline]
+    pub fn distance(&self, pos: &[u8]) -> Option<u32> {
+        let r = self.space.rank(pos)?;
+        Some(self.distance_of_rank(r, pos))
+    }
+
+    /// An optimal move sequence (canonical tiles) from a state (tile → cell), or `None` when it is unreachable.
+    pub fn path(&self, pos: &[u8]) -> Option<Vec<Tile>> {
+        let r = self.space.rank(pos)?;
+        let mut moves = Vec::new();
+        self.descend(r, pos, Some(&mut moves));
+        Some(moves)
+    }
+
+    /// Walks down the table from `rank` to the goal, one move at a time; returns the number of moves.
+    fn descend(&self, mut rank: u64, start: &[u8], mut moves: Option<&mut Vec<Tile>>) -> u32 {
+        let n = self.space.n;
+        let mut pos = [0u8; MAX_TABLE_CELLS];
+        pos[..n].copy_from_slice(&start[..n]);
+        let mut at = [0u8; MAX_TABLE_CELLS];
+        FullSpace::fill_at(&pos[..n], &mut at[..n]);
+        let mut steps = 0u32;
+        let mut value = self.table.get(rank);
+        while rank != self.space.goal_rank {
+            let want = match self.encoding {
+                Encoding::Exact => value - 1,
+                Encoding::Mod3 => (value + 2) % 3,
+            };
+            let mut next: Option<(u8, u64)> = None;
+            self.space.for_each_move(&mut pos[..n], &at[..n], |t, r| {
+                if next.is_none() && self.table.get(r) == want {
+                    next = Some((t, r));
+                }
+            });
+            let Some((t, r)) = next else {
+                // Only a damaged table could get here; tables are verified when loaded.
+                unreachable!("complete table has no downhill move");
+            };
+            let (b, c) = (pos[0], pos[t as usize]);
+            pos[0] = c;
+            pos[t as usize] = b;
+            at[b as usize] = t;
+            at[c as usize] = 0;
+            if let Some(m) = moves.as_deref_mut() {
+                m.push(t as Tile);
+            }
+            rank = r;
+            value = want;
+            steps += 1;
+        }
+        steps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+
+    #[test]
+    fn two_by_three_known_facts() {
+        let t = CompleteTable::build(Shape::new(2, 3).unwrap(), 5, &NoProgress).unwrap();
+        assert_eq!(t.space().states(), 360);
+        assert_eq!(t.diameter(), 21);
+        assert_eq!(t.histogram().iter().sum::<u64>(), 360);
+        // [[4,1,2],[5,0,3]] -> 5
+        let pos = [4u8, 1, 2, 5, 0, 3];
+        assert_eq!(t.distance(&pos), Some(5));
+        assert_eq!(t.path(&pos).unwrap().len(), 5);
+        // [[1,2,3],[5,4,0]] unreachable
+        assert_eq!(t.distance(&[5, 0, 1, 2, 4, 3]), None);
+    }
+
+    #[test]
+    fn rank_unrank_roundtrip() {
+        let s = FullSpace::new(Shape::new(3, 3).unwrap(), 4).unwrap();
+        let mut pos = [0u8; 9];
+        for r in (0..s.states()).step_by(101) {
+            s.unrank(r, &mut pos);
+            assert_eq!(s.rank(&pos), Some(r));
+            let mut swapped = pos;
+            swapped.swap(7, 8);
+            assert_eq!(s.rank(&swapped), None);
+        }
+    }
+}
