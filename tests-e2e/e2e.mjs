@@ -7,8 +7,7 @@
 // Uses the system Chromium at /usr/bin/chromium through playwright-core; it never downloads a browser.
 // Prints "1 passed, 0 failed" on success, "0 passed, 1 failed" (and exits 1) on any failure.
 
-import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -17,6 +16,7 @@ const SHOT = resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
 const SHOT_MOBILE = process.env.SCREENSHOT_MOBILE ? resolve(process.env.SCREENSHOT_MOBILE) : null;
 const TOTAL_MS = 55_000;
 const STEP_MS = 10_000;
+const CHROMIUM = '/usr/bin/chromium';
 
 let context = null; // the persistent browser context (one Chromium process)
 let profile = null;
@@ -103,11 +103,18 @@ async function clickMove(page, avoid) {
 }
 
 async function main() {
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
+    throw new Error('playwright-core is not installed: run `npm ci` in tests-e2e first');
+  }
+  check(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`);
   profile = mkdtempSync(join(tmpdir(), 'slide-e2e-'));
   // playwright-core refuses a --user-data-dir argument in launch(); launchPersistentContext() passes the
   // fresh profile directory to Chromium as --user-data-dir itself.
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     timeout: 20_000,
     viewport: { width: 1200, height: 860 },

@@ -1,1 +1,235 @@
-fn main() {}
+//! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing).
+
+mod progress;
+mod solve;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status: every board was answered.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: some input line was bad (its error went to standard error), or the work failed.
+pub const EXIT_BAD_INPUT: u8 = 1;
+/// Exit status: the command line itself was wrong.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Solve sliding-tile puzzles exactly: the least number of moves, and the moves.
+#[derive(Parser, Debug)]
+#[command(name = "slide", version, about, long_about = None, after_help = EXIT_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Where table files are cached (default: $SLIDE_CACHE_DIR, else the platform cache directory, such as
+    /// ~/.cache/slide).
+    #[arg(long, global = true, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Do not cache tables on disk: build them in memory.
+    #[arg(long, global = true)]
+    no_cache: bool,
+    /// No progress bars or warnings.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+}
+
+const EXIT_HELP: &str = "\
+Board formats: JSON rows [[1,2,3],[4,0,5]]; rows separated by '/', numbers by spaces or commas: 1 2 3/4 0 5;
+a flat list of numbers with --shape RxC (a square count such as 16 numbers is read as 4x4 without it).
+0 is the blank. Default goal: tiles in order, blank last. A move is the tile that slides into the blank.
+
+Exit status: 0 every board answered; 1 some input was bad (errors on standard error) or the work failed;
+2 usage error.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the least number of moves for each board (-1 when it cannot be solved).
+    ///
+    /// Boards come as arguments, or one per line on standard input when none is given; answers come in input
+    /// order, one per line, as soon as each board is read. Exact for every board of at most 12 cells (complete
+    /// distance tables; 3x4, 4x3, 2x6 and 6x2 build a 60 MB table once, cached on disk) and for single rows and
+    /// columns of any length.
+    Solve(solve::SolveArgs),
+    /// Distance statistics of a shape: reachable states, states at each distance, god's number, the farthest boards.
+    Stats {
+        /// The shape, RxC (at most 12 cells, or a single row or column).
+        shape: String,
+        /// A custom goal board (default: tiles in order, blank last).
+        #[arg(long, value_name = "BOARD")]
+        goal: Option<String>,
+        /// Print the farthest boards even when there are many (at most 64 are kept).
+        #[arg(long)]
+        all: bool,
+    },
+    /// Print random solvable boards, one per line, in a format `slide solve` reads.
+    Scramble {
+        /// The shape, RxC.
+        shape: String,
+        /// How many boards.
+        #[arg(long, short = 'n', default_value_t = 1)]
+        count: u64,
+        /// Seed for reproducible boards (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Instead of uniformly random boards, walk this many random moves from the goal (never undoing a move).
+        #[arg(long, value_name = "L")]
+        walk: Option<u64>,
+        /// A custom goal board (default: tiles in order, blank last).
+        #[arg(long, value_name = "BOARD")]
+        goal: Option<String>,
+        /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0) or flat (1 2 3 0).
+        #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
+        format: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    let code = match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("slide: {e:#}");
+            EXIT_BAD_INPUT
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    let solver = solver(&cli);
+    match &cli.command {
+        Command::Solve(args) => solve::run(&solver, args),
+        Command::Stats { shape, goal, all } => {
+            let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
+                return Ok(EXIT_USAGE);
+            };
+            stats(&solver, &goal, *all)
+        }
+        Command::Scramble {
+            shape,
+            count,
+            seed,
+            walk,
+            goal,
+            format,
+        } => {
+            let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
+                return Ok(EXIT_USAGE);
+            };
+            scramble(&goal, *count, *seed, *walk, format)
+        }
+    }
+}
+
+/// Reports a usage error (exit status 2) or passes the value on.
+fn usage<T>(r: Result<T, String>) -> anyhow::Result<Option<T>> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            eprintln!("slide: {e}");
+            Ok(None)
+        }
+    }
+}
+
+fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
+    let shape: slide::Shape = shape.parse().map_err(|e| format!("{e}"))?;
+    match goal {
+        None => Ok(slide::Board::goal(shape)),
+        Some(g) => {
+            slide::Board::parse_with_shape(g, Some(shape)).map_err(|e| format!("--goal: {e}"))
+        }
+    }
+}
+
+pub(crate) fn solver(cli: &Cli) -> slide::Solver {
+    let dir = if cli.no_cache {
+        slide::CacheDir::None
+    } else if let Some(d) = &cli.cache_dir {
+        slide::CacheDir::At(d.clone())
+    } else {
+        slide::CacheDir::Default
+    };
+    slide::Solver::with_options(dir, std::sync::Arc::new(progress::Bar::new(cli.quiet)))
+}
+
+fn stats(solver: &slide::Solver, goal: &slide::Board, all: bool) -> anyhow::Result<u8> {
+    let s = match solver.stats(goal) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "shape: {}", goal.shape())?;
+    writeln!(out, "goal: {goal}")?;
+    writeln!(out, "reachable states: {}", s.states)?;
+    writeln!(out, "distance states")?;
+    for (d, c) in s.histogram.iter().enumerate() {
+        writeln!(out, "{d:>8} {c}")?;
+    }
+    let far = *s.histogram.last().unwrap_or(&0);
+    writeln!(out, "god's number: {}", s.diameter())?;
+    writeln!(out, "boards at distance {}: {far}", s.diameter())?;
+    if far <= 16 || all {
+        for b in &s.antipodes {
+            writeln!(out, "  {b}")?;
+        }
+        if (s.antipodes.len() as u64) < far {
+            writeln!(out, "  ({} more not kept)", far - s.antipodes.len() as u64)?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn scramble(
+    goal: &slide::Board,
+    count: u64,
+    seed: Option<u64>,
+    walk: Option<u64>,
+    format: &str,
+) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let mut rng = match seed {
+        Some(s) => slide::scramble::Scrambler::new(s),
+        None => slide::scramble::Scrambler::from_entropy(),
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for _ in 0..count {
+        let b = match walk {
+            Some(l) => rng.walk(goal, l),
+            None => rng.uniform(goal),
+        };
+        let r = match format {
+            "slash" => writeln!(out, "{}", solve::slash(&b)),
+            "flat" => writeln!(
+                out,
+                "{}",
+                b.tiles()
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            _ => writeln!(out, "{b}"),
+        };
+        if let Err(e) = r {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(EXIT_OK);
+            }
+            return Err(e.into());
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(EXIT_OK),
+    }
+}

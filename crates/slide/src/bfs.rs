@@ -53,14 +53,20 @@ const CHUNK: usize = 1 << 15;
 /// Computes the distance of every state from the goals. `cancel` stops the search early (an error is returned).
 ///
 /// Memory: one byte per rank, plus small per-thread stacks.
-pub fn bfs<S: StateSpace>(space: &S, progress: &dyn Progress, cancel: Option<&AtomicBool>) -> Result<Distances> {
+pub fn bfs<S: StateSpace>(
+    space: &S,
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+) -> Result<Distances> {
     let size = space.size();
-    let n = usize::try_from(size).map_err(|_| Error::Unsupported("state space too large for this machine".into()))?;
+    let n = usize::try_from(size)
+        .map_err(|_| Error::Unsupported("state space too large for this machine".into()))?;
     let mut bytes = vec![UNSEEN; n];
     {
         // SAFETY: AtomicU8 has the same size and alignment as u8, and `bytes` is not otherwise used while `cells`
         // lives.
-        let cells: &[AtomicU8] = unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, n) };
+        let cells: &[AtomicU8] =
+            unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, n) };
         for g in space.goals() {
             cells[g as usize].store(0, Relaxed);
         }
@@ -89,10 +95,14 @@ pub fn bfs<S: StateSpace>(space: &S, progress: &dyn Progress, cancel: Option<&At
                                 continue;
                             }
                             count += 1;
-                            space.expand(base + j as u64, scratch, &mut |nb, cost| relax(cells, d, nb, cost, stack));
+                            space.expand(base + j as u64, scratch, &mut |nb, cost| {
+                                relax(cells, d, nb, cost, stack)
+                            });
                             // States reached at cost 0 belong to this level: expand them now.
                             while let Some(r) = stack.pop() {
-                                space.expand(r, scratch, &mut |nb, cost| relax(cells, d, nb, cost, stack));
+                                space.expand(r, scratch, &mut |nb, cost| {
+                                    relax(cells, d, nb, cost, stack)
+                                });
                             }
                         }
                         count

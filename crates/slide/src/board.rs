@@ -17,7 +17,9 @@ pub const MAX_CELLS: usize = 1 << 22;
 /// assert_eq!((s.rows, s.cols, s.cells()), (3, 4, 12));
 /// assert_eq!(s.to_string(), "3x4");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Shape {
     /// Number of rows.
     pub rows: usize,
@@ -36,7 +38,10 @@ impl Shape {
             });
         }
         if cells > MAX_CELLS as u128 {
-            return Err(Error::TooLarge { cells, max: MAX_CELLS });
+            return Err(Error::TooLarge {
+                cells,
+                max: MAX_CELLS,
+            });
         }
         Ok(Shape { rows, cols })
     }
@@ -49,7 +54,10 @@ impl Shape {
 
     /// The shape with rows and columns swapped.
     pub fn transposed(self) -> Shape {
-        Shape { rows: self.cols, cols: self.rows }
+        Shape {
+            rows: self.cols,
+            cols: self.rows,
+        }
     }
 
     /// Row and column of a cell (row-major index).
@@ -96,7 +104,10 @@ impl std::str::FromStr for Shape {
     type Err = Error;
     /// Reads `RxC` (also `R×C`, `RXC`, `R*C`).
     fn from_str(text: &str) -> Result<Shape> {
-        let bad = |reason: &str| Error::BadShape { text: text.chars().take(40).collect(), reason: reason.into() };
+        let bad = |reason: &str| Error::BadShape {
+            text: text.chars().take(40).collect(),
+            reason: reason.into(),
+        };
         let t = text.trim();
         let mut parts = t.split(['x', 'X', '×', '*']);
         let (Some(r), Some(c), None) = (parts.next(), parts.next(), parts.next()) else {
@@ -107,7 +118,10 @@ impl std::str::FromStr for Shape {
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad("rows and columns must be whole numbers"));
             }
-            s.parse::<usize>().map_err(|_| Error::TooLarge { cells: u128::MAX, max: MAX_CELLS })
+            s.parse::<usize>().map_err(|_| Error::TooLarge {
+                cells: u128::MAX,
+                max: MAX_CELLS,
+            })
         };
         Shape::new(num(r)?, num(c)?)
     }
@@ -160,21 +174,57 @@ impl Board {
     pub fn new(shape: Shape, tiles: Vec<Tile>) -> Result<Board> {
         let n = shape.cells();
         if tiles.len() != n {
-            return Err(Error::WrongCount { shape, expected: n, found: tiles.len() });
+            return Err(Error::WrongCount {
+                shape,
+                expected: n,
+                found: tiles.len(),
+            });
         }
         let mut seen = vec![u32::MAX; n];
         for (cell, &t) in tiles.iter().enumerate() {
             let ti = t as usize;
             if ti >= n {
-                return Err(Error::OutOfRange { value: t as i128, cells: n, max: n - 1 });
+                return Err(Error::OutOfRange {
+                    value: t as i128,
+                    cells: n,
+                    max: n - 1,
+                });
             }
             if seen[ti] != u32::MAX {
-                return Err(Error::Duplicate { value: t as u64, first: seen[ti] as usize + 1, second: cell + 1 });
+                return Err(Error::Duplicate {
+                    value: t as u64,
+                    first: seen[ti] as usize + 1,
+                    second: cell + 1,
+                });
             }
             seen[ti] = cell as u32;
         }
         let blank = seen[0] as usize; // 0 is in range and n >= 2, and all n values are present
-        Ok(Board { shape, tiles, blank })
+        Ok(Board {
+            shape,
+            tiles,
+            blank,
+        })
+    }
+
+    /// A board from tiles already checked to be `0..cells` each once, with the blank on `blank`.
+    pub(crate) fn from_checked(shape: Shape, tiles: Vec<Tile>, blank: usize) -> Board {
+        debug_assert_eq!(tiles[blank], 0);
+        Board {
+            shape,
+            tiles,
+            blank,
+        }
+    }
+
+    /// True when this is the default goal of its shape (tiles in order, blank last).
+    pub fn is_default_goal(&self) -> bool {
+        let n = self.tiles.len();
+        self.blank == n - 1
+            && self.tiles[..n - 1]
+                .iter()
+                .enumerate()
+                .all(|(i, &t)| t as usize == i + 1)
     }
 
     /// A board from rows of numbers, as in the LeetCode signature. Rows must have equal lengths.
@@ -190,7 +240,11 @@ impl Board {
         let cols = rows[0].len();
         for (i, r) in rows.iter().enumerate() {
             if r.len() != cols {
-                return Err(Error::Ragged { row: i + 1, expected: cols, found: r.len() });
+                return Err(Error::Ragged {
+                    row: i + 1,
+                    expected: cols,
+                    found: r.len(),
+                });
             }
         }
         let shape = Shape::new(rows.len(), cols)?;
@@ -199,7 +253,11 @@ impl Board {
         for v in rows.iter().flatten() {
             let v: i64 = (*v).into();
             if v < 0 || v as u64 >= n as u64 {
-                return Err(Error::OutOfRange { value: v as i128, cells: n, max: n - 1 });
+                return Err(Error::OutOfRange {
+                    value: v as i128,
+                    cells: n,
+                    max: n - 1,
+                });
             }
             tiles.push(v as Tile);
         }
@@ -216,12 +274,20 @@ impl Board {
         let n = shape.cells();
         let mut tiles: Vec<Tile> = (1..n as Tile).collect();
         tiles.push(0);
-        Board { shape, tiles, blank: n - 1 }
+        Board {
+            shape,
+            tiles,
+            blank: n - 1,
+        }
     }
 
     /// The goal with the blank first, `0 1 2 …`, as in Korf's benchmark files.
     pub fn goal_blank_first(shape: Shape) -> Board {
-        Board { shape, tiles: (0..shape.cells() as Tile).collect(), blank: 0 }
+        Board {
+            shape,
+            tiles: (0..shape.cells() as Tile).collect(),
+            blank: 0,
+        }
     }
 
     /// The board's shape.
@@ -244,7 +310,10 @@ impl Board {
 
     /// The tiles as rows.
     pub fn rows(&self) -> Vec<Vec<Tile>> {
-        self.tiles.chunks(self.shape.cols).map(|r| r.to_vec()).collect()
+        self.tiles
+            .chunks(self.shape.cols)
+            .map(|r| r.to_vec())
+            .collect()
     }
 
     /// For each tile, its cell.
@@ -312,7 +381,10 @@ impl Board {
     /// the blank moves, so the other tiles must already stand in the goal's order.
     pub fn is_solvable(&self, goal: &Board) -> Result<bool> {
         if goal.shape != self.shape {
-            return Err(Error::ShapeMismatch { board: self.shape, goal: goal.shape });
+            return Err(Error::ShapeMismatch {
+                board: self.shape,
+                goal: goal.shape,
+            });
         }
         Ok(solvability(self, goal).is_none())
     }
@@ -320,7 +392,10 @@ impl Board {
     /// Why `goal` cannot be reached from this board, or `None` when it can. Panics never; errors on shape mismatch.
     pub fn unsolvable_reason(&self, goal: &Board) -> Result<Option<String>> {
         if goal.shape != self.shape {
-            return Err(Error::ShapeMismatch { board: self.shape, goal: goal.shape });
+            return Err(Error::ShapeMismatch {
+                board: self.shape,
+                goal: goal.shape,
+            });
         }
         Ok(solvability(self, goal))
     }
@@ -399,16 +474,35 @@ mod tests {
         assert!("0x5".parse::<Shape>().is_err());
         assert!("3".parse::<Shape>().is_err());
         assert!("axb".parse::<Shape>().is_err());
-        assert!(matches!("5000x5000".parse::<Shape>(), Err(Error::TooLarge { .. })));
-        assert!(matches!("99999999999999999999999x2".parse::<Shape>(), Err(Error::TooLarge { .. })));
+        assert!(matches!(
+            "5000x5000".parse::<Shape>(),
+            Err(Error::TooLarge { .. })
+        ));
+        assert!(matches!(
+            "99999999999999999999999x2".parse::<Shape>(),
+            Err(Error::TooLarge { .. })
+        ));
     }
 
     #[test]
     fn new_rejects_bad_tiles() {
         let s = Shape::new(2, 2).unwrap();
-        assert!(matches!(Board::new(s, vec![0, 1, 2]), Err(Error::WrongCount { .. })));
-        assert!(matches!(Board::new(s, vec![0, 1, 2, 4]), Err(Error::OutOfRange { value: 4, .. })));
-        assert_eq!(Board::new(s, vec![0, 1, 1, 3]), Err(Error::Duplicate { value: 1, first: 2, second: 3 }));
+        assert!(matches!(
+            Board::new(s, vec![0, 1, 2]),
+            Err(Error::WrongCount { .. })
+        ));
+        assert!(matches!(
+            Board::new(s, vec![0, 1, 2, 4]),
+            Err(Error::OutOfRange { value: 4, .. })
+        ));
+        assert_eq!(
+            Board::new(s, vec![0, 1, 1, 3]),
+            Err(Error::Duplicate {
+                value: 1,
+                first: 2,
+                second: 3
+            })
+        );
     }
 
     #[test]
@@ -416,7 +510,11 @@ mod tests {
         let g = Board::goal(Shape::new(2, 3).unwrap());
         let b = Board::from_rows(&[vec![1, 2, 3], vec![5, 4, 0]]).unwrap();
         assert!(!b.is_solvable(&g).unwrap());
-        assert!(b.unsolvable_reason(&g).unwrap().unwrap().starts_with("parity"));
+        assert!(b
+            .unsolvable_reason(&g)
+            .unwrap()
+            .unwrap()
+            .starts_with("parity"));
         let b = Board::from_rows(&[vec![4, 1, 2], vec![5, 0, 3]]).unwrap();
         assert!(b.is_solvable(&g).unwrap());
     }

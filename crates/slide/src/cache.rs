@@ -89,7 +89,8 @@ pub fn file_name(meta: &Meta) -> String {
 
 /// Writes a table atomically (temporary file in the same directory, fsync, rename).
 pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
-    let err = |what: &str, e: std::io::Error| Error::Cache(format!("{what} {}: {e}", path.display()));
+    let err =
+        |what: &str, e: std::io::Error| Error::Cache(format!("{what} {}: {e}", path.display()));
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| err("cannot create the directory of", e))?;
     let meta_bytes = serde_json::to_vec(meta).map_err(|e| Error::Cache(e.to_string()))?;
@@ -106,7 +107,10 @@ pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
         ".{}.tmp-{}-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("table"),
         std::process::id(),
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
     ));
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
@@ -133,7 +137,8 @@ pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
 
 /// Reads and verifies a table file against the expected metadata. Any mismatch or damage is an error saying what.
 pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::Cache(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::Cache(format!("cannot read {}: {e}", path.display())))?;
     let bad = |what: &str| Error::Cache(format!("{} is damaged: {what}", path.display()));
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err(bad("not a slide table file"));
@@ -148,15 +153,29 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
     }
     let m = u32_at(12) as usize;
     let sum = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-    let meta_end = HEADER.checked_add(m).filter(|&e| e <= bytes.len()).ok_or_else(|| bad("truncated header"))?;
-    let meta: Meta = serde_json::from_slice(&bytes[HEADER..meta_end]).map_err(|_| bad("unreadable metadata"))?;
+    let meta_end = HEADER
+        .checked_add(m)
+        .filter(|&e| e <= bytes.len())
+        .ok_or_else(|| bad("truncated header"))?;
+    let meta: Meta =
+        serde_json::from_slice(&bytes[HEADER..meta_end]).map_err(|_| bad("unreadable metadata"))?;
     if !meta.same_table(expected) {
-        return Err(Error::Cache(format!("{} holds another table ({} {} blank {})", path.display(), meta.kind, meta.shape, meta.blank)));
+        return Err(Error::Cache(format!(
+            "{} holds another table ({} {} blank {})",
+            path.display(),
+            meta.kind,
+            meta.shape,
+            meta.blank
+        )));
     }
     let start = meta_end + (8 - meta_end % 8) % 8;
     let words = PackedTable::words_for(meta.bits, meta.len);
     if bytes.len() != start + words * 8 {
-        return Err(bad(&format!("{} bytes, expected {}", bytes.len(), start + words * 8)));
+        return Err(bad(&format!(
+            "{} bytes, expected {}",
+            bytes.len(),
+            start + words * 8
+        )));
     }
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     hasher.update(&bytes[HEADER..meta_end]);
@@ -164,9 +183,12 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
     if hasher.digest() != sum {
         return Err(bad("checksum mismatch"));
     }
-    let data: Vec<u64> =
-        bytes[start..].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
-    let table = PackedTable::from_words(meta.bits, meta.len, data).ok_or_else(|| bad("bad table size"))?;
+    let data: Vec<u64> = bytes[start..]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    let table =
+        PackedTable::from_words(meta.bits, meta.len, data).ok_or_else(|| bad("bad table size"))?;
     Ok((meta, table))
 }
 
@@ -218,6 +240,9 @@ mod tests {
         let mut other = meta.clone();
         other.shape = Shape::new(3, 2).unwrap();
         std::fs::write(&path, &good).unwrap();
-        assert!(load(&path, &other).unwrap_err().to_string().contains("another table"));
+        assert!(load(&path, &other)
+            .unwrap_err()
+            .to_string()
+            .contains("another table"));
     }
 }

@@ -63,7 +63,9 @@ pub enum Error {
         found: usize,
     },
     /// A tile value appears twice.
-    #[error("duplicate value {value} (cells {first} and {second}, counting from 1 in reading order)")]
+    #[error(
+        "duplicate value {value} (cells {first} and {second}, counting from 1 in reading order)"
+    )]
     Duplicate {
         /// The repeated value.
         value: u64,

@@ -80,7 +80,14 @@ impl Frame {
             from_canon[c as usize] = t as Tile;
         }
         let identity = t == 0 && to_canon.iter().enumerate().all(|(i, &c)| i as Tile == c);
-        Frame { shape: canon_shape, blank_goal, cell_map, to_canon, from_canon, identity }
+        Frame {
+            shape: canon_shape,
+            blank_goal,
+            cell_map,
+            to_canon,
+            from_canon,
+            identity,
+        }
     }
 
     /// The canonical shape (`rows <= cols`).
@@ -114,6 +121,19 @@ impl Frame {
         }
     }
 
+    /// The user's board of a canonical state given as canonical tile → canonical cell.
+    pub fn unmap(&self, user_shape: Shape, canonical_pos: &[u8]) -> Board {
+        let mut inverse = vec![0usize; self.cell_map.len()];
+        for (user, &canon) in self.cell_map.iter().enumerate() {
+            inverse[canon as usize] = user;
+        }
+        let mut tiles = vec![0 as Tile; self.cell_map.len()];
+        for (ct, &cc) in canonical_pos.iter().enumerate() {
+            tiles[inverse[cc as usize]] = self.from_canon[ct];
+        }
+        Board::new(user_shape, tiles).expect("a frame maps a state to a board")
+    }
+
     /// The user's name of a canonical tile.
     #[inline]
     pub fn tile(&self, canonical: Tile) -> Tile {
@@ -124,7 +144,17 @@ impl Frame {
 /// The canonical goal of `shape` with the blank on `blank`: tiles `1..` in reading order around it.
 pub fn canonical_goal(shape: Shape, blank: usize) -> Board {
     let n = shape.cells();
-    let tiles = (0..n).map(|c| if c == blank { 0 } else if c < blank { c as Tile + 1 } else { c as Tile }).collect();
+    let tiles = (0..n)
+        .map(|c| {
+            if c == blank {
+                0
+            } else if c < blank {
+                c as Tile + 1
+            } else {
+                c as Tile
+            }
+        })
+        .collect();
     Board::new(shape, tiles).expect("canonical goal is a board")
 }
 

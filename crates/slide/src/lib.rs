@@ -42,7 +42,7 @@ pub mod table;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
 pub use progress::{NoProgress, Progress};
-pub use solver::{CacheDir, Solution, Solver};
+pub use solver::{CacheDir, Solution, Solver, Stats};
 
 /// The least number of moves that solves `board` (goal: tiles in order, blank last), or -1 when it cannot be
 /// solved; exactly the LeetCode problem, for 2 × 3 and every other shape of at most 12 cells.
@@ -73,7 +73,11 @@ pub fn try_sliding_puzzle(board: Vec<Vec<i32>>) -> Result<i32> {
     let cols = board.first().map_or(0, Vec::len);
     let n = rows * cols;
     // Fast path: the default goal on a shape with rows <= cols is its own canonical frame.
-    if rows >= 2 && cols >= rows && n <= table::MAX_TABLE_CELLS && board.iter().all(|r| r.len() == cols) {
+    if rows >= 2
+        && cols >= rows
+        && n <= table::MAX_TABLE_CELLS
+        && board.iter().all(|r| r.len() == cols)
+    {
         let mut pos = [0u8; table::MAX_TABLE_CELLS];
         let mut seen = 0u32;
         let mut ok = true;

@@ -24,7 +24,11 @@ impl PackedTable {
     pub fn new(bits: u32, len: u64) -> PackedTable {
         assert!((1..=16).contains(&bits), "PackedTable bits must be 1..=16");
         let words = Self::words_for(bits, len);
-        PackedTable { bits, len, words: vec![0; words] }
+        PackedTable {
+            bits,
+            len,
+            words: vec![0; words],
+        }
     }
 
     /// Number of words needed for `len` entries of `bits` bits (plus one guard word so reads never straddle past
@@ -35,7 +39,8 @@ impl PackedTable {
 
     /// Rebuilds a table from its raw words (as saved); `None` when the word count does not fit.
     pub fn from_words(bits: u32, len: u64, words: Vec<u64>) -> Option<PackedTable> {
-        ((1..=16).contains(&bits) && words.len() == Self::words_for(bits, len)).then_some(PackedTable { bits, len, words })
+        ((1..=16).contains(&bits) && words.len() == Self::words_for(bits, len))
+            .then_some(PackedTable { bits, len, words })
     }
 
     /// Bits per entry.
@@ -73,7 +78,11 @@ impl PackedTable {
         let off = (bit & 63) as u32;
         let mask = (1u64 << self.bits) - 1;
         let lo = self.words[w] >> off;
-        let v = if off + self.bits > 64 { lo | (self.words[w + 1] << (64 - off)) } else { lo };
+        let v = if off + self.bits > 64 {
+            lo | (self.words[w + 1] << (64 - off))
+        } else {
+            lo
+        };
         (v & mask) as u32
     }
 
@@ -101,14 +110,17 @@ impl PackedTable {
         // Entries per block chosen so that blocks start on word boundaries: 64 entries span exactly `bits` words.
         let per_block: usize = 64 * 1024;
         let words_per_block = per_block * bits as usize / 64;
-        t.words.par_chunks_mut(words_per_block).enumerate().for_each(|(b, words)| {
-            let start = b * per_block;
-            let end = (start + per_block).min(bytes.len());
-            let mut local = PackedSlice { bits, words };
-            for (j, &x) in bytes[start.min(end)..end].iter().enumerate() {
-                local.set(j as u64, f(x));
-            }
-        });
+        t.words
+            .par_chunks_mut(words_per_block)
+            .enumerate()
+            .for_each(|(b, words)| {
+                let start = b * per_block;
+                let end = (start + per_block).min(bytes.len());
+                let mut local = PackedSlice { bits, words };
+                for (j, &x) in bytes[start.min(end)..end].iter().enumerate() {
+                    local.set(j as u64, f(x));
+                }
+            });
         t
     }
 }
@@ -148,7 +160,11 @@ mod tests {
                 t.set(i, (i as u32).wrapping_mul(2654435761) & m);
             }
             for i in 0..len {
-                assert_eq!(t.get(i), (i as u32).wrapping_mul(2654435761) & m, "bits {bits} i {i}");
+                assert_eq!(
+                    t.get(i),
+                    (i as u32).wrapping_mul(2654435761) & m,
+                    "bits {bits} i {i}"
+                );
             }
             let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             let p = PackedTable::from_bytes(bits, &bytes, |x| x as u32 & m);

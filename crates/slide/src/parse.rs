@@ -46,7 +46,11 @@ impl std::str::FromStr for Board {
 
 /// Reads a board from `text`; `shape` is required for flat lists of non-square length.
 pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
-    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        i: 0,
+    };
     p.skip_ws();
     if p.i == p.s.len() {
         return Err(Error::Empty);
@@ -110,15 +114,26 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
     } else {
         let cols = rows[0];
         if let Some((r, &len)) = rows.iter().enumerate().find(|(_, &l)| l != cols) {
-            return Err(Error::Ragged { row: r + 1, expected: cols, found: len });
+            return Err(Error::Ragged {
+                row: r + 1,
+                expected: cols,
+                found: len,
+            });
         }
         let found = Shape::new(rows.len(), cols)?;
         if let Some(s) = shape {
             if s != found {
                 return Err(if s.cells() == found.cells() {
-                    Error::ShapeMismatch { board: found, goal: s }
+                    Error::ShapeMismatch {
+                        board: found,
+                        goal: s,
+                    }
                 } else {
-                    Error::WrongCount { shape: s, expected: s.cells(), found: vals.len() }
+                    Error::WrongCount {
+                        shape: s,
+                        expected: s.cells(),
+                        found: vals.len(),
+                    }
                 });
             }
         }
@@ -126,14 +141,22 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
     };
     let n = shape.cells();
     if vals.len() != n {
-        return Err(Error::WrongCount { shape, expected: n, found: vals.len() });
+        return Err(Error::WrongCount {
+            shape,
+            expected: n,
+            found: vals.len(),
+        });
     }
     let mut first = vec![u32::MAX; n];
     for (cell, &v) in vals.iter().enumerate() {
         if (0..n as i64).contains(&v) {
             let f = &mut first[v as usize];
             if *f != u32::MAX {
-                return Err(Error::Duplicate { value: v as u64, first: *f as usize + 1, second: cell + 1 });
+                return Err(Error::Duplicate {
+                    value: v as u64,
+                    first: *f as usize + 1,
+                    second: cell + 1,
+                });
             }
             *f = cell as u32;
         }
@@ -144,11 +167,16 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
     let mut tiles = Vec::with_capacity(n);
     for &v in &vals {
         if v < 0 || v >= n as i64 {
-            return Err(Error::OutOfRange { value: v as i128, cells: n, max: n - 1 });
+            return Err(Error::OutOfRange {
+                value: v as i128,
+                cells: n,
+                max: n - 1,
+            });
         }
         tiles.push(v as Tile);
     }
-    Board::new(shape, tiles)
+    // n values, all in 0..n, none repeated: a permutation.
+    Ok(Board::from_checked(shape, tiles, first[0] as usize))
 }
 
 fn square_shape(len: usize) -> Result<Shape> {
@@ -194,7 +222,10 @@ impl Parser<'_> {
             Some(c) => format!(", found {c:?}"),
             None => ", found the end of the input".to_string(),
         };
-        Error::Syntax { message: format!("{message}{found}"), column: self.column(self.i) }
+        Error::Syntax {
+            message: format!("{message}{found}"),
+            column: self.column(self.i),
+        }
     }
 
     fn expect(&mut self, c: u8, what: &str) -> Result<()> {
@@ -263,7 +294,10 @@ impl Parser<'_> {
         let mut v: i64 = 0;
         let mut overflow = false;
         while let Some(c @ b'0'..=b'9') = self.peek() {
-            match v.checked_mul(10).and_then(|x| x.checked_add((c - b'0') as i64)) {
+            match v
+                .checked_mul(10)
+                .and_then(|x| x.checked_add((c - b'0') as i64))
+            {
                 Some(x) => v = x,
                 None => overflow = true,
             }
@@ -271,7 +305,12 @@ impl Parser<'_> {
         }
         // Anything glued to the number that is not a separator makes the whole token bad.
         let mut end = self.i;
-        while end < self.s.len() && !matches!(self.s[end], b' ' | b'\t' | b'\r' | b'\n' | b',' | b'/' | b'[' | b']') {
+        while end < self.s.len()
+            && !matches!(
+                self.s[end],
+                b' ' | b'\t' | b'\r' | b'\n' | b',' | b'/' | b'[' | b']'
+            )
+        {
             end += 1;
         }
         if self.i == digits || end != self.i || overflow {
@@ -301,13 +340,28 @@ mod tests {
     #[test]
     fn formats_agree() {
         let want = Board::from_rows(&[vec![1, 2, 3], vec![4, 0, 5]]).unwrap();
-        for s in ["[[1,2,3],[4,0,5]]", " [ [ 1 , 2 ,3 ] ,\t[4,0, 5] ] ", "1 2 3/4 0 5", "1,2,3/4,0,5", "1, 2, 3 / 4, 0, 5\r\n"] {
+        for s in [
+            "[[1,2,3],[4,0,5]]",
+            " [ [ 1 , 2 ,3 ] ,\t[4,0, 5] ] ",
+            "1 2 3/4 0 5",
+            "1,2,3/4,0,5",
+            "1, 2, 3 / 4, 0, 5\r\n",
+        ] {
             assert_eq!(Board::parse(s).unwrap(), want, "{s}");
         }
         let s = Shape::new(2, 3).unwrap();
-        assert_eq!(Board::parse_with_shape("1 2 3 4 0 5", Some(s)).unwrap(), want);
-        assert_eq!(Board::parse_with_shape("[1,2,3,4,0,5]", Some(s)).unwrap(), want);
-        assert_eq!(Board::parse("1 2 3 0").unwrap().shape(), Shape::new(2, 2).unwrap());
+        assert_eq!(
+            Board::parse_with_shape("1 2 3 4 0 5", Some(s)).unwrap(),
+            want
+        );
+        assert_eq!(
+            Board::parse_with_shape("[1,2,3,4,0,5]", Some(s)).unwrap(),
+            want
+        );
+        assert_eq!(
+            Board::parse("1 2 3 0").unwrap().shape(),
+            Shape::new(2, 2).unwrap()
+        );
     }
 
     #[test]
@@ -331,7 +385,10 @@ mod tests {
         assert!(err("[[1,2],[3,99999999999999999999999999]]").contains("too large"));
         assert!(err("[[1,2],[3,4]]").contains("no blank"));
         let s = Shape::new(2, 3).unwrap();
-        assert!(Board::parse_with_shape("1 2 3 0", Some(s)).unwrap_err().to_string().contains("wrong count"));
+        assert!(Board::parse_with_shape("1 2 3 0", Some(s))
+            .unwrap_err()
+            .to_string()
+            .contains("wrong count"));
         assert!(Board::parse_with_shape("1 2 3/4 5 0", Some(Shape::new(3, 2).unwrap())).is_err());
     }
 

@@ -41,7 +41,12 @@ impl PartialRanker {
             weights[i] = w;
             w = w.checked_mul((n - i) as u64)?;
         }
-        Some(PartialRanker { n: n as u32, k: k as u32, weights, size: w })
+        Some(PartialRanker {
+            n: n as u32,
+            k: k as u32,
+            weights,
+            size: w,
+        })
     }
 
     /// The number of partial permutations, `n!/(n-k)!`.
@@ -88,7 +93,11 @@ impl PartialRanker {
     /// mask and the parity of the sum of its Lehmer digits.
     #[inline]
     pub fn unrank(&self, mut r: u64, out: &mut [u8]) -> (u64, u32) {
-        let mut free: u64 = if self.n == 64 { u64::MAX } else { (1u64 << self.n) - 1 };
+        let mut free: u64 = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
         let mut digits: u32 = 0;
         for (slot, &w) in out[..self.k as usize].iter_mut().zip(&self.weights) {
             let d = r / w;

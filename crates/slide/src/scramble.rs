@@ -25,7 +25,9 @@ pub struct Scrambler {
 impl Scrambler {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Scrambler {
-        Scrambler { rng: ChaCha8Rng::seed_from_u64(seed) }
+        Scrambler {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// A generator seeded from the operating system.
@@ -49,7 +51,11 @@ impl Scrambler {
         if !b.is_solvable(goal).expect("same shape") {
             // Swapping two tiles flips parity: a bijection between the unsolvable and the solvable halves.
             let mut tiles = b.tiles().to_vec();
-            let (i, j) = if tiles[0] != 0 && tiles[1] != 0 { (0, 1) } else { (tiles.len() - 2, tiles.len() - 1) };
+            let (i, j) = if tiles[0] != 0 && tiles[1] != 0 {
+                (0, 1)
+            } else {
+                (tiles.len() - 2, tiles.len() - 1)
+            };
             tiles.swap(i, j);
             b = Board::new(shape, tiles).expect("still a permutation");
         }

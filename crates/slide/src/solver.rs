@@ -46,7 +46,10 @@ impl Solution {
         let mut b = board.clone();
         let mut out = Vec::new();
         for &t in self.moves.iter().flatten() {
-            out.push(b.direction_of(t).ok_or(Error::IllegalMove { tile: t as u64 })?);
+            out.push(
+                b.direction_of(t)
+                    .ok_or(Error::IllegalMove { tile: t as u64 })?,
+            );
             b.apply(t)?;
         }
         Ok(out)
@@ -57,7 +60,9 @@ impl Solution {
 const TABLE_SHAPES: [(usize, usize); 7] = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (3, 3), (3, 4)];
 
 fn slot(shape: Shape, blank: usize) -> Option<usize> {
-    let i = TABLE_SHAPES.iter().position(|&(r, c)| r == shape.rows && c == shape.cols)?;
+    let i = TABLE_SHAPES
+        .iter()
+        .position(|&(r, c)| r == shape.rows && c == shape.cols)?;
     Some(i * MAX_TABLE_CELLS + blank)
 }
 
@@ -90,7 +95,9 @@ pub struct Solver {
 
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Solver").field("cache_dir", &self.cache_dir).finish_non_exhaustive()
+        f.debug_struct("Solver")
+            .field("cache_dir", &self.cache_dir)
+            .finish_non_exhaustive()
     }
 }
 
@@ -108,8 +115,15 @@ impl Solver {
 
     /// A solver with a cache directory and a progress receiver.
     pub fn with_options(cache_dir: CacheDir, progress: Arc<dyn Progress + Send>) -> Solver {
-        let tables = (0..TABLE_SHAPES.len() * MAX_TABLE_CELLS).map(|_| OnceLock::new()).collect();
-        Solver { cache_dir, progress, tables, building: Mutex::new(()) }
+        let tables = (0..TABLE_SHAPES.len() * MAX_TABLE_CELLS)
+            .map(|_| OnceLock::new())
+            .collect();
+        Solver {
+            cache_dir,
+            progress,
+            tables,
+            building: Mutex::new(()),
+        }
     }
 
     /// The process-wide solver used by [`crate::sliding_puzzle`] (default cache directory, silent).
@@ -142,7 +156,9 @@ impl Solver {
             let t = self.load_or_build(shape, blank)?;
             let _ = self.tables[i].set(Arc::new(t));
         }
-        self.tables[i].get().ok_or_else(|| Error::Unsupported("table could not be kept".into()))
+        self.tables[i]
+            .get()
+            .ok_or_else(|| Error::Unsupported("table could not be kept".into()))
     }
 
     fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
@@ -166,7 +182,14 @@ impl Solver {
         let path = dir.join(cache::file_name(&expected));
         match cache::load(&path, &expected) {
             Ok((meta, packed)) => {
-                match CompleteTable::from_parts(shape, blank, Encoding::Mod3, packed, meta.histogram, meta.antipodes) {
+                match CompleteTable::from_parts(
+                    shape,
+                    blank,
+                    Encoding::Mod3,
+                    packed,
+                    meta.histogram,
+                    meta.antipodes,
+                ) {
                     Ok(t) => return Ok(t),
                     Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
                 }
@@ -175,7 +198,11 @@ impl Solver {
             Err(_) => {}
         }
         let t = CompleteTable::build(shape, blank, progress)?;
-        let meta = Meta { histogram: t.histogram().to_vec(), antipodes: t.antipode_ranks().to_vec(), ..expected };
+        let meta = Meta {
+            histogram: t.histogram().to_vec(),
+            antipodes: t.antipode_ranks().to_vec(),
+            ..expected
+        };
         if let Err(e) = cache::save(&path, &meta, t.packed()) {
             progress.warn(&format!("{e}; keeping the table in memory only"));
         }
@@ -196,26 +223,45 @@ impl Solver {
     fn fast_distance(&self, board: &Board, goal: &Board) -> Result<Option<i64>> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch { board: shape, goal: goal.shape() });
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
         }
         if shape.is_line() || shape.cells() > MAX_TABLE_CELLS {
             return Ok(None);
         }
-        let frame = Frame::new(goal);
-        let table = self.table(frame.shape(), frame.blank_goal())?;
+        let n = shape.cells();
         let mut pos = [0u8; MAX_TABLE_CELLS];
-        frame.positions(board, &mut pos);
-        Ok(Some(table.distance(&pos[..shape.cells()]).map_or(-1, |d| d as i64)))
+        let table = if shape.rows <= shape.cols && goal.is_default_goal() {
+            for (cell, &t) in board.tiles().iter().enumerate() {
+                pos[t as usize] = cell as u8;
+            }
+            self.table(shape, n - 1)?
+        } else {
+            let frame = Frame::new(goal);
+            frame.positions(board, &mut pos);
+            self.table(frame.shape(), frame.blank_goal())?
+        };
+        Ok(Some(table.distance(&pos[..n]).map_or(-1, |d| d as i64)))
     }
 
     /// Solves `board` towards `goal`: an optimal move sequence, or why none exists.
     pub fn solve(&self, board: &Board, goal: &Board) -> Result<Solution> {
         let shape = board.shape();
         if let Some(reason) = board.unsolvable_reason(goal)? {
-            return Ok(Solution { moves: None, unsolvable_reason: Some(reason), optimal: true });
+            return Ok(Solution {
+                moves: None,
+                unsolvable_reason: Some(reason),
+                optimal: true,
+            });
         }
         if shape.is_line() {
-            return Ok(Solution { moves: Some(line_moves(board, goal)), unsolvable_reason: None, optimal: true });
+            return Ok(Solution {
+                moves: Some(line_moves(board, goal)),
+                unsolvable_reason: None,
+                optimal: true,
+            });
         }
         if shape.cells() <= MAX_TABLE_CELLS {
             let frame = Frame::new(goal);
@@ -226,11 +272,85 @@ impl Solver {
                 .path(&pos[..shape.cells()])
                 .ok_or_else(|| Error::Unsupported("parity test and table disagree".into()))?;
             let moves = path.into_iter().map(|t| frame.tile(t)).collect();
-            return Ok(Solution { moves: Some(moves), unsolvable_reason: None, optimal: true });
+            return Ok(Solution {
+                moves: Some(moves),
+                unsolvable_reason: None,
+                optimal: true,
+            });
         }
         Err(Error::Unsupported(format!(
             "no exact solver for {shape} yet: complete tables cover boards of at most {MAX_TABLE_CELLS} cells"
         )))
+    }
+}
+
+/// Facts about the whole state space of a shape and goal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    /// Number of boards that can reach the goal.
+    pub states: u64,
+    /// `histogram[d]` = number of boards at distance `d`.
+    pub histogram: Vec<u64>,
+    /// Some boards at the largest distance (all of them when `antipodes.len() as u64 == histogram.last()`).
+    pub antipodes: Vec<Board>,
+}
+
+impl Stats {
+    /// The largest distance: god's number for this goal.
+    pub fn diameter(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+}
+
+impl Solver {
+    /// The number of boards at each distance from `goal`, for shapes with a complete table and for single rows and
+    /// columns.
+    ///
+    /// ```
+    /// let s = slide::Solver::global().stats(&slide::Board::goal("2x3".parse().unwrap())).unwrap();
+    /// assert_eq!((s.states, s.diameter()), (360, 21));
+    /// ```
+    pub fn stats(&self, goal: &Board) -> Result<Stats> {
+        let shape = goal.shape();
+        if shape.is_line() {
+            let n = shape.cells();
+            let b = goal.blank();
+            let mut histogram = vec![0u64; b.max(n - 1 - b) + 1];
+            for p in 0..n {
+                histogram[p.abs_diff(b)] += 1;
+            }
+            let far = if b >= n - 1 - b { 0 } else { n - 1 };
+            let mut tiles: Vec<Tile> = goal.tiles().iter().copied().filter(|&t| t != 0).collect();
+            tiles.insert(far, 0);
+            let mut antipodes = vec![Board::new(shape, tiles.clone()).expect("a permutation")];
+            if b == n - 1 - b && n > 1 {
+                tiles.remove(far);
+                tiles.push(0);
+                antipodes.push(Board::new(shape, tiles).expect("a permutation"));
+            }
+            return Ok(Stats {
+                states: n as u64,
+                histogram,
+                antipodes,
+            });
+        }
+        if shape.cells() > MAX_TABLE_CELLS {
+            return Err(Error::Unsupported(format!(
+                "no complete table for {shape}: at most {MAX_TABLE_CELLS} cells"
+            )));
+        }
+        let frame = Frame::new(goal);
+        let table = self.table(frame.shape(), frame.blank_goal())?;
+        let antipodes = table
+            .antipodes()
+            .iter()
+            .map(|p| frame.unmap(shape, p))
+            .collect();
+        Ok(Stats {
+            states: table.space().states(),
+            histogram: table.histogram().to_vec(),
+            antipodes,
+        })
     }
 }
 
@@ -252,7 +372,12 @@ mod tests {
     #[test]
     fn examples() {
         let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
-        for (text, want) in [("[[1,2,3],[4,0,5]]", 1), ("[[1,2,3],[5,4,0]]", -1), ("[[4,1,2],[5,0,3]]", 5), ("[[1,2,3],[4,5,0]]", 0)] {
+        for (text, want) in [
+            ("[[1,2,3],[4,0,5]]", 1),
+            ("[[1,2,3],[5,4,0]]", -1),
+            ("[[4,1,2],[5,0,3]]", 5),
+            ("[[1,2,3],[4,5,0]]", 0),
+        ] {
             let b = Board::parse(text).unwrap();
             let g = Board::goal(b.shape());
             assert_eq!(s.distance(&b, &g).unwrap(), want, "{text}");
@@ -268,6 +393,10 @@ mod tests {
         assert_eq!(s.solve(&b, &g).unwrap().moves, Some(vec![2, 3]));
         let g0 = Board::goal_blank_first(b.shape());
         assert_eq!(s.solve(&b, &g0).unwrap().moves, Some(vec![1]));
-        assert_eq!(s.distance(&Board::parse("[[2,0,1,3]]").unwrap(), &g).unwrap(), -1);
+        assert_eq!(
+            s.distance(&Board::parse("[[2,0,1,3]]").unwrap(), &g)
+                .unwrap(),
+            -1
+        );
     }
 }

@@ -83,8 +83,16 @@ impl FullSpace {
         let goal = canonical_goal(shape, blank_goal);
         let goal_pos = goal.positions();
         let goal_parity = permutation_parity(&goal_pos);
-        let mut space =
-            FullSpace { shape, n, blank_goal, ranker, neighbors, degree, goal_parity, goal_rank: 0 };
+        let mut space = FullSpace {
+            shape,
+            n,
+            blank_goal,
+            ranker,
+            neighbors,
+            degree,
+            goal_parity,
+            goal_rank: 0,
+        };
         let pos: Vec<u8> = goal_pos.iter().map(|&p| p as u8).collect();
         space.goal_rank = space.rank(&pos).expect("the goal is reachable");
         Ok(space)
@@ -116,7 +124,8 @@ impl FullSpace {
         let n = self.n;
         let (r, par) = self.ranker.rank_parity(pos);
         let full = par ^ (pos[n - 2] > pos[n - 1]) as u32;
-        let need = self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
+        let need =
+            self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
         (full == need).then_some(r)
     }
 
@@ -127,7 +136,8 @@ impl FullSpace {
         let (free, par) = self.ranker.unrank(r, pos);
         let a = free.trailing_zeros() as u8;
         let b = (63 - free.leading_zeros()) as u8;
-        let need = self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
+        let need =
+            self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
         if par == need {
             pos[n - 2] = a;
             pos[n - 1] = b;
@@ -172,7 +182,10 @@ impl StateSpace for FullSpace {
     }
 
     fn scratch(&self) -> Scratch {
-        Scratch { pos: [0; MAX_TABLE_CELLS], at: [0; MAX_TABLE_CELLS] }
+        Scratch {
+            pos: [0; MAX_TABLE_CELLS],
+            at: [0; MAX_TABLE_CELLS],
+        }
     }
 
     #[inline]
@@ -199,7 +212,11 @@ impl CompleteTable {
     /// Builds the table by breadth-first search from the canonical goal (in parallel), reporting to `progress`.
     ///
     /// Memory during the build: one byte per state (239.5 MB for 12 cells) besides the packed result.
-    pub fn build(shape: Shape, blank_goal: usize, progress: &dyn Progress) -> Result<CompleteTable> {
+    pub fn build(
+        shape: Shape,
+        blank_goal: usize,
+        progress: &dyn Progress,
+    ) -> Result<CompleteTable> {
         let space = FullSpace::new(shape, blank_goal)?;
         let dist = bfs(&space, progress, None)?;
         let diameter = dist.max_distance();
@@ -220,7 +237,13 @@ impl CompleteTable {
             .take(MAX_ANTIPODES)
             .map(|(i, _)| i as u64)
             .collect();
-        Ok(CompleteTable { space, encoding, table, histogram: dist.histogram, antipodes })
+        Ok(CompleteTable {
+            space,
+            encoding,
+            table,
+            histogram: dist.histogram,
+            antipodes,
+        })
     }
 
     /// Reassembles a table from its parts (as loaded from a file); checks that they fit together.
@@ -236,7 +259,13 @@ impl CompleteTable {
         if table.len() != space.states() || histogram.iter().sum::<u64>() != space.states() {
             return Err(Error::Cache("table does not fit its shape".into()));
         }
-        let t = CompleteTable { space, encoding, table, histogram, antipodes };
+        let t = CompleteTable {
+            space,
+            encoding,
+            table,
+            histogram,
+            antipodes,
+        };
         if t.table.get(t.space.goal_rank) != 0 {
             return Err(Error::Cache("the goal's entry is not 0".into()));
         }
