@@ -40,7 +40,7 @@ pub struct Meta {
     /// Pattern tiles, for pattern databases.
     #[serde(default)]
     pub pattern: Vec<u32>,
-    /// Bits per entry.
+    /// Bits per entry (in an expectation, 0 accepts any width).
     pub bits: u32,
     /// Number of entries.
     pub len: u64,
@@ -51,14 +51,15 @@ pub struct Meta {
 }
 
 impl Meta {
-    /// True when `self` describes the same table as `other` (the statistics are not compared).
+    /// True when `self` (read from a file) describes the table `other` expects. The statistics are not compared,
+    /// nor the width when `other.bits` is 0 (an exact table's width follows from its diameter).
     pub fn same_table(&self, other: &Meta) -> bool {
         self.kind == other.kind
             && self.shape == other.shape
             && self.blank == other.blank
             && self.encoding == other.encoding
             && self.pattern == other.pattern
-            && self.bits == other.bits
+            && (self.bits == other.bits || other.bits == 0)
             && self.len == other.len
     }
 }

@@ -91,7 +91,12 @@ pub struct Solver {
     progress: Arc<dyn Progress + Send>,
     tables: Vec<OnceLock<Arc<CompleteTable>>>,
     building: Mutex<()>,
+    cache_from_cells: usize,
 }
+
+/// Tables of at least this many cells are cached on disk by default (the 12-cell ones); smaller ones build in
+/// memory in about a second or less.
+pub const DEFAULT_CACHE_FROM_CELLS: usize = 11;
 
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -123,7 +128,15 @@ impl Solver {
             progress,
             tables,
             building: Mutex::new(()),
+            cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
         }
+    }
+
+    /// Caches tables of at least `cells` cells on disk (default [`DEFAULT_CACHE_FROM_CELLS`]); tests use small
+    /// shapes to exercise the cache quickly.
+    pub fn cache_from_cells(mut self, cells: usize) -> Solver {
+        self.cache_from_cells = cells;
+        self
     }
 
     /// The process-wide solver used by [`crate::sliding_puzzle`] (default cache directory, silent).
@@ -163,18 +176,22 @@ impl Solver {
 
     fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
         let progress: &dyn Progress = &*self.progress;
-        let small = shape.cells() <= 10;
-        let dir = if small { None } else { self.cache_path() };
+        let dir = if shape.cells() < self.cache_from_cells {
+            None
+        } else {
+            self.cache_path()
+        };
         let Some(dir) = dir else {
             return CompleteTable::build(shape, blank, progress);
         };
+        let encoding = CompleteTable::encoding_for(shape);
         let expected = Meta {
             kind: "complete".into(),
             shape,
             blank,
-            encoding: Encoding::Mod3.name().into(),
+            encoding: encoding.name().into(),
             pattern: vec![],
-            bits: 2,
+            bits: if encoding == Encoding::Mod3 { 2 } else { 0 },
             len: FullSpace::new(shape, blank)?.states(),
             histogram: vec![],
             antipodes: vec![],

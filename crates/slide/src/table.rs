@@ -220,10 +220,10 @@ impl CompleteTable {
         let space = FullSpace::new(shape, blank_goal)?;
         let dist = bfs(&space, progress, None)?;
         let diameter = dist.max_distance();
-        let (encoding, bits) = if space.n <= 10 {
-            (Encoding::Exact, 32 - diameter.leading_zeros().min(31))
-        } else {
-            (Encoding::Mod3, 2)
+        let encoding = Self::encoding_for(shape);
+        let bits = match encoding {
+            Encoding::Exact => 32 - diameter.leading_zeros().min(31),
+            Encoding::Mod3 => 2,
         };
         let table = match encoding {
             Encoding::Exact => PackedTable::from_bytes(bits, &dist.bytes, |d| d as u32),
@@ -246,6 +246,15 @@ impl CompleteTable {
         })
     }
 
+    /// How a shape's table is stored: exact up to 10 cells, modulo 3 above.
+    pub fn encoding_for(shape: Shape) -> Encoding {
+        if shape.cells() <= 10 {
+            Encoding::Exact
+        } else {
+            Encoding::Mod3
+        }
+    }
+
     /// Reassembles a table from its parts (as loaded from a file); checks that they fit together.
     pub fn from_parts(
         shape: Shape,
@@ -266,8 +275,11 @@ impl CompleteTable {
             histogram,
             antipodes,
         };
-        if t.table.get(t.space.goal_rank) != 0 {
+        if t.table.get(t.space.goal_rank) != 0 || t.table.bits() > 8 {
             return Err(Error::Cache("the goal's entry is not 0".into()));
+        }
+        if encoding == Encoding::Exact && (t.histogram.len() as u64) > (1u64 << t.table.bits()) {
+            return Err(Error::Cache("entries too narrow for the diameter".into()));
         }
         Ok(t)
     }
