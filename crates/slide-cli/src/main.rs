@@ -104,7 +104,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let solver = solver(&cli);
     match &cli.command {
-        Command::Solve(args) => solve::run(&solver, args),
+        Command::Solve(args) => solve::run(&solver, args, cli.quiet),
         Command::Stats { shape, goal, all } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);

@@ -61,3 +61,19 @@ impl slide::Progress for Bar {
         }
     }
 }
+
+/// A bar for a batch of boards on standard error (a counter when the total is unknown); `None` when quiet or not
+/// on a terminal.
+pub fn batch_bar(quiet: bool, total: Option<u64>) -> Option<ProgressBar> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr());
+    let template = if total.is_some() {
+        "solving [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, last: {msg})"
+    } else {
+        "solving [{elapsed_precise}] {pos} boards ({per_sec}, last: {msg})"
+    };
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    Some(bar)
+}

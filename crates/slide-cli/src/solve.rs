@@ -1,36 +1,106 @@
 //! `slide solve`: stream boards in, answers out, in input order; a bad line is reported and the batch goes on.
+//!
+//! Lines are read in chunks (as many as are already available, up to [`CHUNK`]); each chunk is solved in parallel
+//! and its answers are written in order before the next chunk is read, so memory stays constant and answers appear
+//! as soon as the input that produced them has arrived.
 
 use std::io::{BufRead, BufWriter, Read, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
+use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, Shape, Solver};
 
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 /// Longest input line accepted (64 MiB); longer lines are reported as errors and skipped.
 const MAX_LINE: usize = 64 << 20;
+/// Most lines solved together.
+const CHUNK: usize = 4096;
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
     /// Boards to solve; when none are given, one board per line is read from standard input.
-    boards: Vec<String>,
+    pub boards: Vec<String>,
     /// Also print an optimal move sequence: the tiles that slide into the blank, in order.
     #[arg(long)]
-    moves: bool,
+    pub moves: bool,
     /// Print the moves as the blank's directions (U, D, L, R) instead of tiles; implies --moves.
     #[arg(long)]
-    directions: bool,
-    /// One JSON object per line: {"board": [[...]], "moves": N, "solution": [...]}; errors as {"line": K, "error": "..."}.
+    pub directions: bool,
+    /// One JSON object per line: {"board": [[...]], "moves": N, "optimal": true, "nodes": N, "seconds": S,
+    /// "solution": [...]}; errors as {"line": K, "error": "..."}.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// A custom goal board (default: tiles in order, blank last), for example '0 1 2/3 4 5'.
     #[arg(long, value_name = "BOARD")]
-    goal: Option<String>,
+    pub goal: Option<String>,
     /// The shape of flat input lines, RxC (for example 4x4).
     #[arg(long, value_name = "RxC")]
-    shape: Option<String>,
+    pub shape: Option<String>,
+    /// Search heuristic for boards over 12 cells (or with --search): auto (pattern databases), md (Manhattan),
+    /// lc (Manhattan + linear conflicts), pdb.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "md", "lc", "pdb"])]
+    pub heuristic: String,
+    /// Pattern-database partition: sizes such as 6-6-3 (4x4 default) or 7-8, or tile lists such as
+    /// 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15. Implies --heuristic pdb.
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: Option<String>,
+    /// Do not also look pattern databases up on the board mirrored about the main diagonal.
+    #[arg(long)]
+    pub no_reflect: bool,
+    /// Use IDA* even where a complete table answers (boards of at most 12 cells).
+    #[arg(long)]
+    pub search: bool,
+    /// Stop each search after this many nodes; the answer is then marked as not proven.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop each search after this many seconds; the answer is then marked as not proven.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Bounded-suboptimal search: a solution at most W times the least number of moves (W >= 1). Printed as ~N.
+    #[arg(long, value_name = "W")]
+    pub within: Option<f64>,
+    /// Worker threads for a batch (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
-pub fn run(solver: &Solver, args: &SolveArgs) -> anyhow::Result<u8> {
+impl SolveArgs {
+    /// The library options these flags ask for, or a usage error.
+    pub fn options(&self, cancel: Arc<AtomicBool>) -> Result<SolveOptions, String> {
+        let heuristic = match (self.heuristic.as_str(), &self.pdb) {
+            (_, Some(p)) => HeuristicChoice::Pdb(p.parse().map_err(|e| format!("--pdb: {e}"))?),
+            ("md", _) => HeuristicChoice::Manhattan,
+            ("lc", _) => HeuristicChoice::LinearConflict,
+            ("pdb", _) => HeuristicChoice::Pdb(slide::partition::PartitionSpec::Default),
+            _ => HeuristicChoice::Auto,
+        };
+        if let Some(t) = self.timeout {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(format!("--timeout: {t} is not a positive number of seconds"));
+            }
+        }
+        if let Some(w) = self.within {
+            if !(w.is_finite() && w >= 1.0) {
+                return Err(format!("--within: {w} must be a number at least 1"));
+            }
+        }
+        Ok(SolveOptions {
+            method: if self.search { Method::Search } else { Method::Auto },
+            heuristic,
+            reflect: !self.no_reflect,
+            max_nodes: self.max_nodes,
+            timeout: self.timeout.map(Duration::from_secs_f64),
+            cancel: Some(cancel),
+            weight: self.within.filter(|&w| w > 1.0),
+        })
+    }
+}
+
+pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8> {
     let shape: Option<Shape> = match args.shape.as_deref().map(str::parse).transpose() {
         Ok(s) => s,
         Err(e) => {
@@ -38,192 +108,270 @@ pub fn run(solver: &Solver, args: &SolveArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let goal = match args
-        .goal
-        .as_deref()
-        .map(|g| Board::parse_with_shape(g, shape))
-        .transpose()
-    {
+    let goal = match args.goal.as_deref().map(|g| Board::parse_with_shape(g, shape)).transpose() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("slide: --goal: {e}");
             return Ok(EXIT_USAGE);
         }
     };
-    let mut job = Job {
-        solver,
-        args,
-        shape,
-        goal,
-        default_goal: None,
-        out: BufWriter::with_capacity(1 << 16, std::io::stdout().lock()),
-        bad: false,
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        // First Ctrl-C: stop the searches (their answers say so); a second one ends the process.
+        let cancel = cancel.clone();
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let opts = match args.options(cancel) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
     };
-    let result = if args.boards.is_empty() {
-        job.stdin()
-    } else {
-        job.arguments()
+    let plain = opts.method == Method::Auto
+        && opts.max_nodes.is_none()
+        && opts.timeout.is_none()
+        && opts.weight.is_none()
+        && matches!(opts.heuristic, HeuristicChoice::Auto);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0)).build()?;
+    let bar = crate::progress::batch_bar(quiet, (!args.boards.is_empty()).then_some(args.boards.len() as u64));
+    let job = Job { solver, args, shape, goal, opts, plain };
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut bad = false;
+    let mut emit = |answers: Vec<Answer>, out: &mut BufWriter<_>| -> std::io::Result<()> {
+        for a in answers {
+            if let Some(e) = &a.error {
+                bad = true;
+                if let Some(b) = &bar {
+                    b.suspend(|| eprintln!("slide: {e}"));
+                } else {
+                    eprintln!("slide: {e}");
+                }
+            }
+            out.write_all(a.out.as_bytes())?;
+            if let Some(b) = &bar {
+                b.inc(1);
+                b.set_message(format!("{} nodes", a.nodes));
+            }
+        }
+        Ok(())
     };
-    match result.and_then(|()| job.out.flush()) {
+    let result = (|| -> std::io::Result<()> {
+        if !args.boards.is_empty() {
+            let items: Vec<(usize, &'static str, String)> =
+                args.boards.iter().enumerate().map(|(i, b)| (i + 1, "argument", b.clone())).collect();
+            for chunk in items.chunks(CHUNK) {
+                let answers = pool.install(|| job.answer_all(chunk));
+                emit(answers, &mut out)?;
+                out.flush()?;
+            }
+            return Ok(());
+        }
+        let stdin = std::io::stdin();
+        let mut reader = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
+        let mut number = 0usize;
+        let mut buf: Vec<u8> = Vec::new();
+        loop {
+            let mut chunk: Vec<(usize, &'static str, String)> = Vec::new();
+            let mut eof = false;
+            while chunk.len() < CHUNK {
+                if !chunk.is_empty() && reader.buffer().is_empty() {
+                    break; // the next read would wait: solve what we have first
+                }
+                buf.clear();
+                let n = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)?;
+                if n == 0 {
+                    eof = true;
+                    break;
+                }
+                number += 1;
+                if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+                    skip_line(&mut reader)?;
+                    chunk.push((number, "line", String::from("\u{0}too-long")));
+                    continue;
+                }
+                while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                    buf.pop();
+                }
+                match String::from_utf8(std::mem::take(&mut buf)) {
+                    Ok(text) => chunk.push((number, "line", text)),
+                    Err(e) => {
+                        let at = e.utf8_error().valid_up_to() + 1;
+                        chunk.push((number, "line", format!("\u{0}utf8 {at}")));
+                    }
+                }
+            }
+            if !chunk.is_empty() {
+                let answers = pool.install(|| job.answer_all(&chunk));
+                emit(answers, &mut out)?;
+            }
+            if eof {
+                return Ok(());
+            }
+            if reader.buffer().is_empty() {
+                out.flush()?;
+            }
+        }
+    })();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    match result.and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(e.into()),
         Ok(()) => {}
     }
-    Ok(if job.bad { EXIT_BAD_INPUT } else { EXIT_OK })
+    Ok(if bad { EXIT_BAD_INPUT } else { EXIT_OK })
 }
 
-struct Job<'a, W: Write> {
+fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    let mut skip = Vec::new();
+    loop {
+        skip.clear();
+        let k = reader.take(1 << 20).read_until(b'\n', &mut skip)?;
+        if k == 0 || skip.last() == Some(&b'\n') {
+            return Ok(());
+        }
+    }
+}
+
+/// What one input line produced: text for standard output, an error for standard error.
+struct Answer {
+    out: String,
+    error: Option<String>,
+    nodes: u64,
+}
+
+struct Job<'a> {
     solver: &'a Solver,
     args: &'a SolveArgs,
     shape: Option<Shape>,
     goal: Option<Board>,
-    default_goal: Option<Board>,
-    out: W,
-    bad: bool,
+    opts: SolveOptions,
+    /// Default options: complete tables answer distances without building paths.
+    plain: bool,
 }
 
-impl<W: Write> Job<'_, W> {
-    fn arguments(&mut self) -> std::io::Result<()> {
-        for (i, text) in self.args.boards.iter().enumerate() {
-            self.one(i + 1, "argument", text)?;
+impl Job<'_> {
+    fn answer_all(&self, chunk: &[(usize, &'static str, String)]) -> Vec<Answer> {
+        if chunk.len() == 1 {
+            let (n, w, t) = &chunk[0];
+            return vec![self.answer(*n, w, t)];
         }
-        Ok(())
+        chunk.par_iter().with_min_len(64).map(|(n, w, t)| self.answer(*n, w, t)).collect()
     }
 
-    fn stdin(&mut self) -> std::io::Result<()> {
-        let stdin = std::io::stdin();
-        let mut reader = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
-        let mut buf: Vec<u8> = Vec::new();
-        let mut number = 0usize;
-        loop {
-            if reader.buffer().is_empty() {
-                // About to wait for input: let the answers so far be seen (streaming).
-                self.out.flush()?;
-            }
-            buf.clear();
-            let n = (&mut reader)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut buf)?;
-            if n == 0 {
-                return Ok(());
-            }
-            number += 1;
-            if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
-                // Skip the rest of the overlong line.
-                let mut skip = Vec::new();
-                loop {
-                    skip.clear();
-                    let k = (&mut reader).take(1 << 20).read_until(b'\n', &mut skip)?;
-                    if k == 0 || skip.last() == Some(&b'\n') {
-                        break;
-                    }
-                }
-                self.error(
-                    number,
-                    "line",
-                    &format!("line longer than {} MiB", MAX_LINE >> 20),
-                )?;
-                continue;
-            }
-            while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                buf.pop();
-            }
-            match std::str::from_utf8(&buf) {
-                Ok(text) => {
-                    let text = text.to_owned();
-                    self.one(number, "line", &text)?;
-                }
-                Err(e) => self.error(
-                    number,
-                    "line",
-                    &format!("invalid UTF-8 at byte {}", e.valid_up_to() + 1),
-                )?,
-            }
-        }
+    fn error(&self, number: usize, what: &str, message: &str) -> Answer {
+        let out = if self.args.json {
+            let mut v = serde_json::json!({ what: number, "error": message }).to_string();
+            v.push('\n');
+            v
+        } else {
+            String::new()
+        };
+        Answer { out, error: Some(format!("{what} {number}: {message}")), nodes: 0 }
     }
 
-    fn error(&mut self, number: usize, what: &str, message: &str) -> std::io::Result<()> {
-        self.bad = true;
-        eprintln!("slide: {what} {number}: {message}");
-        if self.args.json {
-            let v = serde_json::json!({ what: number, "error": message });
-            writeln!(self.out, "{v}")?;
+    fn answer(&self, number: usize, what: &str, text: &str) -> Answer {
+        if let Some(special) = text.strip_prefix('\u{0}') {
+            let msg = if special == "too-long" {
+                format!("line longer than {} MiB", MAX_LINE >> 20)
+            } else {
+                format!("invalid UTF-8 at byte {}", special.trim_start_matches("utf8 "))
+            };
+            return self.error(number, what, &msg);
         }
-        Ok(())
-    }
-
-    fn one(&mut self, number: usize, what: &str, text: &str) -> std::io::Result<()> {
         let board = match Board::parse_with_shape(text, self.shape) {
             Ok(b) => b,
             Err(e) => return self.error(number, what, &e.to_string()),
         };
+        let default_goal;
         let goal = match &self.goal {
             Some(g) => g,
             None => {
-                if self
-                    .default_goal
-                    .as_ref()
-                    .is_none_or(|g| g.shape() != board.shape())
-                {
-                    self.default_goal = Some(Board::goal(board.shape()));
-                }
-                self.default_goal.as_ref().expect("just set")
+                default_goal = Board::goal(board.shape());
+                &default_goal
             }
         };
         let want_moves = self.args.moves || self.args.directions;
-        if !want_moves {
-            match self.solver.distance(&board, goal) {
+        let start = Instant::now();
+        if self.plain && !want_moves && !self.args.json && board.shape().cells() <= slide::table::MAX_TABLE_CELLS {
+            return match self.solver.distance(&board, goal) {
                 Ok(d) => {
-                    if self.args.json {
-                        writeln!(self.out, "{{\"board\": {board}, \"moves\": {d}}}")?;
-                    } else {
-                        let mut b = itoa::Buffer::new();
-                        self.out.write_all(b.format(d).as_bytes())?;
-                        self.out.write_all(b"\n")?;
-                    }
-                    Ok(())
+                    let mut b = itoa::Buffer::new();
+                    let mut out = String::with_capacity(4);
+                    out.push_str(b.format(d));
+                    out.push('\n');
+                    Answer { out, error: None, nodes: 0 }
                 }
                 Err(e) => self.error(number, what, &e.to_string()),
-            }
-        } else {
-            let solution = match self.solver.solve(&board, goal) {
-                Ok(s) => s,
-                Err(e) => return self.error(number, what, &e.to_string()),
             };
-            let moves = solution.moves.as_deref();
-            if self.args.json {
+        }
+        let solution = match self.solver.solve_with(&board, goal, &self.opts) {
+            Ok(s) => s,
+            Err(e) => return self.error(number, what, &e.to_string()),
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let moves = solution.moves.as_deref();
+        let mut out = String::new();
+        use std::fmt::Write as _;
+        if self.args.json {
+            let length = match moves {
+                Some(m) => m.len().to_string(),
+                None if solution.is_unsolvable() => "-1".into(),
+                None => "null".into(),
+            };
+            let _ = write!(
+                out,
+                "{{\"board\": {board}, \"moves\": {length}, \"optimal\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}",
+                solution.optimal, solution.nodes
+            );
+            if !solution.optimal {
+                let _ = write!(out, ", \"lower_bound\": {}", solution.lower_bound);
+            }
+            if let Some(w) = solution.within {
+                let _ = write!(out, ", \"bound\": {w}");
+            }
+            if want_moves {
                 let sol = match moves {
                     None => "null".to_string(),
-                    Some(_) if self.args.directions => {
-                        format!("\"{}\"", letters(&solution, &board))
-                    }
+                    Some(_) if self.args.directions => format!("\"{}\"", letters(&solution, &board)),
                     Some(m) => format!("[{}]", join(m, ",")),
                 };
-                writeln!(
-                    self.out,
-                    "{{\"board\": {board}, \"moves\": {}, \"solution\": {sol}}}",
-                    solution.distance()
-                )?;
-            } else {
-                match moves {
-                    None => writeln!(self.out, "-1")?,
-                    Some(m) if self.args.directions => {
-                        writeln!(self.out, "{} {}", m.len(), letters(&solution, &board))?
+                let _ = write!(out, ", \"solution\": {sol}");
+            }
+            out.push_str("}\n");
+        } else {
+            let mark = if solution.optimal { "" } else { "~" };
+            match moves {
+                None if solution.is_unsolvable() => out.push_str("-1"),
+                None => {
+                    let _ = write!(out, ">={}", solution.lower_bound);
+                }
+                Some(m) => {
+                    let _ = write!(out, "{mark}{}", m.len());
+                    if want_moves && !m.is_empty() {
+                        out.push(' ');
+                        if self.args.directions {
+                            out.push_str(&letters(&solution, &board));
+                        } else {
+                            out.push_str(&join(m, " "));
+                        }
                     }
-                    Some(m) if m.is_empty() => writeln!(self.out, "0")?,
-                    Some(m) => writeln!(self.out, "{} {}", m.len(), join(m, " "))?,
                 }
             }
-            Ok(())
+            out.push('\n');
         }
+        Answer { out, error: None, nodes: solution.nodes }
     }
 }
 
 fn letters(solution: &slide::Solution, board: &Board) -> String {
-    solution
-        .directions(board)
-        .map(|d| d.iter().map(|d| d.letter()).collect())
-        .unwrap_or_default()
+    solution.directions(board).map(|d| d.iter().map(|d| d.letter()).collect()).unwrap_or_default()
 }
 
 fn join(tiles: &[u32], sep: &str) -> String {
@@ -239,9 +387,5 @@ fn join(tiles: &[u32], sep: &str) -> String {
 
 /// A board as rows separated by '/', numbers by spaces: `1 2 3/4 0 5`.
 pub fn slash(b: &Board) -> String {
-    b.rows()
-        .iter()
-        .map(|r| join(r, " "))
-        .collect::<Vec<_>>()
-        .join("/")
+    b.rows().iter().map(|r| join(r, " ")).collect::<Vec<_>>().join("/")
 }

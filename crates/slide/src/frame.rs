@@ -134,6 +134,12 @@ impl Frame {
         Board::new(user_shape, tiles).expect("a frame maps a state to a board")
     }
 
+    /// The canonical cell of a user's cell.
+    #[inline]
+    pub fn cell(&self, user_cell: usize) -> usize {
+        self.cell_map[user_cell] as usize
+    }
+
     /// The user's name of a canonical tile.
     #[inline]
     pub fn tile(&self, canonical: Tile) -> Tile {

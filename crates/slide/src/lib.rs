@@ -31,11 +31,15 @@ pub mod board;
 pub mod cache;
 pub mod error;
 pub mod frame;
+pub mod heuristic;
 pub mod packed;
 pub mod parse;
+pub mod partition;
+pub mod pdb;
 pub mod progress;
 pub mod rank;
 pub mod scramble;
+pub mod search;
 pub mod solver;
 pub mod table;
 

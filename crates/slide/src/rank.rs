@@ -26,6 +26,8 @@ pub struct PartialRanker {
     k: u32,
     /// `weights[i]` = (n-1-i)! / (n-k)!: the number of completions of a prefix of length i+1.
     weights: Vec<u64>,
+    /// The weights as precomputed divisors (multiplication by a reciprocal instead of a hardware division).
+    divisors: Vec<strength_reduce::StrengthReducedU64>,
     size: u64,
 }
 
@@ -99,8 +101,8 @@ impl PartialRanker {
             (1u64 << self.n) - 1
         };
         let mut digits: u32 = 0;
-        for (slot, &w) in out[..self.k as usize].iter_mut().zip(&self.weights) {
-            let d = r / w;
+        for ((slot, &w), &div) in out[..self.k as usize].iter_mut().zip(&self.weights).zip(&self.divisors) {
+            let d = r / div;
             r -= d * w;
             digits += d as u32;
             let p = select(free, d as u32);

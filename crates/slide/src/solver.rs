@@ -1,36 +1,64 @@
 //! The solver: picks the method for a board's shape, loads or builds what it needs, and answers.
 
 use std::path::PathBuf;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, Direction, Shape, Tile};
 use crate::cache::{self, Meta};
 use crate::error::{Error, Result};
 use crate::frame::Frame;
 use crate::progress::{NoProgress, Progress};
+use crate::heuristic::{Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet, MAX_SEARCH_CELLS};
+use crate::partition::{self, PartitionSpec};
+use crate::pdb::{PatternSpace, Pdb};
+use crate::search::{ida_star, Limits, Outcome};
 use crate::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 
 /// An answer: the moves (each the tile that slides into the blank), or why there are none.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Solution {
-    /// The moves in order, or `None` when the goal cannot be reached.
+    /// The moves in order; `None` when the goal cannot be reached, or when a limit stopped the search first.
     pub moves: Option<Vec<Tile>>,
     /// Why the goal cannot be reached.
     pub unsolvable_reason: Option<String>,
-    /// True when the number of moves is proven least.
+    /// True when the answer is proven: the moves are least in number, or the goal is proven unreachable.
     pub optimal: bool,
+    /// A proven lower bound on the least number of moves (equal to it when `optimal`).
+    pub lower_bound: u64,
+    /// For bounded-suboptimal search: the moves are at most this factor times the least number.
+    pub within: Option<f64>,
+    /// Search nodes generated (0 for table lookups).
+    pub nodes: u64,
 }
 
 impl Solution {
-    /// The number of moves, or -1 when unsolvable.
+    fn unsolvable(reason: String) -> Solution {
+        Solution { moves: None, unsolvable_reason: Some(reason), optimal: true, lower_bound: 0, within: None, nodes: 0 }
+    }
+
+    fn optimal(moves: Vec<Tile>, nodes: u64) -> Solution {
+        let lower_bound = moves.len() as u64;
+        Solution { moves: Some(moves), unsolvable_reason: None, optimal: true, lower_bound, within: None, nodes }
+    }
+
+    /// The number of moves, or -1 when unsolvable (and -1 too when a limit stopped the search: check
+    /// [`Solution::is_unsolvable`] and [`Solution::optimal`]).
     pub fn distance(&self) -> i64 {
         self.moves.as_ref().map_or(-1, |m| m.len() as i64)
     }
 
-    /// True when the goal can be reached.
+    /// True when the goal is proven unreachable.
+    pub fn is_unsolvable(&self) -> bool {
+        self.unsolvable_reason.is_some()
+    }
+
+    /// True when the goal can be reached (proven by a solution or by parity).
     pub fn is_solvable(&self) -> bool {
-        self.moves.is_some()
+        self.unsolvable_reason.is_none()
     }
 
     /// The blank's directions for the moves, replayed from `board` (empty when unsolvable).
@@ -92,6 +120,7 @@ pub struct Solver {
     tables: Vec<OnceLock<Arc<CompleteTable>>>,
     building: Mutex<()>,
     cache_from_cells: usize,
+    pdbs: Mutex<HashMap<(Shape, Vec<u8>), Arc<Pdb>>>,
 }
 
 /// Tables of at least this many cells are cached on disk by default (the 12-cell ones); smaller ones build in
@@ -129,6 +158,7 @@ impl Solver {
             tables,
             building: Mutex::new(()),
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
+            pdbs: Mutex::new(HashMap::new()),
         }
     }
 
@@ -263,24 +293,40 @@ impl Solver {
         Ok(Some(table.distance(&pos[..n]).map_or(-1, |d| d as i64)))
     }
 
-    /// Solves `board` towards `goal`: an optimal move sequence, or why none exists.
+    /// Solves `board` towards `goal`: an optimal move sequence, or why none exists (default options).
     pub fn solve(&self, board: &Board, goal: &Board) -> Result<Solution> {
+        self.solve_with(board, goal, &SolveOptions::default())
+    }
+
+    /// Solves `board` towards `goal` with options: method, heuristic, limits, weight.
+    ///
+    /// ```
+    /// use slide::{Board, Solver, solver::{SolveOptions, Method, HeuristicChoice}};
+    /// let b = Board::parse("[[4,1,2],[5,0,3]]").unwrap();
+    /// let opts = SolveOptions { method: Method::Search, heuristic: HeuristicChoice::Manhattan, ..Default::default() };
+    /// let s = Solver::global().solve_with(&b, &Board::goal(b.shape()), &opts).unwrap();
+    /// assert_eq!(s.distance(), 5);
+    /// assert!(s.optimal && s.nodes > 0);
+    /// ```
+    pub fn solve_with(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
         let shape = board.shape();
         if let Some(reason) = board.unsolvable_reason(goal)? {
-            return Ok(Solution {
-                moves: None,
-                unsolvable_reason: Some(reason),
-                optimal: true,
-            });
+            return Ok(Solution::unsolvable(reason));
         }
         if shape.is_line() {
-            return Ok(Solution {
-                moves: Some(line_moves(board, goal)),
-                unsolvable_reason: None,
-                optimal: true,
-            });
+            return Ok(Solution::optimal(line_moves(board, goal), 0));
         }
-        if shape.cells() <= MAX_TABLE_CELLS {
+        let use_table = match opts.method {
+            Method::Table => true,
+            Method::Search => false,
+            Method::Auto => shape.cells() <= MAX_TABLE_CELLS && opts.weight.is_none(),
+        };
+        if use_table {
+            if shape.cells() > MAX_TABLE_CELLS {
+                return Err(Error::Unsupported(format!(
+                    "no complete table for {shape}: tables cover boards of at most {MAX_TABLE_CELLS} cells"
+                )));
+            }
             let frame = Frame::new(goal);
             let table = self.table(frame.shape(), frame.blank_goal())?;
             let mut pos = [0u8; MAX_TABLE_CELLS];
@@ -289,15 +335,199 @@ impl Solver {
                 .path(&pos[..shape.cells()])
                 .ok_or_else(|| Error::Unsupported("parity test and table disagree".into()))?;
             let moves = path.into_iter().map(|t| frame.tile(t)).collect();
-            return Ok(Solution {
-                moves: Some(moves),
-                unsolvable_reason: None,
-                optimal: true,
-            });
+            return Ok(Solution::optimal(moves, 0));
         }
-        Err(Error::Unsupported(format!(
-            "no exact solver for {shape} yet: complete tables cover boards of at most {MAX_TABLE_CELLS} cells"
-        )))
+        self.search(board, goal, opts)
+    }
+
+    fn search(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
+        let shape = board.shape();
+        if shape.cells() > MAX_SEARCH_CELLS {
+            return Err(Error::Unsupported(format!(
+                "optimal search covers boards of at most {MAX_SEARCH_CELLS} cells; {shape} has {}",
+                shape.cells()
+            )));
+        }
+        let frame = Frame::new(goal);
+        let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
+        let mut pos = [0u8; MAX_SEARCH_CELLS];
+        frame.positions(board, &mut pos);
+        let pos = &pos[..shape.cells()];
+        let deadline = opts.timeout.map(|t| Instant::now() + t);
+        let limits = Limits { max_nodes: opts.max_nodes, deadline, cancel: opts.cancel.as_deref() };
+        let weight = match opts.weight {
+            None => (1, 1),
+            Some(w) if w.is_finite() && w >= 1.0 => ((w * 1000.0).round() as u32, 1000),
+            Some(w) => return Err(Error::Unsupported(format!("weight {w} must be a number at least 1"))),
+        };
+        let heuristic = match &opts.heuristic {
+            HeuristicChoice::Auto if shape.cells() <= 9 => HeuristicChoice::LinearConflict,
+            HeuristicChoice::Auto => HeuristicChoice::Pdb(PartitionSpec::Default),
+            h => h.clone(),
+        };
+        let outcome = match &heuristic {
+            HeuristicChoice::Manhattan => ida_star(&geometry, &mut Manhattan::new(&geometry), pos, &limits, weight),
+            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => {
+                ida_star(&geometry, &mut LinearConflict::new(&geometry), pos, &limits, weight)
+            }
+            HeuristicChoice::Pdb(spec) => {
+                let set = self.pdb_set(goal, &frame, spec)?;
+                let mut eval = PdbEval::new(&geometry, &set, opts.reflect)?;
+                ida_star(&geometry, &mut eval, pos, &limits, weight)
+            }
+        };
+        let within = opts.weight.filter(|_| weight.0 != weight.1);
+        Ok(match outcome {
+            Outcome::Solved { moves, nodes } => {
+                let moves: Vec<Tile> = moves.into_iter().map(|t| frame.tile(t as Tile)).collect();
+                let mut s = Solution::optimal(moves, nodes);
+                if within.is_some() {
+                    s.optimal = false;
+                    s.within = within;
+                    s.lower_bound = geometry_lower_bound(&geometry, pos);
+                }
+                s
+            }
+            Outcome::Stopped { lower_bound, nodes } => Solution {
+                moves: None,
+                unsolvable_reason: None,
+                optimal: false,
+                lower_bound: lower_bound as u64,
+                within,
+                nodes,
+            },
+        })
+    }
+
+    /// The pattern databases of a partition for `goal`, loaded from the cache or built (and saved).
+    pub fn pdb_set(&self, goal: &Board, frame: &Frame, spec: &PartitionSpec) -> Result<PdbSet> {
+        let goal_pos = goal.positions();
+        let cells = partition::resolve(spec, frame.shape(), frame.blank_goal(), |t| {
+            goal_pos.get(t as usize).map(|&c| frame.cell(c))
+        })?;
+        let mut pdbs = Vec::new();
+        for c in cells {
+            pdbs.push(self.pdb(frame.shape(), &c)?);
+        }
+        Ok(PdbSet { pdbs })
+    }
+
+    /// One pattern database of a canonical shape, by its goal cells.
+    pub fn pdb(&self, shape: Shape, cells: &[u8]) -> Result<Arc<Pdb>> {
+        let key = (shape, cells.to_vec());
+        if let Some(p) = self.pdbs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(p.clone());
+        }
+        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = self.pdbs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(p.clone());
+        }
+        let pdb = Arc::new(self.load_or_build_pdb(shape, cells)?);
+        self.pdbs.lock().unwrap_or_else(|e| e.into_inner()).insert(key, pdb.clone());
+        Ok(pdb)
+    }
+
+    fn load_or_build_pdb(&self, shape: Shape, cells: &[u8]) -> Result<Pdb> {
+        let progress: &dyn Progress = &*self.progress;
+        PatternSpace::new(shape, cells)?;
+        let len = crate::rank::PartialRanker::new(shape.cells(), cells.len())
+            .ok_or_else(|| Error::Unsupported("pattern too large".into()))?
+            .size();
+        let Some(dir) = self.cache_path() else {
+            return Pdb::build(shape, cells, progress);
+        };
+        let expected = Meta {
+            kind: "pdb".into(),
+            shape,
+            blank: 0,
+            encoding: "extra4".into(),
+            pattern: cells.iter().map(|&c| c as u32).collect(),
+            bits: crate::pdb::PDB_BITS,
+            len,
+            histogram: vec![],
+            antipodes: vec![],
+        };
+        let path = dir.join(cache::file_name(&expected));
+        match cache::load(&path, &expected) {
+            Ok((meta, packed)) => match Pdb::from_parts(shape, cells, packed, meta.histogram) {
+                Ok(p) => return Ok(p),
+                Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
+            },
+            Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
+            Err(_) => {}
+        }
+        let p = Pdb::build(shape, cells, progress)?;
+        let meta = Meta { histogram: p.histogram().to_vec(), ..expected };
+        if let Err(e) = cache::save(&path, &meta, p.packed()) {
+            progress.warn(&format!("{e}; keeping the pattern database in memory only"));
+        }
+        Ok(p)
+    }
+}
+
+/// An admissible lower bound from the Manhattan distance, for answers that are not proven least.
+fn geometry_lower_bound(g: &Geometry, pos: &[u8]) -> u64 {
+    let mut m = Manhattan::new(g);
+    m.reset(pos);
+    m.h() as u64
+}
+
+/// Which method answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Complete tables up to 12 cells, IDA* above.
+    #[default]
+    Auto,
+    /// Complete tables only.
+    Table,
+    /// IDA* even where a table exists.
+    Search,
+}
+
+/// Which heuristic IDA* uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum HeuristicChoice {
+    /// Pattern databases (the shape's default partition) above 9 cells, linear conflicts below.
+    #[default]
+    Auto,
+    /// Manhattan distance.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Additive pattern databases of a partition.
+    Pdb(PartitionSpec),
+}
+
+/// Options of [`Solver::solve_with`].
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    /// Which method answers.
+    pub method: Method,
+    /// Which heuristic IDA* uses.
+    pub heuristic: HeuristicChoice,
+    /// Also look pattern databases up on the board reflected about the main diagonal (square boards).
+    pub reflect: bool,
+    /// Stop after this many search nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// Stop when this flag is set.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Bounded-suboptimal search: a solution at most this many times the least number of moves.
+    pub weight: Option<f64>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            method: Method::Auto,
+            heuristic: HeuristicChoice::Auto,
+            reflect: true,
+            max_nodes: None,
+            timeout: None,
+            cancel: None,
+            weight: None,
+        }
     }
 }
 

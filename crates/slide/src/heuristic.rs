@@ -1,0 +1,421 @@
+//! Admissible heuristics for IDA*: Manhattan distance, linear conflicts, and additive pattern databases with the
+//! reflection about the main diagonal. Each keeps its value up to date move by move.
+
+use std::sync::Arc;
+
+use crate::board::Shape;
+use crate::error::{Error, Result};
+use crate::pdb::Pdb;
+
+/// Most cells a board searched by IDA* may have.
+pub const MAX_SEARCH_CELLS: usize = 64;
+
+/// The goal geometry shared by the heuristics and the search: a canonical shape and goal (see [`crate::frame`]).
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    /// The shape.
+    pub shape: Shape,
+    /// Number of cells.
+    pub n: usize,
+    /// The goal's blank cell.
+    pub blank_goal: usize,
+    /// Goal cell of each tile (index 0, the blank: its goal cell).
+    pub goal_cell: Vec<u8>,
+    /// Tile whose goal is each cell (0 on the blank's goal cell).
+    pub tile_at_goal: Vec<u8>,
+    /// Neighbours of each cell.
+    pub neighbors: Vec<[u8; 4]>,
+    /// Number of neighbours of each cell.
+    pub degree: Vec<u8>,
+    /// `md[t * n + c]`: Manhattan distance of tile `t` on cell `c` from its goal (0 for the blank).
+    pub md: Vec<u8>,
+}
+
+impl Geometry {
+    /// The geometry of `shape` with the canonical goal whose blank is on `blank_goal`.
+    pub fn new(shape: Shape, blank_goal: usize) -> Result<Geometry> {
+        let n = shape.cells();
+        if n > MAX_SEARCH_CELLS || blank_goal >= n {
+            return Err(Error::Unsupported(format!(
+                "optimal search covers boards of at most {MAX_SEARCH_CELLS} cells; {shape} has {n}"
+            )));
+        }
+        let goal_cell: Vec<u8> =
+            (0..n).map(|t| if t == 0 { blank_goal } else if t - 1 < blank_goal { t - 1 } else { t } as u8).collect();
+        let mut tile_at_goal = vec![0u8; n];
+        for (t, &c) in goal_cell.iter().enumerate() {
+            tile_at_goal[c as usize] = t as u8;
+        }
+        let mut neighbors = vec![[0u8; 4]; n];
+        let mut degree = vec![0u8; n];
+        for c in 0..n {
+            for (k, nb) in shape.neighbors(c).enumerate() {
+                neighbors[c][k] = nb as u8;
+                degree[c] = k as u8 + 1;
+            }
+        }
+        let mut md = vec![0u8; n * n];
+        for t in 1..n {
+            for c in 0..n {
+                md[t * n + c] = shape.manhattan(c, goal_cell[t] as usize) as u8;
+            }
+        }
+        Ok(Geometry { shape, n, blank_goal, goal_cell, tile_at_goal, neighbors, degree, md })
+    }
+
+    /// The cell mirrored about the main diagonal (square boards only).
+    #[inline]
+    pub fn transpose(&self, c: u8) -> u8 {
+        let cols = self.shape.cols as u8;
+        (c % cols) * cols + c / cols
+    }
+
+    /// True when the goal is its own mirror image about the main diagonal, so reflection can be used.
+    pub fn reflectable(&self) -> bool {
+        self.shape.rows == self.shape.cols && self.transpose(self.blank_goal as u8) as usize == self.blank_goal
+    }
+}
+
+/// A heuristic kept current along a search path: `push` a move, `pop` it on the way back.
+pub trait Eval {
+    /// Sets up for a state given as tile → cell.
+    fn reset(&mut self, pos: &[u8]);
+    /// The current estimate.
+    fn h(&self) -> u32;
+    /// Tile `t` moved from cell `from` to cell `to`.
+    fn push(&mut self, t: u8, from: u8, to: u8);
+    /// Undoes the last `push` (same arguments).
+    fn pop(&mut self, t: u8, from: u8, to: u8);
+}
+
+/// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
+#[derive(Debug, Clone)]
+pub struct Manhattan {
+    md: Vec<u8>,
+    n: usize,
+    h: u32,
+}
+
+impl Manhattan {
+    /// For a geometry.
+    pub fn new(g: &Geometry) -> Manhattan {
+        Manhattan { md: g.md.clone(), n: g.n, h: 0 }
+    }
+}
+
+impl Eval for Manhattan {
+    fn reset(&mut self, pos: &[u8]) {
+        self.h = (1..self.n).map(|t| self.md[t * self.n + pos[t] as usize] as u32).sum();
+    }
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        self.h
+    }
+    #[inline(always)]
+    fn push(&mut self, t: u8, from: u8, to: u8) {
+        let base = t as usize * self.n;
+        self.h = self.h + self.md[base + to as usize] as u32 - self.md[base + from as usize] as u32;
+    }
+    #[inline(always)]
+    fn pop(&mut self, t: u8, from: u8, to: u8) {
+        let base = t as usize * self.n;
+        self.h = self.h + self.md[base + from as usize] as u32 - self.md[base + to as usize] as u32;
+    }
+}
+
+/// Manhattan distance plus linear conflicts: in each row (column), tiles that are in their goal row (column) but in
+/// the wrong order must leave it, two extra moves for each tile outside the longest correctly ordered subsequence.
+#[derive(Debug, Clone)]
+pub struct LinearConflict {
+    g: Geometry,
+    md: Manhattan,
+    tiles: Vec<u8>,
+    row_lc: Vec<u8>,
+    col_lc: Vec<u8>,
+    lc: u32,
+    undo: Vec<(u8, u8, u8, u8)>,
+}
+
+impl LinearConflict {
+    /// For a geometry.
+    pub fn new(g: &Geometry) -> LinearConflict {
+        LinearConflict {
+            md: Manhattan::new(g),
+            tiles: vec![0; g.n],
+            row_lc: vec![0; g.shape.rows],
+            col_lc: vec![0; g.shape.cols],
+            lc: 0,
+            undo: Vec::new(),
+            g: g.clone(),
+        }
+    }
+
+    /// Extra moves forced by conflicts in row `r` (`col == false`) or column `r`.
+    fn line(&self, r: usize, col: bool) -> u8 {
+        let (rows, cols) = (self.g.shape.rows, self.g.shape.cols);
+        let len = if col { rows } else { cols };
+        let mut keys = [0u8; 64];
+        let mut k = 0;
+        for i in 0..len {
+            let cell = if col { i * cols + r } else { r * cols + i };
+            let t = self.tiles[cell] as usize;
+            if t == 0 {
+                continue;
+            }
+            let gc = self.g.goal_cell[t] as usize;
+            let (gr, gcol) = (gc / cols, gc % cols);
+            if col && gcol == r {
+                keys[k] = gr as u8;
+                k += 1;
+            } else if !col && gr == r {
+                keys[k] = gcol as u8;
+                k += 1;
+            }
+        }
+        // Longest increasing subsequence, O(k^2) on at most a line's length.
+        let mut best = [0u8; 64];
+        let mut lis = 0u8;
+        for i in 0..k {
+            best[i] = 1;
+            for j in 0..i {
+                if keys[j] < keys[i] && best[j] + 1 > best[i] {
+                    best[i] = best[j] + 1;
+                }
+            }
+            lis = lis.max(best[i]);
+        }
+        2 * (k as u8 - lis)
+    }
+}
+
+impl Eval for LinearConflict {
+    fn reset(&mut self, pos: &[u8]) {
+        self.md.reset(pos);
+        for (t, &c) in pos.iter().enumerate() {
+            self.tiles[c as usize] = t as u8;
+        }
+        for r in 0..self.g.shape.rows {
+            self.row_lc[r] = self.line(r, false);
+        }
+        for c in 0..self.g.shape.cols {
+            self.col_lc[c] = self.line(c, true);
+        }
+        self.lc = self.row_lc.iter().chain(&self.col_lc).map(|&x| x as u32).sum();
+        self.undo.clear();
+    }
+    #[inline]
+    fn h(&self) -> u32 {
+        self.md.h() + self.lc
+    }
+    fn push(&mut self, t: u8, from: u8, to: u8) {
+        self.md.push(t, from, to);
+        self.tiles[to as usize] = t;
+        self.tiles[from as usize] = 0;
+        let cols = self.g.shape.cols;
+        let (fr, fc) = (from as usize / cols, from as usize % cols);
+        let (tr, tc) = (to as usize / cols, to as usize % cols);
+        if fr != tr {
+            let (a, b) = (self.row_lc[fr], self.row_lc[tr]);
+            self.undo.push((a, b, 0, 0));
+            self.row_lc[fr] = self.line(fr, false);
+            self.row_lc[tr] = self.line(tr, false);
+            self.lc = self.lc + self.row_lc[fr] as u32 + self.row_lc[tr] as u32 - a as u32 - b as u32;
+        } else {
+            let (a, b) = (self.col_lc[fc], self.col_lc[tc]);
+            self.undo.push((a, b, 0, 0));
+            self.col_lc[fc] = self.line(fc, true);
+            self.col_lc[tc] = self.line(tc, true);
+            self.lc = self.lc + self.col_lc[fc] as u32 + self.col_lc[tc] as u32 - a as u32 - b as u32;
+        }
+    }
+    fn pop(&mut self, t: u8, from: u8, to: u8) {
+        self.md.pop(t, from, to);
+        self.tiles[from as usize] = t;
+        self.tiles[to as usize] = 0;
+        let cols = self.g.shape.cols;
+        let (fr, fc) = (from as usize / cols, from as usize % cols);
+        let (tr, tc) = (to as usize / cols, to as usize % cols);
+        let (a, b, _, _) = self.undo.pop().unwrap_or_default();
+        if fr != tr {
+            self.lc = self.lc + a as u32 + b as u32 - self.row_lc[fr] as u32 - self.row_lc[tr] as u32;
+            self.row_lc[fr] = a;
+            self.row_lc[tr] = b;
+        } else {
+            self.lc = self.lc + a as u32 + b as u32 - self.col_lc[fc] as u32 - self.col_lc[tc] as u32;
+            self.col_lc[fc] = a;
+            self.col_lc[tc] = b;
+        }
+    }
+}
+
+/// A disjoint partition of the goal cells into patterns, with their databases.
+#[derive(Debug, Clone)]
+pub struct PdbSet {
+    /// The databases, one per pattern.
+    pub pdbs: Vec<Arc<Pdb>>,
+}
+
+/// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
+/// goal allows it: `h = md + 2 * max(Σ extra, Σ reflected extra)`.
+#[derive(Debug, Clone)]
+pub struct PdbEval {
+    n: usize,
+    md: Manhattan,
+    pos: [u8; MAX_SEARCH_CELLS],
+    pdbs: Vec<Arc<Pdb>>,
+    /// Tiles of each pattern, in pattern-cell order.
+    tiles_of: Vec<Vec<u8>>,
+    /// Pattern of each tile (`u8::MAX`: none).
+    owner: Vec<u8>,
+    /// For the reflected board: tiles to read (then transpose) for each pattern, and the pattern each tile feeds.
+    reflect: Option<(Vec<Vec<u8>>, Vec<u8>, Vec<u8>)>,
+    extra: Vec<u8>,
+    rextra: Vec<u8>,
+    sum: u32,
+    rsum: u32,
+    undo: Vec<(u8, u8)>,
+}
+
+impl PdbEval {
+    /// For a geometry and a set of databases over disjoint patterns of its goal cells; `reflect` asks for the
+    /// reflected lookup (used only when the goal allows it).
+    pub fn new(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval> {
+        let n = g.n;
+        let mut owner = vec![u8::MAX; n];
+        let mut tiles_of = Vec::new();
+        for (p, pdb) in set.pdbs.iter().enumerate() {
+            if pdb.shape() != g.shape {
+                return Err(Error::Unsupported("pattern database of another shape".into()));
+            }
+            let mut tiles = Vec::new();
+            for &c in pdb.cells() {
+                let t = g.tile_at_goal[c as usize];
+                if t == 0 || owner[t as usize] != u8::MAX {
+                    return Err(Error::Unsupported(format!(
+                        "patterns must be disjoint and avoid the blank's goal cell (cell {c})"
+                    )));
+                }
+                owner[t as usize] = p as u8;
+                tiles.push(t);
+            }
+            tiles_of.push(tiles);
+        }
+        let reflect = (reflect && g.reflectable()).then(|| {
+            let mut rtiles = Vec::new();
+            let mut rowner = vec![u8::MAX; n];
+            for (p, pdb) in set.pdbs.iter().enumerate() {
+                let ts: Vec<u8> = pdb.cells().iter().map(|&c| g.tile_at_goal[g.transpose(c) as usize]).collect();
+                for &t in &ts {
+                    rowner[t as usize] = p as u8;
+                }
+                rtiles.push(ts);
+            }
+            let transpose: Vec<u8> = (0..n as u8).map(|c| g.transpose(c)).collect();
+            (rtiles, rowner, transpose)
+        });
+        let p = set.pdbs.len();
+        Ok(PdbEval {
+            n,
+            md: Manhattan::new(g),
+            pos: [0; MAX_SEARCH_CELLS],
+            pdbs: set.pdbs.clone(),
+            tiles_of,
+            owner,
+            reflect,
+            extra: vec![0; p],
+            rextra: vec![0; p],
+            sum: 0,
+            rsum: 0,
+            undo: Vec::new(),
+        })
+    }
+
+    #[inline]
+    fn lookup(&self, p: usize) -> u8 {
+        let mut items = [0u8; crate::pdb::MAX_PATTERN];
+        let tiles = &self.tiles_of[p];
+        for (i, &t) in tiles.iter().enumerate() {
+            items[i] = self.pos[t as usize];
+        }
+        self.pdbs[p].extra(&items[..tiles.len()]) as u8
+    }
+
+    #[inline]
+    fn rlookup(&self, p: usize) -> u8 {
+        let (rtiles, _, transpose) = self.reflect.as_ref().expect("reflection is on");
+        let mut items = [0u8; crate::pdb::MAX_PATTERN];
+        let tiles = &rtiles[p];
+        for (i, &t) in tiles.iter().enumerate() {
+            items[i] = transpose[self.pos[t as usize] as usize];
+        }
+        self.pdbs[p].extra(&items[..tiles.len()]) as u8
+    }
+}
+
+impl Eval for PdbEval {
+    fn reset(&mut self, pos: &[u8]) {
+        self.pos[..self.n].copy_from_slice(&pos[..self.n]);
+        self.md.reset(pos);
+        for p in 0..self.pdbs.len() {
+            self.extra[p] = self.lookup(p);
+        }
+        self.sum = self.extra.iter().map(|&x| x as u32).sum();
+        if self.reflect.is_some() {
+            for p in 0..self.pdbs.len() {
+                self.rextra[p] = self.rlookup(p);
+            }
+            self.rsum = self.rextra.iter().map(|&x| x as u32).sum();
+        }
+        self.undo.clear();
+    }
+
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        self.md.h() + 2 * self.sum.max(self.rsum)
+    }
+
+    #[inline]
+    fn push(&mut self, t: u8, from: u8, to: u8) {
+        self.md.push(t, from, to);
+        self.pos[t as usize] = to;
+        let p = self.owner[t as usize];
+        let mut saved = (u8::MAX, u8::MAX);
+        if p != u8::MAX {
+            let p = p as usize;
+            saved.0 = self.extra[p];
+            let e = self.lookup(p);
+            self.sum = self.sum + e as u32 - saved.0 as u32;
+            self.extra[p] = e;
+        }
+        if let Some((_, rowner, _)) = &self.reflect {
+            let rp = rowner[t as usize];
+            if rp != u8::MAX {
+                let rp = rp as usize;
+                saved.1 = self.rextra[rp];
+                let e = self.rlookup(rp);
+                self.rsum = self.rsum + e as u32 - saved.1 as u32;
+                self.rextra[rp] = e;
+            }
+        }
+        self.undo.push(saved);
+    }
+
+    #[inline]
+    fn pop(&mut self, t: u8, from: u8, to: u8) {
+        self.md.pop(t, from, to);
+        self.pos[t as usize] = from;
+        let (a, b) = self.undo.pop().unwrap_or((u8::MAX, u8::MAX));
+        if a != u8::MAX {
+            let p = self.owner[t as usize] as usize;
+            self.sum = self.sum + a as u32 - self.extra[p] as u32;
+            self.extra[p] = a;
+        }
+        if b != u8::MAX {
+            if let Some((_, rowner, _)) = &self.reflect {
+                let rp = rowner[t as usize] as usize;
+                self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
+                self.rextra[rp] = b;
+            }
+        }
+    }
+}

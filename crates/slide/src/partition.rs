@@ -1,0 +1,180 @@
+//! Disjoint partitions of the goal cells into patterns: the defaults for each shape and the user's choices.
+
+use crate::board::{Shape, Tile};
+use crate::error::{Error, Result};
+
+/// How the user names a partition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartitionSpec {
+    /// The default for the shape.
+    Default,
+    /// Pattern sizes, such as `6-6-3` or `7-8`: well-known cell sets on 4 × 4 with the blank's goal in a corner,
+    /// blocks of cells in reading order elsewhere.
+    Sizes(Vec<usize>),
+    /// Explicit tiles of the user's goal, one list per pattern (`1,2,3,4,5,6/7,8,9,10,11,12/13,14,15`).
+    Tiles(Vec<Vec<Tile>>),
+}
+
+impl std::str::FromStr for PartitionSpec {
+    type Err = Error;
+    /// `default`, `6-6-3`, `7-8`, … or tile lists separated by `/`.
+    fn from_str(s: &str) -> Result<PartitionSpec> {
+        let bad = |reason: &str| Error::BadShape { text: s.chars().take(60).collect(), reason: reason.into() };
+        let t = s.trim();
+        if t.is_empty() || t == "default" {
+            return Ok(PartitionSpec::Default);
+        }
+        if t.contains(['/', ',']) {
+            let mut pats = Vec::new();
+            for part in t.split('/') {
+                let mut tiles = Vec::new();
+                for x in part.split([',', ' ']).filter(|x| !x.is_empty()) {
+                    tiles.push(x.parse::<Tile>().map_err(|_| bad("tiles must be whole numbers"))?);
+                }
+                if tiles.is_empty() {
+                    return Err(bad("empty pattern"));
+                }
+                pats.push(tiles);
+            }
+            return Ok(PartitionSpec::Tiles(pats));
+        }
+        let sizes: Vec<usize> = t
+            .split('-')
+            .map(|x| x.trim().parse::<usize>().map_err(|_| bad("expected sizes such as 6-6-3 or tile lists")))
+            .collect::<Result<_>>()?;
+        if sizes.contains(&0) {
+            return Err(bad("pattern sizes must be at least 1"));
+        }
+        Ok(PartitionSpec::Sizes(sizes))
+    }
+}
+
+/// Goal cells of the canonical goal other than the blank's, in reading order.
+fn tile_cells(shape: Shape, blank: usize) -> Vec<u8> {
+    (0..shape.cells()).filter(|&c| c != blank).map(|c| c as u8).collect()
+}
+
+/// The partition named by `sizes` on a canonical shape and blank cell: cells in blocks.
+pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u8>>> {
+    let n = shape.cells();
+    let total: usize = sizes.iter().sum();
+    if total != n - 1 {
+        return Err(Error::Unsupported(format!(
+            "pattern sizes {} add up to {total}, but {shape} has {} tiles",
+            sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("-"),
+            n - 1
+        )));
+    }
+    if shape == (Shape { rows: 4, cols: 4 }) && blank == 15 {
+        let known: Option<Vec<Vec<u8>>> = match sizes {
+            // Two 3x2 blocks over the top three rows and the bottom row (Korf & Felner's 6-6-3, turned for a
+            // blank-last goal).
+            [6, 6, 3] => Some(vec![vec![0, 1, 4, 5, 8, 9], vec![2, 3, 6, 7, 10, 11], vec![12, 13, 14]]),
+            // The bottom two rows and the top two rows.
+            [7, 8] => Some(vec![vec![8, 9, 10, 11, 12, 13, 14], (0..8).collect()]),
+            [8, 7] => Some(vec![(0..8).collect(), vec![8, 9, 10, 11, 12, 13, 14]]),
+            [5, 5, 5] => Some(vec![vec![0, 1, 4, 5, 8], vec![2, 3, 6, 7, 11], vec![9, 10, 12, 13, 14]]),
+            _ => None,
+        };
+        if let Some(k) = known {
+            return Ok(k);
+        }
+    }
+    if shape == (Shape { rows: 5, cols: 5 }) && blank == 24 && sizes == [6, 6, 6, 6] {
+        // Korf & Felner's 6-6-6-6 shape, turned for a blank-last goal: four blocks around the blank's corner.
+        return Ok(vec![
+            vec![0, 1, 5, 6, 10, 11],
+            vec![2, 3, 4, 7, 8, 9],
+            vec![12, 13, 14, 17, 18, 19],
+            vec![15, 16, 20, 21, 22, 23],
+        ]);
+    }
+    // Blocks of cells, ordered along the shorter side (column by column on a wide board), cut by the sizes.
+    let mut order = tile_cells(shape, blank);
+    if shape.cols > shape.rows {
+        order.sort_by_key(|&c| (c as usize % shape.cols, c as usize / shape.cols));
+    }
+    let mut out = Vec::new();
+    let mut it = order.into_iter();
+    for &s in sizes {
+        out.push(it.by_ref().take(s).collect());
+    }
+    Ok(out)
+}
+
+/// The default pattern sizes of a shape: quick to build, strong enough for the shape.
+pub fn default_sizes(shape: Shape) -> Vec<usize> {
+    let tiles = shape.cells() - 1;
+    let group = match shape.cells() {
+        0..=16 => 6,
+        17..=20 => 5,
+        25 if shape.rows == 5 => 6,
+        _ => 4,
+    };
+    if shape == (Shape { rows: 4, cols: 4 }) {
+        return vec![6, 6, 3];
+    }
+    let mut sizes = vec![group; tiles / group];
+    if tiles % group != 0 {
+        sizes.push(tiles % group);
+    }
+    sizes
+}
+
+/// Resolves a spec on a canonical shape and blank cell; `tile_cell` maps a user's tile to its canonical goal cell.
+pub fn resolve(
+    spec: &PartitionSpec,
+    shape: Shape,
+    blank: usize,
+    tile_cell: impl Fn(Tile) -> Option<usize>,
+) -> Result<Vec<Vec<u8>>> {
+    match spec {
+        PartitionSpec::Default => by_sizes(shape, blank, &default_sizes(shape)),
+        PartitionSpec::Sizes(s) => by_sizes(shape, blank, s),
+        PartitionSpec::Tiles(pats) => {
+            let mut seen = vec![false; shape.cells()];
+            let mut out = Vec::new();
+            for p in pats {
+                let mut cells = Vec::new();
+                for &t in p {
+                    let c = tile_cell(t).filter(|_| t != 0).ok_or_else(|| {
+                        Error::Unsupported(format!("pattern tile {t} is not a tile of this board (1..{})", shape.cells() - 1))
+                    })?;
+                    if std::mem::replace(&mut seen[c], true) {
+                        return Err(Error::Unsupported(format!("tile {t} is in two patterns")));
+                    }
+                    cells.push(c as u8);
+                }
+                out.push(cells);
+            }
+            Ok(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_cover_every_tile_once() {
+        for (r, c) in [(4, 4), (3, 5), (4, 5), (5, 5), (3, 6), (6, 6), (2, 8), (3, 4)] {
+            let shape = Shape::new(r, c).unwrap();
+            let b = shape.cells() - 1;
+            let p = resolve(&PartitionSpec::Default, shape, b, |_| None).unwrap();
+            let mut all: Vec<u8> = p.concat();
+            all.sort();
+            assert_eq!(all, (0..b as u8).collect::<Vec<_>>(), "{shape}");
+        }
+        let s = Shape::new(4, 4).unwrap();
+        for spec in ["7-8", "8-7", "5-5-5", "6-6-3", "4-4-4-3"] {
+            let p = resolve(&spec.parse().unwrap(), s, 15, |_| None).unwrap();
+            let mut all: Vec<u8> = p.concat();
+            all.sort();
+            assert_eq!(all, (0..15).collect::<Vec<_>>(), "{spec}");
+        }
+        assert!(resolve(&"6-6-2".parse().unwrap(), s, 15, |_| None).is_err());
+        assert!("1,2/2,3".parse::<PartitionSpec>().is_ok());
+        assert!("a-b".parse::<PartitionSpec>().is_err());
+    }
+}

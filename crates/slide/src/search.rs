@@ -1,0 +1,177 @@
+//! IDA*: iterative-deepening A* over a board edited in place, with limits on nodes and time and a stop flag.
+//!
+//! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
+//! move that would undo the previous one is never generated, and nothing is allocated inside the loop.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+use crate::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
+
+/// When to give up.
+#[derive(Debug, Clone, Default)]
+pub struct Limits<'a> {
+    /// Stop after generating this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag is set (for example by Ctrl-C).
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// An optimal solution (moves as canonical tiles).
+    Solved {
+        /// The tiles moved, in order.
+        moves: Vec<u8>,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// A limit stopped the search; the optimum is at least `lower_bound`.
+    Stopped {
+        /// The threshold of the iteration that was running: every shorter solution was ruled out.
+        lower_bound: u32,
+        /// Nodes generated.
+        nodes: u64,
+    },
+}
+
+/// How often (in nodes) the limits are checked.
+const CHECK_EVERY: u64 = 1 << 14;
+
+struct Ida<'a, 'l, E: Eval> {
+    g: &'a Geometry,
+    eval: &'a mut E,
+    tiles: [u8; MAX_SEARCH_CELLS],
+    blank: u8,
+    path: Vec<u8>,
+    nodes: u64,
+    next_check: u64,
+    bound: u32,
+    next_bound: u32,
+    weight_num: u32,
+    weight_den: u32,
+    limits: &'a Limits<'l>,
+    stopped: bool,
+}
+
+impl<E: Eval> Ida<'_, '_, E> {
+    #[inline]
+    fn f(&self, g: u32, h: u32) -> u32 {
+        if self.weight_num == self.weight_den {
+            g + h
+        } else {
+            g + h * self.weight_num / self.weight_den
+        }
+    }
+
+    fn check_limits(&mut self) {
+        self.next_check = self.nodes + CHECK_EVERY;
+        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m)
+            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.limits.cancel.is_some_and(|c| c.load(Relaxed))
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// Depth-first search below the current node at depth `depth`; `prev` is the cell the blank came from.
+    fn dfs(&mut self, depth: u32, prev: u8) -> bool {
+        let h = self.eval.h();
+        let f = self.f(depth, h);
+        if f > self.bound {
+            if f < self.next_bound {
+                self.next_bound = f;
+            }
+            return false;
+        }
+        if h == 0 {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits();
+            if self.stopped {
+                return false;
+            }
+        }
+        let b = self.blank;
+        let deg = self.g.degree[b as usize] as usize;
+        let nbrs = self.g.neighbors[b as usize];
+        for &c in &nbrs[..deg] {
+            if c == prev {
+                continue;
+            }
+            let t = self.tiles[c as usize];
+            self.tiles[b as usize] = t;
+            self.tiles[c as usize] = 0;
+            self.blank = c;
+            self.eval.push(t, c, b);
+            self.path.push(t);
+            if self.dfs(depth + 1, b) {
+                return true;
+            }
+            self.path.pop();
+            self.eval.pop(t, c, b);
+            self.blank = b;
+            self.tiles[c as usize] = t;
+            self.tiles[b as usize] = 0;
+            if self.stopped {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// Runs IDA* from `pos` (tile → cell, canonical frame of `g`) with heuristic `eval`. With `weight` > 1 (as a
+/// fraction `num/den`), runs weighted IDA*: `f = g + ⌊w·h⌋`; the solution is then at most `w` times the optimum
+/// (every node of an optimal path has `f ≤ w·C*`, so no threshold passes `w·C*` before a solution is found).
+pub fn ida_star<E: Eval>(
+    g: &Geometry,
+    eval: &mut E,
+    pos: &[u8],
+    limits: &Limits<'_>,
+    weight: (u32, u32),
+) -> Outcome {
+    let n = g.n;
+    let mut tiles = [0u8; MAX_SEARCH_CELLS];
+    for (t, &c) in pos[..n].iter().enumerate() {
+        tiles[c as usize] = t as u8;
+    }
+    eval.reset(&pos[..n]);
+    let mut ida = Ida {
+        g,
+        eval,
+        tiles,
+        blank: pos[0],
+        path: Vec::with_capacity(256),
+        nodes: 0,
+        next_check: CHECK_EVERY,
+        bound: 0,
+        next_bound: 0,
+        weight_num: weight.0.max(1),
+        weight_den: weight.1.max(1),
+        limits,
+        stopped: false,
+    };
+    ida.bound = ida.f(0, ida.eval.h());
+    let mut proven = ida.eval.h();
+    loop {
+        ida.next_bound = u32::MAX;
+        ida.check_limits();
+        if !ida.stopped && ida.dfs(0, u8::MAX) {
+            return Outcome::Solved { moves: ida.path, nodes: ida.nodes };
+        }
+        if ida.stopped || ida.next_bound == u32::MAX {
+            // next_bound == MAX would mean no state lies beyond: impossible for a solvable board.
+            return Outcome::Stopped { lower_bound: proven, nodes: ida.nodes };
+        }
+        ida.bound = ida.next_bound;
+        if weight.0 <= weight.1 {
+            proven = ida.bound;
+        }
+    }
+}
