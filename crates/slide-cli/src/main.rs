@@ -1,5 +1,6 @@
 //! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing).
 
+mod bench;
 mod progress;
 mod solve;
 
@@ -61,6 +62,8 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Solve a benchmark set with known optimal lengths (korf100, korf24, or a file) and report nodes and times.
+    Bench(bench::BenchArgs),
     /// Print random solvable boards, one per line, in a format `slide solve` reads.
     Scramble {
         /// The shape, RxC.
@@ -105,6 +108,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     let solver = solver(&cli);
     match &cli.command {
         Command::Solve(args) => solve::run(&solver, args, cli.quiet),
+        Command::Bench(args) => bench::run(&solver, args),
         Command::Stats { shape, goal, all } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);

@@ -74,6 +74,8 @@ pub fn batch_bar(quiet: bool, total: Option<u64>) -> Option<ProgressBar> {
     } else {
         "solving [{elapsed_precise}] {pos} boards ({per_sec}, last: {msg})"
     };
-    bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     Some(bar)
 }

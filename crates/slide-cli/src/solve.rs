@@ -80,7 +80,9 @@ impl SolveArgs {
         };
         if let Some(t) = self.timeout {
             if !(t.is_finite() && t > 0.0) {
-                return Err(format!("--timeout: {t} is not a positive number of seconds"));
+                return Err(format!(
+                    "--timeout: {t} is not a positive number of seconds"
+                ));
             }
         }
         if let Some(w) = self.within {
@@ -89,7 +91,11 @@ impl SolveArgs {
             }
         }
         Ok(SolveOptions {
-            method: if self.search { Method::Search } else { Method::Auto },
+            method: if self.search {
+                Method::Search
+            } else {
+                Method::Auto
+            },
             heuristic,
             reflect: !self.no_reflect,
             max_nodes: self.max_nodes,
@@ -108,7 +114,12 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
             return Ok(EXIT_USAGE);
         }
     };
-    let goal = match args.goal.as_deref().map(|g| Board::parse_with_shape(g, shape)).transpose() {
+    let goal = match args
+        .goal
+        .as_deref()
+        .map(|g| Board::parse_with_shape(g, shape))
+        .transpose()
+    {
         Ok(g) => g,
         Err(e) => {
             eprintln!("slide: --goal: {e}");
@@ -137,9 +148,21 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         && opts.timeout.is_none()
         && opts.weight.is_none()
         && matches!(opts.heuristic, HeuristicChoice::Auto);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0)).build()?;
-    let bar = crate::progress::batch_bar(quiet, (!args.boards.is_empty()).then_some(args.boards.len() as u64));
-    let job = Job { solver, args, shape, goal, opts, plain };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let bar = crate::progress::batch_bar(
+        quiet,
+        (!args.boards.is_empty()).then_some(args.boards.len() as u64),
+    );
+    let job = Job {
+        solver,
+        args,
+        shape,
+        goal,
+        opts,
+        plain,
+    };
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut bad = false;
     let mut emit = |answers: Vec<Answer>, out: &mut BufWriter<_>| -> std::io::Result<()> {
@@ -162,8 +185,12 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
     };
     let result = (|| -> std::io::Result<()> {
         if !args.boards.is_empty() {
-            let items: Vec<(usize, &'static str, String)> =
-                args.boards.iter().enumerate().map(|(i, b)| (i + 1, "argument", b.clone())).collect();
+            let items: Vec<(usize, &'static str, String)> = args
+                .boards
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (i + 1, "argument", b.clone()))
+                .collect();
             for chunk in items.chunks(CHUNK) {
                 let answers = pool.install(|| job.answer_all(chunk));
                 emit(answers, &mut out)?;
@@ -183,7 +210,9 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                     break; // the next read would wait: solve what we have first
                 }
                 buf.clear();
-                let n = (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)?;
+                let n = (&mut reader)
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut buf)?;
                 if n == 0 {
                     eof = true;
                     break;
@@ -262,7 +291,11 @@ impl Job<'_> {
             let (n, w, t) = &chunk[0];
             return vec![self.answer(*n, w, t)];
         }
-        chunk.par_iter().with_min_len(64).map(|(n, w, t)| self.answer(*n, w, t)).collect()
+        chunk
+            .par_iter()
+            .with_min_len(64)
+            .map(|(n, w, t)| self.answer(*n, w, t))
+            .collect()
     }
 
     fn error(&self, number: usize, what: &str, message: &str) -> Answer {
@@ -273,7 +306,11 @@ impl Job<'_> {
         } else {
             String::new()
         };
-        Answer { out, error: Some(format!("{what} {number}: {message}")), nodes: 0 }
+        Answer {
+            out,
+            error: Some(format!("{what} {number}: {message}")),
+            nodes: 0,
+        }
     }
 
     fn answer(&self, number: usize, what: &str, text: &str) -> Answer {
@@ -281,7 +318,10 @@ impl Job<'_> {
             let msg = if special == "too-long" {
                 format!("line longer than {} MiB", MAX_LINE >> 20)
             } else {
-                format!("invalid UTF-8 at byte {}", special.trim_start_matches("utf8 "))
+                format!(
+                    "invalid UTF-8 at byte {}",
+                    special.trim_start_matches("utf8 ")
+                )
             };
             return self.error(number, what, &msg);
         }
@@ -299,14 +339,22 @@ impl Job<'_> {
         };
         let want_moves = self.args.moves || self.args.directions;
         let start = Instant::now();
-        if self.plain && !want_moves && !self.args.json && board.shape().cells() <= slide::table::MAX_TABLE_CELLS {
+        if self.plain
+            && !want_moves
+            && !self.args.json
+            && board.shape().cells() <= slide::table::MAX_TABLE_CELLS
+        {
             return match self.solver.distance(&board, goal) {
                 Ok(d) => {
                     let mut b = itoa::Buffer::new();
                     let mut out = String::with_capacity(4);
                     out.push_str(b.format(d));
                     out.push('\n');
-                    Answer { out, error: None, nodes: 0 }
+                    Answer {
+                        out,
+                        error: None,
+                        nodes: 0,
+                    }
                 }
                 Err(e) => self.error(number, what, &e.to_string()),
             };
@@ -339,7 +387,9 @@ impl Job<'_> {
             if want_moves {
                 let sol = match moves {
                     None => "null".to_string(),
-                    Some(_) if self.args.directions => format!("\"{}\"", letters(&solution, &board)),
+                    Some(_) if self.args.directions => {
+                        format!("\"{}\"", letters(&solution, &board))
+                    }
                     Some(m) => format!("[{}]", join(m, ",")),
                 };
                 let _ = write!(out, ", \"solution\": {sol}");
@@ -366,12 +416,19 @@ impl Job<'_> {
             }
             out.push('\n');
         }
-        Answer { out, error: None, nodes: solution.nodes }
+        Answer {
+            out,
+            error: None,
+            nodes: solution.nodes,
+        }
     }
 }
 
 fn letters(solution: &slide::Solution, board: &Board) -> String {
-    solution.directions(board).map(|d| d.iter().map(|d| d.letter()).collect()).unwrap_or_default()
+    solution
+        .directions(board)
+        .map(|d| d.iter().map(|d| d.letter()).collect())
+        .unwrap_or_default()
 }
 
 fn join(tiles: &[u32], sep: &str) -> String {
@@ -387,5 +444,9 @@ fn join(tiles: &[u32], sep: &str) -> String {
 
 /// A board as rows separated by '/', numbers by spaces: `1 2 3/4 0 5`.
 pub fn slash(b: &Board) -> String {
-    b.rows().iter().map(|r| join(r, " ")).collect::<Vec<_>>().join("/")
+    b.rows()
+        .iter()
+        .map(|r| join(r, " "))
+        .collect::<Vec<_>>()
+        .join("/")
 }

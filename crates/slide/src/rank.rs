@@ -43,10 +43,15 @@ impl PartialRanker {
             weights[i] = w;
             w = w.checked_mul((n - i) as u64)?;
         }
+        let divisors = weights
+            .iter()
+            .map(|&w| strength_reduce::StrengthReducedU64::new(w))
+            .collect();
         Some(PartialRanker {
             n: n as u32,
             k: k as u32,
             weights,
+            divisors,
             size: w,
         })
     }
@@ -101,7 +106,11 @@ impl PartialRanker {
             (1u64 << self.n) - 1
         };
         let mut digits: u32 = 0;
-        for ((slot, &w), &div) in out[..self.k as usize].iter_mut().zip(&self.weights).zip(&self.divisors) {
+        for ((slot, &w), &div) in out[..self.k as usize]
+            .iter_mut()
+            .zip(&self.weights)
+            .zip(&self.divisors)
+        {
             let d = r / div;
             r -= d * w;
             digits += d as u32;

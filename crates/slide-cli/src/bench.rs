@@ -1,0 +1,255 @@
+//! `slide bench`: solve a benchmark file of instances with known optimal lengths (Korf's 100, Korf & Felner's 50)
+//! and report per instance and in total: length, agreement with the published optimum, nodes, time.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use slide::{Board, Shape, Solver};
+
+use crate::solve::SolveArgs;
+use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// `korf100` (../shared/data/korf100.txt), `korf24` (../shared/data/korf24_50.txt), or a file of lines
+    /// `id optimal nodes t0 t1 …` (blank-first goal, row-major).
+    pub set: String,
+    /// Only these instance ids (comma-separated, ranges allowed: 1-10,40).
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Solver flags, as for `slide solve` (heuristic, partition, limits, threads).
+    #[command(flatten)]
+    pub solve: SolveArgs,
+}
+
+struct Instance {
+    id: u32,
+    optimal: u32,
+    board: Board,
+}
+
+fn locate(set: &str) -> PathBuf {
+    let name = match set {
+        "korf100" => "korf100.txt",
+        "korf24" | "korf24_50" => "korf24_50.txt",
+        other => return PathBuf::from(other),
+    };
+    for base in [
+        "../shared/data",
+        "shared/data",
+        "../../shared/data",
+        "../../../shared/data",
+    ] {
+        let p = Path::new(base).join(name);
+        if p.exists() {
+            return p;
+        }
+    }
+    PathBuf::from("../shared/data").join(name)
+}
+
+fn parse_only(spec: &str) -> Result<Vec<(u32, u32)>, String> {
+    spec.split(',')
+        .map(|part| {
+            let mut it = part.trim().splitn(2, '-');
+            let a: u32 = it
+                .next()
+                .unwrap_or("")
+                .trim()
+                .parse()
+                .map_err(|_| format!("--only: bad id {part:?}"))?;
+            let b: u32 = match it.next() {
+                Some(x) => x
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--only: bad range {part:?}"))?,
+                None => a,
+            };
+            Ok((a, b))
+        })
+        .collect()
+}
+
+fn read(path: &Path) -> Result<Vec<Instance>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let bad = |what: &str| format!("{}:{}: {what}", path.display(), i + 1);
+        if nums.len() < 7 {
+            return Err(bad("expected: id optimal nodes t0 t1 …"));
+        }
+        let id = nums[0].parse().map_err(|_| bad("bad id"))?;
+        let optimal = nums[1].parse().map_err(|_| bad("bad optimal length"))?;
+        let tiles = nums[3..].join(" ");
+        let side = ((nums.len() - 3) as f64).sqrt().round() as usize;
+        let shape = Shape::new(side, side).map_err(|e| bad(&e.to_string()))?;
+        let board =
+            Board::parse_with_shape(&tiles, Some(shape)).map_err(|e| bad(&e.to_string()))?;
+        out.push(Instance { id, optimal, board });
+    }
+    Ok(out)
+}
+
+pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
+    let path = locate(&args.set);
+    let mut instances = match read(&path) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    if let Some(only) = &args.only {
+        let ranges = match parse_only(only) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("slide: {e}");
+                return Ok(EXIT_USAGE);
+            }
+        };
+        instances.retain(|i| ranges.iter().any(|&(a, b)| (a..=b).contains(&i.id)));
+    }
+    let Some(first) = instances.first() else {
+        eprintln!("slide: no instances");
+        return Ok(EXIT_USAGE);
+    };
+    let opts = match args.solve.options(Arc::new(AtomicBool::new(false))) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let goal = Board::goal_blank_first(first.board.shape());
+    // Load or build the pattern databases first, so that their one-time cost is reported apart.
+    let t0 = Instant::now();
+    let frame = slide::frame::Frame::new(&goal);
+    let spec = match &opts.heuristic {
+        slide::solver::HeuristicChoice::Pdb(s) => Some(s.clone()),
+        slide::solver::HeuristicChoice::Auto => Some(slide::partition::PartitionSpec::Default),
+        _ => None,
+    };
+    let mut pdb_bytes = 0;
+    if let Some(spec) = &spec {
+        let set = solver.pdb_set(&goal, &frame, spec)?;
+        pdb_bytes = set.pdbs.iter().map(|p| p.bytes()).sum::<usize>();
+    }
+    let prep = t0.elapsed().as_secs_f64();
+    let threads = args.solve.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let start = Instant::now();
+    let cpu0 = cpu_seconds();
+    let results: Vec<(u32, u32, Result<slide::Solution, slide::Error>, f64)> = pool.install(|| {
+        instances
+            .par_iter()
+            .with_max_len(1)
+            .map(|inst| {
+                let t = Instant::now();
+                let r = solver.solve_with(&inst.board, &goal, &opts);
+                (inst.id, inst.optimal, r, t.elapsed().as_secs_f64())
+            })
+            .collect()
+    });
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu0;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:>4} {:>5} {:>5} {:>3} {:>14} {:>10} {:>12}",
+        "id", "moves", "known", "ok", "nodes", "seconds", "nodes/s"
+    )?;
+    let (mut nodes, mut ok, mut bad, mut unproven) = (0u64, 0, 0, 0);
+    for (id, known, r, secs) in &results {
+        match r {
+            Ok(s) => {
+                nodes += s.nodes;
+                let len = s.moves.as_ref().map(|m| m.len() as i64);
+                let good = s.optimal && len == Some(*known as i64);
+                let replay_ok = s
+                    .moves
+                    .as_ref()
+                    .is_some_and(|m| replay(&instances, *id, m, &goal));
+                if !s.optimal {
+                    unproven += 1;
+                } else if good && replay_ok {
+                    ok += 1;
+                } else {
+                    bad += 1;
+                }
+                let shown = match len {
+                    Some(l) if s.optimal => l.to_string(),
+                    Some(l) => format!("~{l}"),
+                    None => format!(">={}", s.lower_bound),
+                };
+                let verdict = if !s.optimal {
+                    "?"
+                } else if good && replay_ok {
+                    "yes"
+                } else {
+                    "NO"
+                };
+                writeln!(
+                    out,
+                    "{id:>4} {shown:>5} {known:>5} {verdict:>3} {:>14} {secs:>10.3} {:>12.0}",
+                    s.nodes,
+                    s.nodes as f64 / secs.max(1e-9)
+                )?;
+            }
+            Err(e) => {
+                bad += 1;
+                writeln!(out, "{id:>4} error: {e}")?;
+            }
+        }
+    }
+    let n = results.len();
+    writeln!(out, "instances: {n}, optimal and equal to the published length: {ok}, not proven: {unproven}, wrong: {bad}")?;
+    writeln!(
+        out,
+        "pattern databases: {:.2} s to load or build, {:.1} MB; search: {wall:.3} s wall, {cpu:.3} s CPU on {} threads",
+        prep,
+        pdb_bytes as f64 / 1e6,
+        pool.current_num_threads()
+    )?;
+    writeln!(
+        out,
+        "nodes: {nodes} total, {:.0} per instance, {:.1} M/s per CPU-second",
+        nodes as f64 / n as f64,
+        nodes as f64 / cpu.max(1e-9) / 1e6
+    )?;
+    Ok(if bad > 0 { EXIT_BAD_INPUT } else { EXIT_OK })
+}
+
+fn replay(instances: &[Instance], id: u32, moves: &[u32], goal: &Board) -> bool {
+    let Some(inst) = instances.iter().find(|i| i.id == id) else {
+        return false;
+    };
+    let mut b = inst.board.clone();
+    moves.iter().all(|&t| b.apply(t).is_ok()) && &b == goal
+}
+
+/// CPU time of this process (user + system), from /proc where available.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
