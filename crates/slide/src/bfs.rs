@@ -61,7 +61,9 @@ pub fn bfs<S: StateSpace>(
     let size = space.size();
     let n = usize::try_from(size)
         .map_err(|_| Error::Unsupported("state space too large for this machine".into()))?;
-    let mut bytes = vec![UNSEEN; n];
+    // While searching, a byte holds the distance in its low 7 bits ([`OPEN`] when not reached yet) and [`DONE`]
+    // once the state has been expanded, so that each state is expanded exactly once.
+    let mut bytes = vec![OPEN; n];
     {
         // SAFETY: AtomicU8 has the same size and alignment as u8, and `bytes` is not otherwise used while `cells`
         // lives.
@@ -77,9 +79,9 @@ pub fn bfs<S: StateSpace>(
                 progress.finish();
                 return Err(Error::Unsupported("cancelled".into()));
             }
-            if depth == UNSEEN - 1 {
+            if depth == OPEN - 1 {
                 progress.finish();
-                return Err(Error::Unsupported("distance does not fit in a byte".into()));
+                return Err(Error::Unsupported("distance does not fit in 7 bits".into()));
             }
             let d = depth;
             let expanded: u64 = cells
@@ -91,7 +93,7 @@ pub fn bfs<S: StateSpace>(
                         let base = (ci * CHUNK) as u64;
                         let mut count = 0u64;
                         for (j, c) in chunk.iter().enumerate() {
-                            if c.load(Relaxed) != d {
+                            if c.load(Relaxed) != d || !claim(c, d) {
                                 continue;
                             }
                             count += 1;
@@ -100,6 +102,10 @@ pub fn bfs<S: StateSpace>(
                             });
                             // States reached at cost 0 belong to this level: expand them now.
                             while let Some(r) = stack.pop() {
+                                if !claim(&cells[r as usize], d) {
+                                    continue;
+                                }
+                                count += 1;
                                 space.expand(r, scratch, &mut |nb, cost| {
                                     relax(cells, d, nb, cost, stack)
                                 });
@@ -117,17 +123,44 @@ pub fn bfs<S: StateSpace>(
         }
         progress.finish();
     }
+    bytes.par_chunks_mut(1 << 20).for_each(|c| {
+        for b in c {
+            *b = if *b == OPEN { UNSEEN } else { *b & !DONE };
+        }
+    });
     let histogram = histogram(&bytes);
     Ok(Distances { bytes, histogram })
 }
 
+/// A byte of a state not reached yet, during the search.
+const OPEN: u8 = 0x7F;
+/// The flag of an expanded state, during the search.
+const DONE: u8 = 0x80;
+
+/// Marks a state at distance `d` as expanded; false when another thread already did.
+#[inline]
+fn claim(cell: &AtomicU8, d: u8) -> bool {
+    cell.compare_exchange(d, d | DONE, Relaxed, Relaxed).is_ok()
+}
+
 /// Offers distance `d + cost` to `nb`; a state newly placed on level `d` (cost 0) is pushed for expansion.
+/// Expanded states are final and never lowered.
 #[inline]
 fn relax(cells: &[AtomicU8], d: u8, nb: u64, cost: u8, stack: &mut Vec<u64>) {
     let nd = d + cost;
     let cell = &cells[nb as usize];
-    if cell.load(Relaxed) > nd && cell.fetch_min(nd, Relaxed) > nd && cost == 0 {
-        stack.push(nb);
+    let mut v = cell.load(Relaxed);
+    // Values above `nd` without the DONE flag are open or tentative (d + 1): lower them.
+    while v > nd && v & DONE == 0 {
+        match cell.compare_exchange_weak(v, nd, Relaxed, Relaxed) {
+            Ok(_) => {
+                if cost == 0 {
+                    stack.push(nb);
+                }
+                return;
+            }
+            Err(now) => v = now,
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::pdb::Pdb;
+use crate::pdb::{Pdb, MAX_PATTERN};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
@@ -60,7 +60,16 @@ impl Geometry {
                 md[t * n + c] = shape.manhattan(c, goal_cell[t] as usize) as u8;
             }
         }
-        Ok(Geometry { shape, n, blank_goal, goal_cell, tile_at_goal, neighbors, degree, md })
+        Ok(Geometry {
+            shape,
+            n,
+            blank_goal,
+            goal_cell,
+            tile_at_goal,
+            neighbors,
+            degree,
+            md,
+        })
     }
 
     /// The cell mirrored about the main diagonal (square boards only).
@@ -72,20 +81,23 @@ impl Geometry {
 
     /// True when the goal is its own mirror image about the main diagonal, so reflection can be used.
     pub fn reflectable(&self) -> bool {
-        self.shape.rows == self.shape.cols && self.transpose(self.blank_goal as u8) as usize == self.blank_goal
+        self.shape.rows == self.shape.cols
+            && self.transpose(self.blank_goal as u8) as usize == self.blank_goal
     }
 }
 
 /// A heuristic kept current along a search path: `push` a move, `pop` it on the way back.
 pub trait Eval {
+    /// What `push` saves for `pop`.
+    type Undo: Copy;
     /// Sets up for a state given as tile → cell.
     fn reset(&mut self, pos: &[u8]);
     /// The current estimate.
     fn h(&self) -> u32;
     /// Tile `t` moved from cell `from` to cell `to`.
-    fn push(&mut self, t: u8, from: u8, to: u8);
-    /// Undoes the last `push` (same arguments).
-    fn pop(&mut self, t: u8, from: u8, to: u8);
+    fn push(&mut self, t: u8, from: u8, to: u8) -> Self::Undo;
+    /// Undoes a `push` (same arguments, and what it returned).
+    fn pop(&mut self, t: u8, from: u8, to: u8, undo: Self::Undo);
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -99,13 +111,20 @@ pub struct Manhattan {
 impl Manhattan {
     /// For a geometry.
     pub fn new(g: &Geometry) -> Manhattan {
-        Manhattan { md: g.md.clone(), n: g.n, h: 0 }
+        Manhattan {
+            md: g.md.clone(),
+            n: g.n,
+            h: 0,
+        }
     }
 }
 
 impl Eval for Manhattan {
+    type Undo = ();
     fn reset(&mut self, pos: &[u8]) {
-        self.h = (1..self.n).map(|t| self.md[t * self.n + pos[t] as usize] as u32).sum();
+        self.h = (1..self.n)
+            .map(|t| self.md[t * self.n + pos[t] as usize] as u32)
+            .sum();
     }
     #[inline(always)]
     fn h(&self) -> u32 {
@@ -117,7 +136,7 @@ impl Eval for Manhattan {
         self.h = self.h + self.md[base + to as usize] as u32 - self.md[base + from as usize] as u32;
     }
     #[inline(always)]
-    fn pop(&mut self, t: u8, from: u8, to: u8) {
+    fn pop(&mut self, t: u8, from: u8, to: u8, _: ()) {
         let base = t as usize * self.n;
         self.h = self.h + self.md[base + from as usize] as u32 - self.md[base + to as usize] as u32;
     }
@@ -133,7 +152,6 @@ pub struct LinearConflict {
     row_lc: Vec<u8>,
     col_lc: Vec<u8>,
     lc: u32,
-    undo: Vec<(u8, u8, u8, u8)>,
 }
 
 impl LinearConflict {
@@ -145,7 +163,6 @@ impl LinearConflict {
             row_lc: vec![0; g.shape.rows],
             col_lc: vec![0; g.shape.cols],
             lc: 0,
-            undo: Vec::new(),
             g: g.clone(),
         }
     }
@@ -189,6 +206,7 @@ impl LinearConflict {
 }
 
 impl Eval for LinearConflict {
+    type Undo = (u8, u8);
     fn reset(&mut self, pos: &[u8]) {
         self.md.reset(pos);
         for (t, &c) in pos.iter().enumerate() {
@@ -200,14 +218,18 @@ impl Eval for LinearConflict {
         for c in 0..self.g.shape.cols {
             self.col_lc[c] = self.line(c, true);
         }
-        self.lc = self.row_lc.iter().chain(&self.col_lc).map(|&x| x as u32).sum();
-        self.undo.clear();
+        self.lc = self
+            .row_lc
+            .iter()
+            .chain(&self.col_lc)
+            .map(|&x| x as u32)
+            .sum();
     }
     #[inline]
     fn h(&self) -> u32 {
         self.md.h() + self.lc
     }
-    fn push(&mut self, t: u8, from: u8, to: u8) {
+    fn push(&mut self, t: u8, from: u8, to: u8) -> (u8, u8) {
         self.md.push(t, from, to);
         self.tiles[to as usize] = t;
         self.tiles[from as usize] = 0;
@@ -216,32 +238,35 @@ impl Eval for LinearConflict {
         let (tr, tc) = (to as usize / cols, to as usize % cols);
         if fr != tr {
             let (a, b) = (self.row_lc[fr], self.row_lc[tr]);
-            self.undo.push((a, b, 0, 0));
             self.row_lc[fr] = self.line(fr, false);
             self.row_lc[tr] = self.line(tr, false);
-            self.lc = self.lc + self.row_lc[fr] as u32 + self.row_lc[tr] as u32 - a as u32 - b as u32;
+            self.lc =
+                self.lc + self.row_lc[fr] as u32 + self.row_lc[tr] as u32 - a as u32 - b as u32;
+            (a, b)
         } else {
             let (a, b) = (self.col_lc[fc], self.col_lc[tc]);
-            self.undo.push((a, b, 0, 0));
             self.col_lc[fc] = self.line(fc, true);
             self.col_lc[tc] = self.line(tc, true);
-            self.lc = self.lc + self.col_lc[fc] as u32 + self.col_lc[tc] as u32 - a as u32 - b as u32;
+            self.lc =
+                self.lc + self.col_lc[fc] as u32 + self.col_lc[tc] as u32 - a as u32 - b as u32;
+            (a, b)
         }
     }
-    fn pop(&mut self, t: u8, from: u8, to: u8) {
-        self.md.pop(t, from, to);
+    fn pop(&mut self, t: u8, from: u8, to: u8, (a, b): (u8, u8)) {
+        self.md.pop(t, from, to, ());
         self.tiles[from as usize] = t;
         self.tiles[to as usize] = 0;
         let cols = self.g.shape.cols;
         let (fr, fc) = (from as usize / cols, from as usize % cols);
         let (tr, tc) = (to as usize / cols, to as usize % cols);
-        let (a, b, _, _) = self.undo.pop().unwrap_or_default();
         if fr != tr {
-            self.lc = self.lc + a as u32 + b as u32 - self.row_lc[fr] as u32 - self.row_lc[tr] as u32;
+            self.lc =
+                self.lc + a as u32 + b as u32 - self.row_lc[fr] as u32 - self.row_lc[tr] as u32;
             self.row_lc[fr] = a;
             self.row_lc[tr] = b;
         } else {
-            self.lc = self.lc + a as u32 + b as u32 - self.col_lc[fc] as u32 - self.col_lc[tc] as u32;
+            self.lc =
+                self.lc + a as u32 + b as u32 - self.col_lc[fc] as u32 - self.col_lc[tc] as u32;
             self.col_lc[fc] = a;
             self.col_lc[tc] = b;
         }
@@ -255,6 +280,32 @@ pub struct PdbSet {
     pub pdbs: Vec<Arc<Pdb>>,
 }
 
+/// One pattern as the search reads it: its tiles, rank weights and packed entries, in fixed arrays.
+#[derive(Debug, Clone)]
+struct Pat {
+    k: usize,
+    tiles: [u8; MAX_PATTERN],
+    weights: [u64; MAX_PATTERN],
+    pdb: Arc<Pdb>,
+}
+
+impl Pat {
+    /// The stored extra of the pattern's placement, reading each tile's cell through `cell`.
+    #[inline(always)]
+    fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) -> u8 {
+        let mut used = 0u64;
+        let mut r = 0u64;
+        for i in 0..self.k {
+            let p = map[pos[self.tiles[i] as usize & 63] as usize & 63] as u32;
+            let below = used & ((1u64 << p) - 1);
+            r += (p - below.count_ones()) as u64 * self.weights[i];
+            used |= 1u64 << p;
+        }
+        let words = self.pdb.packed().words();
+        ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
+    }
+}
+
 /// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
 /// goal allows it: `h = md + 2 * max(Σ extra, Σ reflected extra)`.
 #[derive(Debug, Clone)]
@@ -262,18 +313,17 @@ pub struct PdbEval {
     n: usize,
     md: Manhattan,
     pos: [u8; MAX_SEARCH_CELLS],
-    pdbs: Vec<Arc<Pdb>>,
-    /// Tiles of each pattern, in pattern-cell order.
-    tiles_of: Vec<Vec<u8>>,
-    /// Pattern of each tile (`u8::MAX`: none).
-    owner: Vec<u8>,
-    /// For the reflected board: tiles to read (then transpose) for each pattern, and the pattern each tile feeds.
-    reflect: Option<(Vec<Vec<u8>>, Vec<u8>, Vec<u8>)>,
-    extra: Vec<u8>,
-    rextra: Vec<u8>,
+    pats: Vec<Pat>,
+    rpats: Vec<Pat>,
+    /// Pattern of each tile, and in the reflected view (`u8::MAX`: none).
+    owner: [u8; MAX_SEARCH_CELLS],
+    rowner: [u8; MAX_SEARCH_CELLS],
+    identity: [u8; MAX_SEARCH_CELLS],
+    transpose: [u8; MAX_SEARCH_CELLS],
+    extra: [u8; MAX_SEARCH_CELLS],
+    rextra: [u8; MAX_SEARCH_CELLS],
     sum: u32,
     rsum: u32,
-    undo: Vec<(u8, u8)>,
 }
 
 impl PdbEval {
@@ -281,11 +331,31 @@ impl PdbEval {
     /// reflected lookup (used only when the goal allows it).
     pub fn new(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval> {
         let n = g.n;
-        let mut owner = vec![u8::MAX; n];
-        let mut tiles_of = Vec::new();
+        let mut owner = [u8::MAX; MAX_SEARCH_CELLS];
+        let mut rowner = [u8::MAX; MAX_SEARCH_CELLS];
+        let mut pats = Vec::new();
+        let mut rpats = Vec::new();
+        let reflect = reflect && g.reflectable();
+        let make = |tiles: Vec<u8>, pdb: &Arc<Pdb>| {
+            let mut t = [0u8; MAX_PATTERN];
+            t[..tiles.len()].copy_from_slice(&tiles);
+            let mut w = [0u64; MAX_PATTERN];
+            let ranker = pdb.ranker();
+            for (i, wi) in w.iter_mut().enumerate().take(tiles.len()) {
+                *wi = ranker.weight(i);
+            }
+            Pat {
+                k: tiles.len(),
+                tiles: t,
+                weights: w,
+                pdb: pdb.clone(),
+            }
+        };
         for (p, pdb) in set.pdbs.iter().enumerate() {
-            if pdb.shape() != g.shape {
-                return Err(Error::Unsupported("pattern database of another shape".into()));
+            if pdb.shape() != g.shape || pdb.cells().len() > MAX_PATTERN {
+                return Err(Error::Unsupported(
+                    "pattern database of another shape".into(),
+                ));
             }
             let mut tiles = Vec::new();
             for &c in pdb.cells() {
@@ -298,75 +368,63 @@ impl PdbEval {
                 owner[t as usize] = p as u8;
                 tiles.push(t);
             }
-            tiles_of.push(tiles);
-        }
-        let reflect = (reflect && g.reflectable()).then(|| {
-            let mut rtiles = Vec::new();
-            let mut rowner = vec![u8::MAX; n];
-            for (p, pdb) in set.pdbs.iter().enumerate() {
-                let ts: Vec<u8> = pdb.cells().iter().map(|&c| g.tile_at_goal[g.transpose(c) as usize]).collect();
+            pats.push(make(tiles, pdb));
+            if reflect {
+                let ts: Vec<u8> = pdb
+                    .cells()
+                    .iter()
+                    .map(|&c| g.tile_at_goal[g.transpose(c) as usize])
+                    .collect();
                 for &t in &ts {
                     rowner[t as usize] = p as u8;
                 }
-                rtiles.push(ts);
+                rpats.push(make(ts, pdb));
             }
-            let transpose: Vec<u8> = (0..n as u8).map(|c| g.transpose(c)).collect();
-            (rtiles, rowner, transpose)
-        });
-        let p = set.pdbs.len();
+        }
+        let mut identity = [0u8; MAX_SEARCH_CELLS];
+        let mut transpose = [0u8; MAX_SEARCH_CELLS];
+        for c in 0..n {
+            identity[c] = c as u8;
+            transpose[c] = if g.shape.rows == g.shape.cols {
+                g.transpose(c as u8)
+            } else {
+                c as u8
+            };
+        }
         Ok(PdbEval {
             n,
             md: Manhattan::new(g),
             pos: [0; MAX_SEARCH_CELLS],
-            pdbs: set.pdbs.clone(),
-            tiles_of,
+            pats,
+            rpats,
             owner,
-            reflect,
-            extra: vec![0; p],
-            rextra: vec![0; p],
+            rowner,
+            identity,
+            transpose,
+            extra: [0; MAX_SEARCH_CELLS],
+            rextra: [0; MAX_SEARCH_CELLS],
             sum: 0,
             rsum: 0,
-            undo: Vec::new(),
         })
-    }
-
-    #[inline]
-    fn lookup(&self, p: usize) -> u8 {
-        let mut items = [0u8; crate::pdb::MAX_PATTERN];
-        let tiles = &self.tiles_of[p];
-        for (i, &t) in tiles.iter().enumerate() {
-            items[i] = self.pos[t as usize];
-        }
-        self.pdbs[p].extra(&items[..tiles.len()]) as u8
-    }
-
-    #[inline]
-    fn rlookup(&self, p: usize) -> u8 {
-        let (rtiles, _, transpose) = self.reflect.as_ref().expect("reflection is on");
-        let mut items = [0u8; crate::pdb::MAX_PATTERN];
-        let tiles = &rtiles[p];
-        for (i, &t) in tiles.iter().enumerate() {
-            items[i] = transpose[self.pos[t as usize] as usize];
-        }
-        self.pdbs[p].extra(&items[..tiles.len()]) as u8
     }
 }
 
 impl Eval for PdbEval {
+    type Undo = (u8, u8);
+
     fn reset(&mut self, pos: &[u8]) {
         self.pos[..self.n].copy_from_slice(&pos[..self.n]);
         self.md.reset(pos);
-        for p in 0..self.pdbs.len() {
-            self.extra[p] = self.lookup(p);
+        self.sum = 0;
+        for (p, pat) in self.pats.iter().enumerate() {
+            self.extra[p] = pat.extra(&self.pos, &self.identity);
+            self.sum += self.extra[p] as u32;
         }
-        self.sum = self.extra.iter().map(|&x| x as u32).sum();
-        if self.reflect.is_some() {
-            for p in 0..self.pdbs.len() {
-                self.rextra[p] = self.rlookup(p);
-            }
-            self.rsum = self.rextra.iter().map(|&x| x as u32).sum();
+        self.rsum = 0;
+        for (p, pat) in self.rpats.iter().enumerate() {
+            self.rextra[p] = pat.extra(&self.pos, &self.transpose);
+            self.rsum += self.rextra[p] as u32;
         }
-        self.undo.clear();
     }
 
     #[inline(always)]
@@ -374,48 +432,41 @@ impl Eval for PdbEval {
         self.md.h() + 2 * self.sum.max(self.rsum)
     }
 
-    #[inline]
-    fn push(&mut self, t: u8, from: u8, to: u8) {
+    #[inline(always)]
+    fn push(&mut self, t: u8, from: u8, to: u8) -> (u8, u8) {
         self.md.push(t, from, to);
-        self.pos[t as usize] = to;
-        let p = self.owner[t as usize];
+        self.pos[t as usize & 63] = to;
         let mut saved = (u8::MAX, u8::MAX);
-        if p != u8::MAX {
-            let p = p as usize;
-            saved.0 = self.extra[p];
-            let e = self.lookup(p);
+        let p = self.owner[t as usize & 63] as usize;
+        if let Some(pat) = self.pats.get(p) {
+            saved.0 = self.extra[p & 63];
+            let e = pat.extra(&self.pos, &self.identity);
             self.sum = self.sum + e as u32 - saved.0 as u32;
-            self.extra[p] = e;
+            self.extra[p & 63] = e;
         }
-        if let Some((_, rowner, _)) = &self.reflect {
-            let rp = rowner[t as usize];
-            if rp != u8::MAX {
-                let rp = rp as usize;
-                saved.1 = self.rextra[rp];
-                let e = self.rlookup(rp);
-                self.rsum = self.rsum + e as u32 - saved.1 as u32;
-                self.rextra[rp] = e;
-            }
+        let rp = self.rowner[t as usize & 63] as usize;
+        if let Some(pat) = self.rpats.get(rp) {
+            saved.1 = self.rextra[rp & 63];
+            let e = pat.extra(&self.pos, &self.transpose);
+            self.rsum = self.rsum + e as u32 - saved.1 as u32;
+            self.rextra[rp & 63] = e;
         }
-        self.undo.push(saved);
+        saved
     }
 
-    #[inline]
-    fn pop(&mut self, t: u8, from: u8, to: u8) {
-        self.md.pop(t, from, to);
-        self.pos[t as usize] = from;
-        let (a, b) = self.undo.pop().unwrap_or((u8::MAX, u8::MAX));
+    #[inline(always)]
+    fn pop(&mut self, t: u8, from: u8, to: u8, (a, b): (u8, u8)) {
+        self.md.pop(t, from, to, ());
+        self.pos[t as usize & 63] = from;
         if a != u8::MAX {
-            let p = self.owner[t as usize] as usize;
+            let p = self.owner[t as usize & 63] as usize & 63;
             self.sum = self.sum + a as u32 - self.extra[p] as u32;
             self.extra[p] = a;
         }
         if b != u8::MAX {
-            if let Some((_, rowner, _)) = &self.reflect {
-                let rp = rowner[t as usize] as usize;
-                self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
-                self.rextra[rp] = b;
-            }
+            let rp = self.rowner[t as usize & 63] as usize & 63;
+            self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
+            self.rextra[rp] = b;
         }
     }
 }

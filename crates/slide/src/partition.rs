@@ -19,7 +19,10 @@ impl std::str::FromStr for PartitionSpec {
     type Err = Error;
     /// `default`, `6-6-3`, `7-8`, … or tile lists separated by `/`.
     fn from_str(s: &str) -> Result<PartitionSpec> {
-        let bad = |reason: &str| Error::BadShape { text: s.chars().take(60).collect(), reason: reason.into() };
+        let bad = |reason: &str| Error::BadShape {
+            text: s.chars().take(60).collect(),
+            reason: reason.into(),
+        };
         let t = s.trim();
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
@@ -29,7 +32,10 @@ impl std::str::FromStr for PartitionSpec {
             for part in t.split('/') {
                 let mut tiles = Vec::new();
                 for x in part.split([',', ' ']).filter(|x| !x.is_empty()) {
-                    tiles.push(x.parse::<Tile>().map_err(|_| bad("tiles must be whole numbers"))?);
+                    tiles.push(
+                        x.parse::<Tile>()
+                            .map_err(|_| bad("tiles must be whole numbers"))?,
+                    );
                 }
                 if tiles.is_empty() {
                     return Err(bad("empty pattern"));
@@ -40,7 +46,11 @@ impl std::str::FromStr for PartitionSpec {
         }
         let sizes: Vec<usize> = t
             .split('-')
-            .map(|x| x.trim().parse::<usize>().map_err(|_| bad("expected sizes such as 6-6-3 or tile lists")))
+            .map(|x| {
+                x.trim()
+                    .parse::<usize>()
+                    .map_err(|_| bad("expected sizes such as 6-6-3 or tile lists"))
+            })
             .collect::<Result<_>>()?;
         if sizes.contains(&0) {
             return Err(bad("pattern sizes must be at least 1"));
@@ -51,7 +61,10 @@ impl std::str::FromStr for PartitionSpec {
 
 /// Goal cells of the canonical goal other than the blank's, in reading order.
 fn tile_cells(shape: Shape, blank: usize) -> Vec<u8> {
-    (0..shape.cells()).filter(|&c| c != blank).map(|c| c as u8).collect()
+    (0..shape.cells())
+        .filter(|&c| c != blank)
+        .map(|c| c as u8)
+        .collect()
 }
 
 /// The partition named by `sizes` on a canonical shape and blank cell: cells in blocks.
@@ -61,7 +74,11 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
     if total != n - 1 {
         return Err(Error::Unsupported(format!(
             "pattern sizes {} add up to {total}, but {shape} has {} tiles",
-            sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("-"),
+            sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join("-"),
             n - 1
         )));
     }
@@ -69,11 +86,19 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
         let known: Option<Vec<Vec<u8>>> = match sizes {
             // Two 3x2 blocks over the top three rows and the bottom row (Korf & Felner's 6-6-3, turned for a
             // blank-last goal).
-            [6, 6, 3] => Some(vec![vec![0, 1, 4, 5, 8, 9], vec![2, 3, 6, 7, 10, 11], vec![12, 13, 14]]),
+            [6, 6, 3] => Some(vec![
+                vec![0, 1, 4, 5, 8, 9],
+                vec![2, 3, 6, 7, 10, 11],
+                vec![12, 13, 14],
+            ]),
             // The bottom two rows and the top two rows.
             [7, 8] => Some(vec![vec![8, 9, 10, 11, 12, 13, 14], (0..8).collect()]),
             [8, 7] => Some(vec![(0..8).collect(), vec![8, 9, 10, 11, 12, 13, 14]]),
-            [5, 5, 5] => Some(vec![vec![0, 1, 4, 5, 8], vec![2, 3, 6, 7, 11], vec![9, 10, 12, 13, 14]]),
+            [5, 5, 5] => Some(vec![
+                vec![0, 1, 4, 5, 8],
+                vec![2, 3, 6, 7, 11],
+                vec![9, 10, 12, 13, 14],
+            ]),
             _ => None,
         };
         if let Some(k) = known {
@@ -138,7 +163,10 @@ pub fn resolve(
                 let mut cells = Vec::new();
                 for &t in p {
                     let c = tile_cell(t).filter(|_| t != 0).ok_or_else(|| {
-                        Error::Unsupported(format!("pattern tile {t} is not a tile of this board (1..{})", shape.cells() - 1))
+                        Error::Unsupported(format!(
+                            "pattern tile {t} is not a tile of this board (1..{})",
+                            shape.cells() - 1
+                        ))
                     })?;
                     if std::mem::replace(&mut seen[c], true) {
                         return Err(Error::Unsupported(format!("tile {t} is in two patterns")));
@@ -158,7 +186,16 @@ mod tests {
 
     #[test]
     fn defaults_cover_every_tile_once() {
-        for (r, c) in [(4, 4), (3, 5), (4, 5), (5, 5), (3, 6), (6, 6), (2, 8), (3, 4)] {
+        for (r, c) in [
+            (4, 4),
+            (3, 5),
+            (4, 5),
+            (5, 5),
+            (3, 6),
+            (6, 6),
+            (2, 8),
+            (3, 4),
+        ] {
             let shape = Shape::new(r, c).unwrap();
             let b = shape.cells() - 1;
             let p = resolve(&PartitionSpec::Default, shape, b, |_| None).unwrap();

@@ -51,8 +51,15 @@ impl PatternSpace {
         }
         let ranker = PartialRanker::new(n, cells.len() + 1)
             .ok_or_else(|| Error::Unsupported("pattern too large to rank".into()))?;
-        let neighbors = (0..n).map(|c| shape.neighbors(c).map(|x| x as u8).collect()).collect();
-        Ok(PatternSpace { shape, cells: cells.to_vec(), ranker, neighbors })
+        let neighbors = (0..n)
+            .map(|c| shape.neighbors(c).map(|x| x as u8).collect())
+            .collect();
+        Ok(PatternSpace {
+            shape,
+            cells: cells.to_vec(),
+            ranker,
+            neighbors,
+        })
     }
 }
 
@@ -144,37 +151,64 @@ impl Pdb {
         let overflow = std::sync::atomic::AtomicU64::new(0);
         let words = PackedTable::words_for(PDB_BITS, len);
         let mut raw = vec![0u64; words];
-        raw.par_chunks_mut(words_per_block).enumerate().for_each(|(bi, ws)| {
-            let mut items = [0u8; MAX_PATTERN];
-            let start = bi * BLOCK;
-            let end = ((bi + 1) * BLOCK).min(len as usize);
-            for i in start..end {
-                let base = i * group;
-                let best = dist.bytes[base..base + group].iter().copied().min().unwrap_or(0) as u32;
-                ranker.unrank(i as u64, &mut items[..k]);
-                let md = md_of(&items[..k]);
-                let extra = best.saturating_sub(md) / 2;
-                if extra > 15 {
-                    overflow.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        raw.par_chunks_mut(words_per_block)
+            .enumerate()
+            .for_each(|(bi, ws)| {
+                let mut items = [0u8; MAX_PATTERN];
+                let start = bi * BLOCK;
+                let end = ((bi + 1) * BLOCK).min(len as usize);
+                for i in start..end {
+                    let base = i * group;
+                    let best = dist.bytes[base..base + group]
+                        .iter()
+                        .copied()
+                        .min()
+                        .unwrap_or(0) as u32;
+                    ranker.unrank(i as u64, &mut items[..k]);
+                    let md = md_of(&items[..k]);
+                    let extra = best.saturating_sub(md) / 2;
+                    if extra > 15 {
+                        overflow.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    let j = i - start;
+                    ws[j / 16] |= (extra.min(15) as u64) << ((j % 16) * 4);
                 }
-                let j = i - start;
-                ws[j / 16] |= (extra.min(15) as u64) << ((j % 16) * 4);
-            }
-        });
+            });
         let table = PackedTable::from_words(PDB_BITS, len, raw)
             .ok_or_else(|| Error::Unsupported("pattern database size mismatch".into()))?;
         let capped = overflow.into_inner();
-        Ok(Pdb { shape, cells: cells.to_vec(), ranker, table, histogram: dist.histogram, capped })
+        Ok(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            ranker,
+            table,
+            histogram: dist.histogram,
+            capped,
+        })
     }
 
     /// Reassembles a database from a table file's parts.
-    pub fn from_parts(shape: Shape, cells: &[u8], table: PackedTable, histogram: Vec<u64>) -> Result<Pdb> {
+    pub fn from_parts(
+        shape: Shape,
+        cells: &[u8],
+        table: PackedTable,
+        histogram: Vec<u64>,
+    ) -> Result<Pdb> {
         let ranker = PartialRanker::new(shape.cells(), cells.len())
             .ok_or_else(|| Error::Cache("pattern does not fit".into()))?;
         if table.len() != ranker.size() || table.bits() != PDB_BITS {
-            return Err(Error::Cache("pattern database does not fit its pattern".into()));
+            return Err(Error::Cache(
+                "pattern database does not fit its pattern".into(),
+            ));
         }
-        Ok(Pdb { shape, cells: cells.to_vec(), ranker, table, histogram, capped: 0 })
+        Ok(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            ranker,
+            table,
+            histogram,
+            capped: 0,
+        })
     }
 
     /// The pattern's goal cells.

@@ -74,6 +74,12 @@ impl PartialRanker {
         self.n as usize
     }
 
+    /// The weight of position `i`: the number of completions of a prefix of length `i + 1`.
+    #[inline]
+    pub fn weight(&self, i: usize) -> u64 {
+        self.weights[i]
+    }
+
     /// The rank of `items[..k]`, which must be distinct values below `n`.
     #[inline]
     pub fn rank(&self, items: &[u8]) -> u64 {

@@ -108,13 +108,13 @@ impl<E: Eval> Ida<'_, '_, E> {
             self.tiles[b as usize] = t;
             self.tiles[c as usize] = 0;
             self.blank = c;
-            self.eval.push(t, c, b);
+            let undo = self.eval.push(t, c, b);
             self.path.push(t);
             if self.dfs(depth + 1, b) {
                 return true;
             }
             self.path.pop();
-            self.eval.pop(t, c, b);
+            self.eval.pop(t, c, b, undo);
             self.blank = b;
             self.tiles[c as usize] = t;
             self.tiles[b as usize] = 0;
@@ -163,11 +163,17 @@ pub fn ida_star<E: Eval>(
         ida.next_bound = u32::MAX;
         ida.check_limits();
         if !ida.stopped && ida.dfs(0, u8::MAX) {
-            return Outcome::Solved { moves: ida.path, nodes: ida.nodes };
+            return Outcome::Solved {
+                moves: ida.path,
+                nodes: ida.nodes,
+            };
         }
         if ida.stopped || ida.next_bound == u32::MAX {
             // next_bound == MAX would mean no state lies beyond: impossible for a solvable board.
-            return Outcome::Stopped { lower_bound: proven, nodes: ida.nodes };
+            return Outcome::Stopped {
+                lower_bound: proven,
+                nodes: ida.nodes,
+            };
         }
         ida.bound = ida.next_bound;
         if weight.0 <= weight.1 {

@@ -1,7 +1,7 @@
 //! The solver: picks the method for a board's shape, loads or builds what it needs, and answers.
 
-use std::path::PathBuf;
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -10,10 +10,12 @@ use crate::board::{Board, Direction, Shape, Tile};
 use crate::cache::{self, Meta};
 use crate::error::{Error, Result};
 use crate::frame::Frame;
-use crate::progress::{NoProgress, Progress};
-use crate::heuristic::{Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet, MAX_SEARCH_CELLS};
+use crate::heuristic::{
+    Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet, MAX_SEARCH_CELLS,
+};
 use crate::partition::{self, PartitionSpec};
 use crate::pdb::{PatternSpace, Pdb};
+use crate::progress::{NoProgress, Progress};
 use crate::search::{ida_star, Limits, Outcome};
 use crate::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 
@@ -37,12 +39,26 @@ pub struct Solution {
 
 impl Solution {
     fn unsolvable(reason: String) -> Solution {
-        Solution { moves: None, unsolvable_reason: Some(reason), optimal: true, lower_bound: 0, within: None, nodes: 0 }
+        Solution {
+            moves: None,
+            unsolvable_reason: Some(reason),
+            optimal: true,
+            lower_bound: 0,
+            within: None,
+            nodes: 0,
+        }
     }
 
     fn optimal(moves: Vec<Tile>, nodes: u64) -> Solution {
         let lower_bound = moves.len() as u64;
-        Solution { moves: Some(moves), unsolvable_reason: None, optimal: true, lower_bound, within: None, nodes }
+        Solution {
+            moves: Some(moves),
+            unsolvable_reason: None,
+            optimal: true,
+            lower_bound,
+            within: None,
+            nodes,
+        }
     }
 
     /// The number of moves, or -1 when unsolvable (and -1 too when a limit stopped the search: check
@@ -354,11 +370,19 @@ impl Solver {
         frame.positions(board, &mut pos);
         let pos = &pos[..shape.cells()];
         let deadline = opts.timeout.map(|t| Instant::now() + t);
-        let limits = Limits { max_nodes: opts.max_nodes, deadline, cancel: opts.cancel.as_deref() };
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline,
+            cancel: opts.cancel.as_deref(),
+        };
         let weight = match opts.weight {
             None => (1, 1),
             Some(w) if w.is_finite() && w >= 1.0 => ((w * 1000.0).round() as u32, 1000),
-            Some(w) => return Err(Error::Unsupported(format!("weight {w} must be a number at least 1"))),
+            Some(w) => {
+                return Err(Error::Unsupported(format!(
+                    "weight {w} must be a number at least 1"
+                )))
+            }
         };
         let heuristic = match &opts.heuristic {
             HeuristicChoice::Auto if shape.cells() <= 9 => HeuristicChoice::LinearConflict,
@@ -366,10 +390,20 @@ impl Solver {
             h => h.clone(),
         };
         let outcome = match &heuristic {
-            HeuristicChoice::Manhattan => ida_star(&geometry, &mut Manhattan::new(&geometry), pos, &limits, weight),
-            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => {
-                ida_star(&geometry, &mut LinearConflict::new(&geometry), pos, &limits, weight)
-            }
+            HeuristicChoice::Manhattan => ida_star(
+                &geometry,
+                &mut Manhattan::new(&geometry),
+                pos,
+                &limits,
+                weight,
+            ),
+            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => ida_star(
+                &geometry,
+                &mut LinearConflict::new(&geometry),
+                pos,
+                &limits,
+                weight,
+            ),
             HeuristicChoice::Pdb(spec) => {
                 let set = self.pdb_set(goal, &frame, spec)?;
                 let mut eval = PdbEval::new(&geometry, &set, opts.reflect)?;
@@ -415,15 +449,28 @@ impl Solver {
     /// One pattern database of a canonical shape, by its goal cells.
     pub fn pdb(&self, shape: Shape, cells: &[u8]) -> Result<Arc<Pdb>> {
         let key = (shape, cells.to_vec());
-        if let Some(p) = self.pdbs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(p) = self
+            .pdbs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return Ok(p.clone());
         }
         let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = self.pdbs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(p) = self
+            .pdbs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return Ok(p.clone());
         }
         let pdb = Arc::new(self.load_or_build_pdb(shape, cells)?);
-        self.pdbs.lock().unwrap_or_else(|e| e.into_inner()).insert(key, pdb.clone());
+        self.pdbs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, pdb.clone());
         Ok(pdb)
     }
 
@@ -457,7 +504,10 @@ impl Solver {
             Err(_) => {}
         }
         let p = Pdb::build(shape, cells, progress)?;
-        let meta = Meta { histogram: p.histogram().to_vec(), ..expected };
+        let meta = Meta {
+            histogram: p.histogram().to_vec(),
+            ..expected
+        };
         if let Err(e) = cache::save(&path, &meta, p.packed()) {
             progress.warn(&format!("{e}; keeping the pattern database in memory only"));
         }
