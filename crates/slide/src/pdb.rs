@@ -6,6 +6,12 @@
 //! [`bfs`](crate::bfs) engine runs from every goal placement (the blank anywhere outside the pattern), then the
 //! database keeps, for each placement of the pattern's tiles, the least cost over the blank's cells.
 //!
+//! Keeping the least cost over the blank's cells makes the heuristic admissible but not always consistent: where the
+//! blank is walled in by pattern tiles, the least cost over all blank cells can be well below the cost from the
+//! blank's actual cell, so one move may change the estimate by more than one. IDA* needs admissibility only.
+//! (With every tile in the pattern, the database is the exact distance; unreachable placements read 15 and are
+//! never looked up.)
+//!
 //! Storage: 4 bits per placement. A pattern's cost is at least the Manhattan distance of its tiles and has the same
 //! parity, so the entry stores `(cost - manhattan) / 2`, capped at 15 (capping only lowers the estimate, which
 //! stays admissible). A 6-tile pattern of the 15-puzzle has 16!/10! = 5,765,760 placements: 2.9 MB; 7 tiles
@@ -37,9 +43,9 @@ impl PatternSpace {
     /// The space of the tiles whose goal cells are `cells` on `shape` (at most 64 cells).
     pub fn new(shape: Shape, cells: &[u8]) -> Result<PatternSpace> {
         let n = shape.cells();
-        if n > 64 || cells.is_empty() || cells.len() > MAX_PATTERN || cells.len() + 1 >= n {
+        if n > 64 || cells.is_empty() || cells.len() > MAX_PATTERN || cells.len() + 1 > n {
             return Err(Error::Unsupported(format!(
-                "a pattern needs 1 to {MAX_PATTERN} tiles and at least two free cells on a board of at most 64 cells"
+                "a pattern needs 1 to {MAX_PATTERN} tiles on a board of at most 64 cells"
             )));
         }
         let mut seen = 0u64;

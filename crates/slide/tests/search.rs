@@ -1,0 +1,318 @@
+//! IDA* and its heuristics against independent references: complete tables, a plain BFS, Korf's published optima.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use slide::heuristic::{Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet};
+use slide::partition::PartitionSpec;
+use slide::scramble::Scrambler;
+use slide::solver::{HeuristicChoice, Method, SolveOptions};
+use slide::table::CompleteTable;
+use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+
+fn solver() -> Solver {
+    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
+}
+
+/// Checks admissibility (h <= exact distance), consistency (|h(s) - h(s')| <= 1 across a move), and that `pop`
+/// restores exactly what `push` changed, over every reachable state of a shape with a complete table. Returns the
+/// number of moves across which h changed by more than one (allowed only when `consistent` is false).
+fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consistent: bool) -> u64 {
+    let blank = shape.cells() - 1;
+    let table = CompleteTable::build(shape, blank, &NoProgress).unwrap();
+    let space = table.space();
+    let n = shape.cells();
+    let mut pos = vec![0u8; n];
+    let mut zero_seen = 0;
+    let mut jumps = 0u64;
+    for r in 0..space.states() {
+        space.unrank(r, &mut pos);
+        let d = table.distance(&pos).expect("reachable");
+        eval.reset(&pos);
+        let h = eval.h();
+        assert!(h <= d, "{name} {shape}: h {h} > distance {d} at {pos:?}");
+        assert_eq!(
+            h % 2,
+            d % 2,
+            "{name} {shape}: parity of h differs from the distance at {pos:?}"
+        );
+        if h == 0 {
+            zero_seen += 1;
+        }
+        // every move from here
+        let b = pos[0] as usize;
+        for c in shape.neighbors(b) {
+            let t = (0..n).find(|&t| pos[t] as usize == c).unwrap() as u8;
+            let undo = eval.push(t, c as u8, b as u8);
+            let h2 = eval.h();
+            if h2.abs_diff(h) > 1 {
+                assert!(
+                    !consistent,
+                    "{name} {shape}: inconsistent across a move ({h} -> {h2}) at {pos:?}"
+                );
+                jumps += 1;
+            }
+            // The incremental value equals a fresh evaluation of the new state.
+            let mut moved = pos.clone();
+            moved[0] = c as u8;
+            moved[t as usize] = b as u8;
+            eval.pop(t, c as u8, b as u8, undo);
+            assert_eq!(eval.h(), h, "{name}: pop did not restore");
+            eval.reset(&moved);
+            assert_eq!(
+                eval.h(),
+                h2,
+                "{name}: incremental and fresh values differ at {moved:?}"
+            );
+            eval.reset(&pos);
+        }
+    }
+    assert_eq!(zero_seen, 1, "{name}: h is 0 only on the goal");
+    jumps
+}
+
+fn pdb_eval(shape: Shape, spec: &str, reflect: bool) -> PdbEval {
+    let s = solver();
+    let goal = Board::goal(shape);
+    let frame = slide::frame::Frame::new(&goal);
+    let set: PdbSet = s
+        .pdb_set(&goal, &frame, &spec.parse::<PartitionSpec>().unwrap())
+        .unwrap();
+    let g = Geometry::new(shape, shape.cells() - 1).unwrap();
+    PdbEval::new(&g, &set, reflect).unwrap()
+}
+
+// Manhattan distance and linear conflicts are consistent. Pattern databases keep, for each placement of their tiles,
+// the least cost over the blank's cells; where the blank is walled in by pattern tiles that least cost can be far
+// below the cost from the blank's actual cell, so a move may change h by more than one. They stay admissible (which
+// is all IDA* needs for optimal answers); the tests measure how rare such moves are.
+#[test]
+fn heuristics_admissible_and_consistent_on_3x3() {
+    let shape = Shape::new(3, 3).unwrap();
+    let g = Geometry::new(shape, 8).unwrap();
+    check_exhaustively(shape, &mut Manhattan::new(&g), "md", true);
+    check_exhaustively(shape, &mut LinearConflict::new(&g), "lc", true);
+    let moves = 181_440 * 8 / 3; // about 2.67 moves per state
+    for (spec, reflect) in [
+        ("4-4", false),
+        ("4-4", true),
+        ("1,2,3/4,5/6,7,8", true),
+        ("8", false),
+    ] {
+        let jumps = check_exhaustively(shape, &mut pdb_eval(shape, spec, reflect), spec, false);
+        eprintln!("3x3 pdb {spec} reflect {reflect}: h changed by more than 1 across {jumps} of about {moves} moves");
+        assert!(jumps * 5 < moves, "pdb {spec}: {jumps} jumps");
+    }
+}
+
+#[test]
+fn heuristics_admissible_and_consistent_on_2x4() {
+    let shape = Shape::new(2, 4).unwrap();
+    let g = Geometry::new(shape, 7).unwrap();
+    check_exhaustively(shape, &mut Manhattan::new(&g), "md", true);
+    check_exhaustively(shape, &mut LinearConflict::new(&g), "lc", true);
+    for spec in ["4-3", "2-2-3"] {
+        let jumps = check_exhaustively(shape, &mut pdb_eval(shape, spec, false), spec, false);
+        eprintln!("2x4 pdb {spec}: h changed by more than 1 across {jumps} of about 50,400 moves");
+        assert!(jumps * 4 < 20_160 * 5 / 2, "pdb {spec}: {jumps} jumps");
+    }
+    // A pattern of every tile is the exact distance: consistent.
+    check_exhaustively(shape, &mut pdb_eval(shape, "7", false), "pdb 7", true);
+}
+
+/// Plain BFS from `start` to `goal` up to `limit` moves: the least number of moves, or None.
+fn bfs_distance(
+    start: &[u8],
+    goal: &[u8],
+    rows: usize,
+    cols: usize,
+    limit: usize,
+) -> Option<usize> {
+    let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut q = VecDeque::new();
+    seen.insert(start.to_vec(), 0);
+    q.push_back(start.to_vec());
+    while let Some(s) = q.pop_front() {
+        let d = seen[&s];
+        if s == goal {
+            return Some(d);
+        }
+        if d == limit {
+            continue;
+        }
+        let b = s.iter().position(|&x| x == 0).unwrap();
+        let (r, c) = (b / cols, b % cols);
+        let mut nbrs = vec![];
+        if r > 0 {
+            nbrs.push(b - cols);
+        }
+        if r + 1 < rows {
+            nbrs.push(b + cols);
+        }
+        if c > 0 {
+            nbrs.push(b - 1);
+        }
+        if c + 1 < cols {
+            nbrs.push(b + 1);
+        }
+        for nb in nbrs {
+            let mut t = s.clone();
+            t.swap(b, nb);
+            if !seen.contains_key(&t) {
+                seen.insert(t.clone(), d + 1);
+                q.push_back(t);
+            }
+        }
+    }
+    None
+}
+
+fn replay(board: &Board, moves: &[u32], goal: &Board) {
+    let mut b = board.clone();
+    for &t in moves {
+        b.apply(t).expect("legal move");
+    }
+    assert_eq!(&b, goal, "the moves reach the goal");
+}
+
+#[test]
+fn short_4x4_scrambles_match_bfs_for_every_heuristic() {
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal(shape);
+    let s = solver();
+    let mut rng = Scrambler::new(11);
+    let heuristics = [
+        HeuristicChoice::Manhattan,
+        HeuristicChoice::LinearConflict,
+        HeuristicChoice::Pdb("5-5-5".parse().unwrap()),
+    ];
+    for i in 0..24 {
+        let b = rng.walk(&goal, 8 + (i % 7));
+        let tiles: Vec<u8> = b.tiles().iter().map(|&t| t as u8).collect();
+        let gt: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
+        let want = bfs_distance(&tiles, &gt, 4, 4, 16).expect("within the walk length");
+        for h in &heuristics {
+            let opts = SolveOptions {
+                heuristic: h.clone(),
+                ..Default::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            assert!(sol.optimal);
+            assert_eq!(sol.distance(), want as i64, "{h:?} on {b}");
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        }
+    }
+}
+
+#[test]
+fn ida_star_forced_on_small_shapes_matches_tables() {
+    let s = solver();
+    for (r, c, spec) in [
+        (2, 3, "5"),
+        (3, 3, "4-4"),
+        (2, 4, "4-3"),
+        (3, 2, "3-2"),
+        (2, 5, "5-4"),
+    ] {
+        let shape = Shape::new(r, c).unwrap();
+        let goal = Board::goal(shape);
+        let mut rng = Scrambler::new(r as u64 * 10 + c as u64);
+        for _ in 0..30 {
+            let b = rng.uniform(&goal);
+            let want = s.distance(&b, &goal).unwrap();
+            for h in [
+                HeuristicChoice::LinearConflict,
+                HeuristicChoice::Pdb(spec.parse().unwrap()),
+            ] {
+                let opts = SolveOptions {
+                    method: Method::Search,
+                    heuristic: h,
+                    ..Default::default()
+                };
+                let sol = s.solve_with(&b, &goal, &opts).unwrap();
+                assert_eq!(sol.distance(), want, "{shape} {b}");
+                assert!(sol.optimal);
+                replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            }
+        }
+    }
+}
+
+/// Korf's instances that fit the CI budget, with the default 6-6-3 partition; their goal is blank first.
+#[test]
+fn korf_instances_give_published_optima() {
+    let text = include_str!("../../../../shared/data/korf100.txt");
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    let mut solved = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let id: u32 = nums[0].parse().unwrap();
+        // A spread of instances that stay well within the CI budget.
+        if ![1, 2, 4, 5, 6, 8, 9, 13, 16, 19, 20].contains(&id) {
+            continue;
+        }
+        let optimal: i64 = nums[1].parse().unwrap();
+        let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
+        let sol = s.solve(&b, &goal).unwrap();
+        assert!(sol.optimal);
+        assert_eq!(sol.distance(), optimal, "Korf instance {id}");
+        replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        solved += 1;
+    }
+    assert_eq!(solved, 11);
+}
+
+#[test]
+fn limits_stop_the_search_and_say_so() {
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    // Korf instance 1 needs 57 moves; Manhattan-only IDA* needs far more than 1000 nodes.
+    let b = Board::parse_with_shape("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", Some(shape)).unwrap();
+    let opts = SolveOptions {
+        heuristic: HeuristicChoice::Manhattan,
+        max_nodes: Some(1000),
+        ..Default::default()
+    };
+    let sol = s.solve_with(&b, &goal, &opts).unwrap();
+    assert!(!sol.optimal);
+    assert!(sol.moves.is_none());
+    assert!(
+        sol.lower_bound >= 41 && sol.lower_bound <= 57,
+        "lower bound {}",
+        sol.lower_bound
+    );
+    assert!(sol.nodes >= 1000 && sol.nodes < 1000 + (1 << 15));
+}
+
+#[test]
+fn weighted_search_stays_within_its_bound() {
+    let s = solver();
+    let shape = Shape::new(3, 3).unwrap();
+    let goal = Board::goal(shape);
+    let mut rng = Scrambler::new(5);
+    for _ in 0..40 {
+        let b = rng.uniform(&goal);
+        let opt = s.distance(&b, &goal).unwrap();
+        for w in [1.5, 2.0, 3.0] {
+            let opts = SolveOptions {
+                method: Method::Search,
+                weight: Some(w),
+                ..Default::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            let len = sol.distance();
+            assert!(
+                len >= opt && len as f64 <= w * opt as f64,
+                "w {w}: {len} vs optimum {opt}"
+            );
+            assert!(!sol.optimal || len == opt);
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        }
+    }
+}
