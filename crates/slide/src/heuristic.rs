@@ -94,8 +94,9 @@ pub trait Eval {
     fn reset(&mut self, pos: &[u8]);
     /// The current estimate.
     fn h(&self) -> u32;
-    /// Tile `t` moved from cell `from` to cell `to`.
-    fn push(&mut self, t: u8, from: u8, to: u8) -> Self::Undo;
+    /// Tile `t` moved from cell `from` to cell `to`. Once the estimate is known to exceed `budget`, an
+    /// implementation may stop refining it: `h()` is then any admissible value above `budget`.
+    fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> Self::Undo;
     /// Undoes a `push` (same arguments, and what it returned).
     fn pop(&mut self, t: u8, from: u8, to: u8, undo: Self::Undo);
 }
@@ -131,7 +132,7 @@ impl Eval for Manhattan {
         self.h
     }
     #[inline(always)]
-    fn push(&mut self, t: u8, from: u8, to: u8) {
+    fn push(&mut self, t: u8, from: u8, to: u8, _: u32) {
         let base = t as usize * self.n;
         self.h = self.h + self.md[base + to as usize] as u32 - self.md[base + from as usize] as u32;
     }
@@ -229,8 +230,8 @@ impl Eval for LinearConflict {
     fn h(&self) -> u32 {
         self.md.h() + self.lc
     }
-    fn push(&mut self, t: u8, from: u8, to: u8) -> (u8, u8) {
-        self.md.push(t, from, to);
+    fn push(&mut self, t: u8, from: u8, to: u8, _: u32) -> (u8, u8) {
+        self.md.push(t, from, to, u32::MAX);
         self.tiles[to as usize] = t;
         self.tiles[from as usize] = 0;
         let cols = self.g.shape.cols;
@@ -324,7 +325,12 @@ pub struct PdbEval {
     rextra: [u8; MAX_SEARCH_CELLS],
     sum: u32,
     rsum: u32,
+    /// Reflected lookups skipped on the current path (their sum is stale while this is not 0).
+    rstale: u32,
 }
+
+/// Marks a skipped reflected lookup in an undo token.
+const STALE: u8 = u8::MAX - 1;
 
 impl PdbEval {
     /// For a geometry and a set of databases over disjoint patterns of its goal cells; `reflect` asks for the
@@ -405,6 +411,7 @@ impl PdbEval {
             rextra: [0; MAX_SEARCH_CELLS],
             sum: 0,
             rsum: 0,
+            rstale: 0,
         })
     }
 }
@@ -421,6 +428,7 @@ impl Eval for PdbEval {
             self.sum += self.extra[p] as u32;
         }
         self.rsum = 0;
+        self.rstale = 0;
         for (p, pat) in self.rpats.iter().enumerate() {
             self.rextra[p] = pat.extra(&self.pos, &self.transpose);
             self.rsum += self.rextra[p] as u32;
@@ -429,12 +437,13 @@ impl Eval for PdbEval {
 
     #[inline(always)]
     fn h(&self) -> u32 {
-        self.md.h() + 2 * self.sum.max(self.rsum)
+        let r = if self.rstale == 0 { self.rsum } else { 0 };
+        self.md.h() + 2 * self.sum.max(r)
     }
 
     #[inline(always)]
-    fn push(&mut self, t: u8, from: u8, to: u8) -> (u8, u8) {
-        self.md.push(t, from, to);
+    fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u8, u8) {
+        self.md.push(t, from, to, u32::MAX);
         self.pos[t as usize & 63] = to;
         let mut saved = (u8::MAX, u8::MAX);
         let p = self.owner[t as usize & 63] as usize;
@@ -443,6 +452,15 @@ impl Eval for PdbEval {
             let e = pat.extra(&self.pos, &self.identity);
             self.sum = self.sum + e as u32 - saved.0 as u32;
             self.extra[p & 63] = e;
+        }
+        if self.rpats.is_empty() {
+            return saved;
+        }
+        if self.md.h() + 2 * self.sum > budget {
+            // Already over the budget: skip the reflected lookup; until `pop`, h() reads the direct sum only.
+            self.rstale += 1;
+            saved.1 = STALE;
+            return saved;
         }
         let rp = self.rowner[t as usize & 63] as usize;
         if let Some(pat) = self.rpats.get(rp) {
@@ -463,7 +481,9 @@ impl Eval for PdbEval {
             self.sum = self.sum + a as u32 - self.extra[p] as u32;
             self.extra[p] = a;
         }
-        if b != u8::MAX {
+        if b == STALE {
+            self.rstale -= 1;
+        } else if b != u8::MAX {
             let rp = self.rowner[t as usize & 63] as usize & 63;
             self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
             self.rextra[rp] = b;

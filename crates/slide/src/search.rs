@@ -77,24 +77,29 @@ impl<E: Eval> Ida<'_, '_, E> {
         }
     }
 
-    /// Depth-first search below the current node at depth `depth`; `prev` is the cell the blank came from.
-    fn dfs(&mut self, depth: u32, prev: u8) -> bool {
-        let h = self.eval.h();
+    /// Depth-first search below the current node at depth `depth`; `prev` is the cell the blank came from and
+    /// `parent_h` the parent's estimate. Returns [`FOUND`], or this node's estimate as raised by pathmax.
+    ///
+    /// Pattern databases are admissible but not always consistent, so both directions of pathmax (BPMX) apply: a
+    /// node's estimate is at least its parent's minus one, and a parent's at least any child's minus one. A raised
+    /// estimate that passes the bound prunes the node's remaining children.
+    fn dfs(&mut self, depth: u32, prev: u8, parent_h: u32) -> u32 {
+        let mut h = self.eval.h().max(parent_h.saturating_sub(1));
         let f = self.f(depth, h);
         if f > self.bound {
             if f < self.next_bound {
                 self.next_bound = f;
             }
-            return false;
+            return h;
         }
-        if h == 0 {
-            return true;
+        if self.eval.h() == 0 {
+            return FOUND;
         }
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check_limits();
             if self.stopped {
-                return false;
+                return h;
             }
         }
         let b = self.blank;
@@ -108,10 +113,17 @@ impl<E: Eval> Ida<'_, '_, E> {
             self.tiles[b as usize] = t;
             self.tiles[c as usize] = 0;
             self.blank = c;
-            let undo = self.eval.push(t, c, b);
+            // The largest child estimate that stays within the bound (weighted search refines every estimate).
+            let budget = if self.weight_num == self.weight_den {
+                self.bound - depth - 1
+            } else {
+                u32::MAX
+            };
+            let undo = self.eval.push(t, c, b, budget);
             self.path.push(t);
-            if self.dfs(depth + 1, b) {
-                return true;
+            let child = self.dfs(depth + 1, b, h);
+            if child == FOUND {
+                return FOUND;
             }
             self.path.pop();
             self.eval.pop(t, c, b, undo);
@@ -119,12 +131,25 @@ impl<E: Eval> Ida<'_, '_, E> {
             self.tiles[c as usize] = t;
             self.tiles[b as usize] = 0;
             if self.stopped {
-                return false;
+                return h;
+            }
+            if child > h + 1 {
+                h = child - 1;
+                let f = self.f(depth, h);
+                if f > self.bound {
+                    if f < self.next_bound {
+                        self.next_bound = f;
+                    }
+                    return h;
+                }
             }
         }
-        false
+        h
     }
 }
+
+/// What [`Ida::dfs`] returns when it reached the goal.
+const FOUND: u32 = u32::MAX;
 
 /// Runs IDA* from `pos` (tile → cell, canonical frame of `g`) with heuristic `eval`. With `weight` > 1 (as a
 /// fraction `num/den`), runs weighted IDA*: `f = g + ⌊w·h⌋`; the solution is then at most `w` times the optimum
@@ -162,7 +187,7 @@ pub fn ida_star<E: Eval>(
     loop {
         ida.next_bound = u32::MAX;
         ida.check_limits();
-        if !ida.stopped && ida.dfs(0, u8::MAX) {
+        if !ida.stopped && ida.dfs(0, u8::MAX, 0) == FOUND {
             return Outcome::Solved {
                 moves: ida.path,
                 nodes: ida.nodes,

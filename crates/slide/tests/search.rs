@@ -43,7 +43,7 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
         let b = pos[0] as usize;
         for c in shape.neighbors(b) {
             let t = (0..n).find(|&t| pos[t] as usize == c).unwrap() as u8;
-            let undo = eval.push(t, c as u8, b as u8);
+            let undo = eval.push(t, c as u8, b as u8, u32::MAX);
             let h2 = eval.h();
             if h2.abs_diff(h) > 1 {
                 assert!(
