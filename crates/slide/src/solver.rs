@@ -248,7 +248,7 @@ impl Solver {
                 match CompleteTable::from_parts(
                     shape,
                     blank,
-                    Encoding::Mod3,
+                    encoding,
                     packed,
                     meta.histogram,
                     meta.antipodes,
@@ -262,6 +262,7 @@ impl Solver {
         }
         let t = CompleteTable::build(shape, blank, progress)?;
         let meta = Meta {
+            bits: t.packed().bits(),
             histogram: t.histogram().to_vec(),
             antipodes: t.antipode_ranks().to_vec(),
             ..expected
