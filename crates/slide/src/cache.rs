@@ -137,14 +137,19 @@ pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
 }
 
 /// Reads and verifies a table file against the expected metadata. Any mismatch or damage is an error saying what.
+///
+/// The payload is read straight into the table's words (no second copy of the file in memory).
 pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::Cache(format!("cannot read {}: {e}", path.display())))?;
+    use std::io::Read;
+    let io = |e: std::io::Error| Error::Cache(format!("cannot read {}: {e}", path.display()));
     let bad = |what: &str| Error::Cache(format!("{} is damaged: {what}", path.display()));
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let file_len = f.metadata().map_err(io)?.len();
+    let mut head = [0u8; HEADER];
+    if file_len < HEADER as u64 || f.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
         return Err(bad("not a slide table file"));
     }
-    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
     if version != FORMAT_VERSION {
         return Err(Error::Cache(format!(
@@ -153,13 +158,14 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
         )));
     }
     let m = u32_at(12) as usize;
-    let sum = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
-    let meta_end = HEADER
-        .checked_add(m)
-        .filter(|&e| e <= bytes.len())
-        .ok_or_else(|| bad("truncated header"))?;
-    let meta: Meta =
-        serde_json::from_slice(&bytes[HEADER..meta_end]).map_err(|_| bad("unreadable metadata"))?;
+    let sum = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+    let meta_end = HEADER + m;
+    if meta_end as u64 > file_len || m > 1 << 20 {
+        return Err(bad("truncated header"));
+    }
+    let mut meta_bytes = vec![0u8; m];
+    f.read_exact(&mut meta_bytes).map_err(io)?;
+    let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|_| bad("unreadable metadata"))?;
     if !meta.same_table(expected) {
         return Err(Error::Cache(format!(
             "{} holds another table ({} {} blank {})",
@@ -169,25 +175,30 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
             meta.blank
         )));
     }
-    let start = meta_end + (8 - meta_end % 8) % 8;
+    let pad = (8 - meta_end % 8) % 8;
     let words = PackedTable::words_for(meta.bits, meta.len);
-    if bytes.len() != start + words * 8 {
-        return Err(bad(&format!(
-            "{} bytes, expected {}",
-            bytes.len(),
-            start + words * 8
-        )));
+    let want = (meta_end + pad) as u64 + words as u64 * 8;
+    if file_len != want {
+        return Err(bad(&format!("{file_len} bytes, expected {want}")));
     }
-    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-    hasher.update(&bytes[HEADER..meta_end]);
-    hasher.update(&bytes[start..]);
-    if hasher.digest() != sum {
-        return Err(bad("checksum mismatch"));
+    let mut skip = [0u8; 8];
+    f.read_exact(&mut skip[..pad]).map_err(io)?;
+    let mut data = vec![0u64; words];
+    {
+        // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
+        let raw: &mut [u8] =
+            unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, words * 8) };
+        f.read_exact(raw).map_err(io)?;
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        hasher.update(&meta_bytes);
+        hasher.update(raw);
+        if hasher.digest() != sum {
+            return Err(bad("checksum mismatch"));
+        }
     }
-    let data: Vec<u64> = bytes[start..]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect();
+    for w in &mut data {
+        *w = u64::from_le(*w);
+    }
     let table =
         PackedTable::from_words(meta.bits, meta.len, data).ok_or_else(|| bad("bad table size"))?;
     Ok((meta, table))

@@ -90,6 +90,8 @@ impl Geometry {
 pub trait Eval {
     /// What `push` saves for `pop`.
     type Undo: Copy;
+    /// True when a move may change the estimate by more than one (the search then applies pathmax).
+    const INCONSISTENT: bool = false;
     /// Sets up for a state given as tile → cell.
     fn reset(&mut self, pos: &[u8]);
     /// The current estimate.
@@ -104,7 +106,9 @@ pub trait Eval {
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
 #[derive(Debug, Clone)]
 pub struct Manhattan {
-    md: Vec<u8>,
+    /// `md[t * 64 + c]`: distance of tile `t` on cell `c` from its goal cell (a fixed array: no bounds checks in
+    /// the search loop).
+    md: Box<[u8; MAX_SEARCH_CELLS * MAX_SEARCH_CELLS]>,
     n: usize,
     h: u32,
 }
@@ -112,11 +116,13 @@ pub struct Manhattan {
 impl Manhattan {
     /// For a geometry.
     pub fn new(g: &Geometry) -> Manhattan {
-        Manhattan {
-            md: g.md.clone(),
-            n: g.n,
-            h: 0,
+        let mut md = Box::new([0u8; MAX_SEARCH_CELLS * MAX_SEARCH_CELLS]);
+        for t in 0..g.n {
+            for c in 0..g.n {
+                md[t * MAX_SEARCH_CELLS + c] = g.md[t * g.n + c];
+            }
         }
+        Manhattan { md, n: g.n, h: 0 }
     }
 }
 
@@ -124,7 +130,7 @@ impl Eval for Manhattan {
     type Undo = ();
     fn reset(&mut self, pos: &[u8]) {
         self.h = (1..self.n)
-            .map(|t| self.md[t * self.n + pos[t] as usize] as u32)
+            .map(|t| self.md[t * MAX_SEARCH_CELLS + pos[t] as usize] as u32)
             .sum();
     }
     #[inline(always)]
@@ -133,13 +139,15 @@ impl Eval for Manhattan {
     }
     #[inline(always)]
     fn push(&mut self, t: u8, from: u8, to: u8, _: u32) {
-        let base = t as usize * self.n;
-        self.h = self.h + self.md[base + to as usize] as u32 - self.md[base + from as usize] as u32;
+        let base = (t as usize & 63) * MAX_SEARCH_CELLS;
+        self.h = self.h + self.md[base + (to as usize & 63)] as u32
+            - self.md[base + (from as usize & 63)] as u32;
     }
     #[inline(always)]
     fn pop(&mut self, t: u8, from: u8, to: u8, _: ()) {
-        let base = t as usize * self.n;
-        self.h = self.h + self.md[base + from as usize] as u32 - self.md[base + to as usize] as u32;
+        let base = (t as usize & 63) * MAX_SEARCH_CELLS;
+        self.h = self.h + self.md[base + (from as usize & 63)] as u32
+            - self.md[base + (to as usize & 63)] as u32;
     }
 }
 
@@ -418,6 +426,7 @@ impl PdbEval {
 
 impl Eval for PdbEval {
     type Undo = (u8, u8);
+    const INCONSISTENT: bool = true;
 
     fn reset(&mut self, pos: &[u8]) {
         self.pos[..self.n].copy_from_slice(&pos[..self.n]);

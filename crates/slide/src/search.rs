@@ -42,8 +42,9 @@ pub enum Outcome {
 const CHECK_EVERY: u64 = 1 << 14;
 
 struct Ida<'a, 'l, E: Eval> {
-    g: &'a Geometry,
-    eval: &'a mut E,
+    eval: E,
+    neighbors: [[u8; 4]; MAX_SEARCH_CELLS],
+    degree: [u8; MAX_SEARCH_CELLS],
     tiles: [u8; MAX_SEARCH_CELLS],
     blank: u8,
     path: Vec<u8>,
@@ -84,7 +85,10 @@ impl<E: Eval> Ida<'_, '_, E> {
     /// node's estimate is at least its parent's minus one, and a parent's at least any child's minus one. A raised
     /// estimate that passes the bound prunes the node's remaining children.
     fn dfs(&mut self, depth: u32, prev: u8, parent_h: u32) -> u32 {
-        let mut h = self.eval.h().max(parent_h.saturating_sub(1));
+        let mut h = self.eval.h();
+        if E::INCONSISTENT {
+            h = h.max(parent_h.saturating_sub(1));
+        }
         let f = self.f(depth, h);
         if f > self.bound {
             if f < self.next_bound {
@@ -92,7 +96,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             }
             return h;
         }
-        if self.eval.h() == 0 {
+        if h == 0 || (E::INCONSISTENT && self.eval.h() == 0) {
             return FOUND;
         }
         self.nodes += 1;
@@ -103,15 +107,15 @@ impl<E: Eval> Ida<'_, '_, E> {
             }
         }
         let b = self.blank;
-        let deg = self.g.degree[b as usize] as usize;
-        let nbrs = self.g.neighbors[b as usize];
+        let deg = (self.degree[b as usize & 63] as usize).min(4);
+        let nbrs = self.neighbors[b as usize & 63];
         for &c in &nbrs[..deg] {
             if c == prev {
                 continue;
             }
-            let t = self.tiles[c as usize];
-            self.tiles[b as usize] = t;
-            self.tiles[c as usize] = 0;
+            let t = self.tiles[c as usize & 63];
+            self.tiles[b as usize & 63] = t;
+            self.tiles[c as usize & 63] = 0;
             self.blank = c;
             // The largest child estimate that stays within the bound (weighted search refines every estimate).
             let budget = if self.weight_num == self.weight_den {
@@ -128,12 +132,12 @@ impl<E: Eval> Ida<'_, '_, E> {
             self.path.pop();
             self.eval.pop(t, c, b, undo);
             self.blank = b;
-            self.tiles[c as usize] = t;
-            self.tiles[b as usize] = 0;
+            self.tiles[c as usize & 63] = t;
+            self.tiles[b as usize & 63] = 0;
             if self.stopped {
                 return h;
             }
-            if child > h + 1 {
+            if E::INCONSISTENT && child > h + 1 {
                 h = child - 1;
                 let f = self.f(depth, h);
                 if f > self.bound {
@@ -156,7 +160,7 @@ const FOUND: u32 = u32::MAX;
 /// (every node of an optimal path has `f ≤ w·C*`, so no threshold passes `w·C*` before a solution is found).
 pub fn ida_star<E: Eval>(
     g: &Geometry,
-    eval: &mut E,
+    mut eval: E,
     pos: &[u8],
     limits: &Limits<'_>,
     weight: (u32, u32),
@@ -167,9 +171,14 @@ pub fn ida_star<E: Eval>(
         tiles[c as usize] = t as u8;
     }
     eval.reset(&pos[..n]);
+    let mut neighbors = [[0u8; 4]; MAX_SEARCH_CELLS];
+    let mut degree = [0u8; MAX_SEARCH_CELLS];
+    neighbors[..n].copy_from_slice(&g.neighbors);
+    degree[..n].copy_from_slice(&g.degree);
     let mut ida = Ida {
-        g,
         eval,
+        neighbors,
+        degree,
         tiles,
         blank: pos[0],
         path: Vec::with_capacity(256),

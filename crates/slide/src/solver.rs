@@ -103,11 +103,20 @@ impl Solution {
 /// Canonical shapes that have complete tables, in slot order.
 const TABLE_SHAPES: [(usize, usize); 7] = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (3, 3), (3, 4)];
 
+#[inline]
 fn slot(shape: Shape, blank: usize) -> Option<usize> {
-    let i = TABLE_SHAPES
-        .iter()
-        .position(|&(r, c)| r == shape.rows && c == shape.cols)?;
-    Some(i * MAX_TABLE_CELLS + blank)
+    let i = match (shape.rows, shape.cols) {
+        (2, 2) => 0,
+        (2, 3) => 1,
+        (2, 4) => 2,
+        (2, 5) => 3,
+        (2, 6) => 4,
+        (3, 3) => 5,
+        (3, 4) => 6,
+        _ => return None,
+    };
+    debug_assert_eq!(TABLE_SHAPES[i], (shape.rows, shape.cols));
+    (blank < shape.cells()).then_some(i * MAX_TABLE_CELLS + blank)
 }
 
 /// Where complete tables are kept between runs.
@@ -202,14 +211,20 @@ impl Solver {
 
     /// The complete table of a canonical shape (`rows <= cols`, both ≥ 2, at most 12 cells) and goal blank cell:
     /// built in memory up to 10 cells; for 12 cells loaded from the cache, or built and saved there.
+    #[inline]
     pub fn table(&self, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
-        let i = slot(shape, blank)
-            .filter(|_| blank < shape.cells())
-            .ok_or_else(|| Error::Unsupported(format!("no complete table for {shape}")))?;
-        if let Some(t) = self.tables[i].get() {
-            return Ok(t);
+        match slot(shape, blank) {
+            Some(i) => match self.tables[i].get() {
+                Some(t) => Ok(t),
+                None => self.first_table(i, shape, blank),
+            },
+            None => Err(Error::Unsupported(format!("no complete table for {shape}"))),
         }
-        // Concurrent first callers wait for one build.
+    }
+
+    /// Loads or builds a table on its first use; concurrent first callers wait for one build.
+    #[cold]
+    fn first_table(&self, i: usize, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
         let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
         if self.tables[i].get().is_none() {
             let t = self.load_or_build(shape, blank)?;
@@ -391,24 +406,20 @@ impl Solver {
             h => h.clone(),
         };
         let outcome = match &heuristic {
-            HeuristicChoice::Manhattan => ida_star(
-                &geometry,
-                &mut Manhattan::new(&geometry),
-                pos,
-                &limits,
-                weight,
-            ),
+            HeuristicChoice::Manhattan => {
+                ida_star(&geometry, Manhattan::new(&geometry), pos, &limits, weight)
+            }
             HeuristicChoice::LinearConflict | HeuristicChoice::Auto => ida_star(
                 &geometry,
-                &mut LinearConflict::new(&geometry),
+                LinearConflict::new(&geometry),
                 pos,
                 &limits,
                 weight,
             ),
             HeuristicChoice::Pdb(spec) => {
                 let set = self.pdb_set(goal, &frame, spec)?;
-                let mut eval = PdbEval::new(&geometry, &set, opts.reflect)?;
-                ida_star(&geometry, &mut eval, pos, &limits, weight)
+                let eval = PdbEval::new(&geometry, &set, opts.reflect)?;
+                ida_star(&geometry, eval, pos, &limits, weight)
             }
         };
         let within = opts.weight.filter(|_| weight.0 != weight.1);

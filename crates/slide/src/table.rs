@@ -53,6 +53,8 @@ pub struct FullSpace {
     neighbors: Vec<[u8; 4]>,
     degree: Vec<u8>,
     goal_parity: u32,
+    /// Bit `c`: parity of the taxicab distance from cell `c` to the goal's blank cell.
+    blank_parity: u16,
     goal_rank: u64,
 }
 
@@ -83,6 +85,9 @@ impl FullSpace {
         let goal = canonical_goal(shape, blank_goal);
         let goal_pos = goal.positions();
         let goal_parity = permutation_parity(&goal_pos);
+        let blank_parity = (0..n).fold(0u16, |m, c| {
+            m | (((shape.manhattan(c, blank_goal) & 1) as u16) << c)
+        });
         let mut space = FullSpace {
             shape,
             n,
@@ -91,6 +96,7 @@ impl FullSpace {
             neighbors,
             degree,
             goal_parity,
+            blank_parity,
             goal_rank: 0,
         };
         let pos: Vec<u8> = goal_pos.iter().map(|&p| p as u8).collect();
@@ -124,8 +130,7 @@ impl FullSpace {
         let n = self.n;
         let (r, par) = self.ranker.rank_parity(pos);
         let full = par ^ (pos[n - 2] > pos[n - 1]) as u32;
-        let need =
-            self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
+        let need = self.goal_parity ^ ((self.blank_parity >> (pos[0] & 15)) as u32 & 1);
         (full == need).then_some(r)
     }
 
@@ -136,8 +141,7 @@ impl FullSpace {
         let (free, par) = self.ranker.unrank(r, pos);
         let a = free.trailing_zeros() as u8;
         let b = (63 - free.leading_zeros()) as u8;
-        let need =
-            self.goal_parity ^ (self.shape.manhattan(pos[0] as usize, self.blank_goal) as u32 & 1);
+        let need = self.goal_parity ^ ((self.blank_parity >> (pos[0] & 15)) as u32 & 1);
         if par == need {
             pos[n - 2] = a;
             pos[n - 1] = b;
@@ -328,7 +332,7 @@ impl CompleteTable {
     }
 
     /// The distance of a reachable state given as tile → cell (use [`FullSpace::rank`] to test reachability).
-    #[inline]
+    #[inline(always)]
     pub fn distance_of_rank(&self, rank: u64, pos: &[u8]) -> u32 {
         match self.encoding {
             Encoding::Exact => self.table.get(rank),
@@ -337,7 +341,7 @@ impl CompleteTable {
     }
 
     /// The distance of a state (tile → cell), or `None` when it is unreachable.
-    #[inline]
+    #[inline(always)]
     pub fn distance(&self, pos: &[u8]) -> Option<u32> {
         let r = self.space.rank(pos)?;
         Some(self.distance_of_rank(r, pos))
