@@ -2,6 +2,7 @@
 
 mod bench;
 mod progress;
+mod serve;
 mod solve;
 
 use std::path::PathBuf;
@@ -84,6 +85,12 @@ enum Command {
         #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
         format: String,
     },
+    /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
+    ///
+    /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
+    /// `slide solve --json`; GET /api/scramble?shape=RxC&seed=S gives a random solvable board. Every solve runs
+    /// under a time and node budget; the first line of standard output is the URL to open.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -109,6 +116,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
         Command::Solve(args) => solve::run(&solver, args, cli.quiet),
         Command::Bench(args) => bench::run(&solver, args),
+        Command::Serve(args) => serve::run(&solver, args),
         Command::Stats { shape, goal, all } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);

@@ -1,0 +1,697 @@
+//! `slide serve`, end to end: each test starts the real binary on a free port (`--port 0`, the URL is read from the
+//! first line it prints) with its own empty cache directory, talks HTTP/1.1 to it over a plain `TcpStream`, and
+//! kills it when done (the `Serve` guard, also on failure). Answers on 2x3 boards are checked against a
+//! breadth-first search written here; move sequences are replayed here.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The server and a tiny HTTP client
+// ---------------------------------------------------------------------------------------------------------------
+
+/// A running `slide serve`; killed on drop.
+struct Serve {
+    child: Child,
+    /// host:port
+    addr: String,
+    _cache: tempfile::TempDir,
+}
+
+impl Serve {
+    fn start() -> Serve {
+        Serve::with_args(&[])
+    }
+
+    fn with_args(extra: &[&str]) -> Serve {
+        let cache = tempfile::tempdir().unwrap();
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("slide"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .env("SLIDE_CACHE_DIR", cache.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start slide serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // From here on the guard kills the child, whatever happens.
+        let mut s = Serve {
+            child,
+            addr: String::new(),
+            _cache: cache,
+        };
+        assert!(
+            line.starts_with("slide: serving on http://") && line.contains("(Ctrl-C to stop)"),
+            "first line: {line:?}"
+        );
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap();
+        s.addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string();
+        assert!(s.addr.starts_with("127.0.0.1:"), "{url}");
+        s
+    }
+
+    fn connect(&self) -> TcpStream {
+        let s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s
+    }
+
+    /// Sends raw bytes on a new connection and reads one response.
+    fn raw(&self, bytes: &[u8]) -> Resp {
+        let mut s = self.connect();
+        s.write_all(bytes).unwrap();
+        read_response(&mut BufReader::new(s), bytes.starts_with(b"HEAD "))
+    }
+
+    fn request(&self, method: &str, path: &str, body: Option<&str>) -> Resp {
+        self.raw(&request_bytes(method, path, body, true))
+    }
+
+    fn get(&self, path: &str) -> Resp {
+        self.request("GET", path, None)
+    }
+
+    fn post(&self, path: &str, body: &str) -> Resp {
+        self.request("POST", path, Some(body))
+    }
+
+    /// POST /api/solve with a JSON body; the answer must be 200 with a JSON object.
+    fn solve(&self, body: Value) -> Value {
+        let r = self.post("/api/solve", &body.to_string());
+        assert_eq!(r.status, 200, "{body} -> {}", r.body);
+        r.json()
+    }
+
+    /// POST /api/solve expecting an error status; returns the error message.
+    fn solve_error(&self, body: &str, status: u16) -> String {
+        let r = self.post("/api/solve", body);
+        assert_eq!(r.status, status, "{body} -> {}", r.body);
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        let v = r.json();
+        let e = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error in {v}"));
+        assert!(!e.is_empty());
+        e.to_string()
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn request_bytes(method: &str, path: &str, body: Option<&str>, close: bool) -> Vec<u8> {
+    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: test\r\n");
+    if close {
+        r.push_str("Connection: close\r\n");
+    }
+    if let Some(b) = body {
+        r.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            b.len()
+        ));
+    }
+    r.push_str("\r\n");
+    if let Some(b) = body {
+        r.push_str(b);
+    }
+    r.into_bytes()
+}
+
+struct Resp {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Resp {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
+    }
+}
+
+/// Reads one response: status line, headers, and (unless it answers a HEAD request) a body delimited by
+/// Content-Length, chunks or the end of the connection.
+fn read_response(r: &mut impl BufRead, head: bool) -> Resp {
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let mut parts = line.split_whitespace();
+    assert_eq!(
+        parts.next().map(|v| v.starts_with("HTTP/1.")),
+        Some(true),
+        "status line {line:?}"
+    );
+    let status: u16 = parts.next().unwrap().parse().unwrap();
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        r.read_line(&mut line).unwrap();
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        let (k, v) = l.split_once(':').unwrap();
+        headers.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    let mut resp = Resp {
+        status,
+        headers,
+        body: String::new(),
+    };
+    let mut body = Vec::new();
+    if head {
+    } else if let Some(n) = resp.header("content-length") {
+        body.resize(n.parse().unwrap(), 0);
+        r.read_exact(&mut body).unwrap();
+    } else if resp
+        .header("transfer-encoding")
+        .is_some_and(|t| t.eq_ignore_ascii_case("chunked"))
+    {
+        loop {
+            line.clear();
+            r.read_line(&mut line).unwrap();
+            let n = usize::from_str_radix(line.trim().split(';').next().unwrap(), 16).unwrap();
+            let mut chunk = vec![0; n + 2];
+            r.read_exact(&mut chunk).unwrap();
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..n]);
+        }
+    } else {
+        r.read_to_end(&mut body).unwrap();
+    }
+    resp.body = String::from_utf8(body).unwrap();
+    resp
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A reference for 2x3 boards and a replayer
+// ---------------------------------------------------------------------------------------------------------------
+
+fn neighbours(b: &[u8], rows: usize, cols: usize) -> Vec<Vec<u8>> {
+    let blank = b.iter().position(|&t| t == 0).unwrap();
+    let (r, c) = (blank / cols, blank % cols);
+    let mut out = Vec::new();
+    let mut swap = |cell: usize| {
+        let mut n = b.to_vec();
+        n.swap(blank, cell);
+        out.push(n);
+    };
+    if r > 0 {
+        swap(blank - cols);
+    }
+    if r + 1 < rows {
+        swap(blank + cols);
+    }
+    if c > 0 {
+        swap(blank - 1);
+    }
+    if c + 1 < cols {
+        swap(blank + 1);
+    }
+    out
+}
+
+/// Distances to the 2x3 goal of every board that reaches it.
+fn distances_2x3() -> HashMap<Vec<u8>, i64> {
+    let goal = vec![1u8, 2, 3, 4, 5, 0];
+    let mut dist = HashMap::from([(goal.clone(), 0i64)]);
+    let mut frontier = vec![goal];
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for b in &frontier {
+            for n in neighbours(b, 2, 3) {
+                if !dist.contains_key(&n) {
+                    dist.insert(n.clone(), d);
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
+}
+
+fn rows_of(v: &Value) -> (usize, usize, Vec<u8>) {
+    let rows = v
+        .as_array()
+        .unwrap_or_else(|| panic!("board is not rows: {v}"));
+    let cols = rows[0].as_array().unwrap().len();
+    let cells: Vec<u8> = rows
+        .iter()
+        .flat_map(|r| {
+            let r = r.as_array().unwrap();
+            assert_eq!(r.len(), cols, "ragged board {v}");
+            r.iter().map(|t| t.as_u64().unwrap() as u8)
+        })
+        .collect();
+    (rows.len(), cols, cells)
+}
+
+/// Replays `solution` (tiles sliding into the blank) from `board` and checks that every move is legal and that
+/// the goal (tiles in order, blank last) is reached.
+fn replay_to_goal(board: &Value, solution: &Value) {
+    let (rows, cols, mut b) = rows_of(board);
+    for t in solution.as_array().unwrap() {
+        let t = t.as_u64().unwrap() as u8;
+        let blank = b.iter().position(|&x| x == 0).unwrap();
+        let at = b.iter().position(|&x| x == t).unwrap();
+        let (br, bc, tr, tc) = (blank / cols, blank % cols, at / cols, at % cols);
+        assert_eq!(
+            br.abs_diff(tr) + bc.abs_diff(tc),
+            1,
+            "tile {t} is not next to the blank"
+        );
+        b.swap(blank, at);
+    }
+    let n = rows * cols;
+    let goal: Vec<u8> = (1..n as u8).chain([0]).collect();
+    assert_eq!(b, goal, "the solution does not reach the goal");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------------------------
+
+#[test]
+fn serves_the_page() {
+    let s = Serve::start();
+    for path in ["/", "/index.html"] {
+        let r = s.get(path);
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
+        assert!(r.body.starts_with("<!doctype html>"));
+        assert!(r.body.contains("api/solve") && r.body.contains("api/scramble"));
+        assert!(r.body.trim_end().ends_with("</html>"));
+    }
+    // HEAD: the headers only.
+    let r = s.request("HEAD", "/", None);
+    assert_eq!(r.status, 200);
+    assert!(r.body.is_empty());
+    // Several requests on one kept-alive connection.
+    let mut conn = BufReader::new(s.connect());
+    for _ in 0..3 {
+        conn.get_mut()
+            .write_all(&request_bytes(
+                "POST",
+                "/api/solve",
+                Some(r#"{"board": "4 1 2/5 0 3"}"#),
+                false,
+            ))
+            .unwrap();
+        let r = read_response(&mut conn, false);
+        assert_eq!(r.status, 200);
+        assert_eq!(r.json()["moves"], 5);
+    }
+}
+
+#[test]
+fn solves_2x3_boards() {
+    let s = Serve::start();
+    let v = s.solve(serde_json::json!({"board": [[1, 2, 3], [4, 0, 5]], "moves": true}));
+    assert_eq!(v["moves"], 1);
+    assert_eq!(v["solution"], serde_json::json!([5]));
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["board"], serde_json::json!([[1, 2, 3], [4, 0, 5]]));
+    assert!(v["nodes"].is_u64() && v["seconds"].is_f64());
+    assert!(v.get("lower_bound").is_none() && v.get("reason").is_none());
+
+    let v = s.solve(serde_json::json!({"board": "4 1 2/5 0 3", "moves": true}));
+    assert_eq!(v["moves"], 5);
+    assert_eq!(v["board"], serde_json::json!([[4, 1, 2], [5, 0, 3]]));
+    replay_to_goal(&v["board"], &v["solution"]);
+
+    // Without "moves" there is no solution field; the goal itself is 0 moves.
+    let v = s.solve(serde_json::json!({"board": "[[4,1,2],[5,0,3]]"}));
+    assert_eq!(v["moves"], 5);
+    assert!(v.get("solution").is_none());
+    let v = s.solve(serde_json::json!({"board": "1 2 3/4 5 0", "moves": true}));
+    assert_eq!(v["moves"], 0);
+    assert_eq!(v["solution"], serde_json::json!([]));
+
+    // Every format the CLI reads, and a flat list with a shape.
+    for text in ["1 2 3/4 0 5", "1,2,3/4,0,5", "[[1,2,3],[4,0,5]]"] {
+        assert_eq!(
+            s.solve(serde_json::json!({ "board": text }))["moves"],
+            1,
+            "{text}"
+        );
+    }
+    let v = s.solve(serde_json::json!({"board": "1 2 3 4 0 5", "shape": "2x3"}));
+    assert_eq!(v["moves"], 1);
+
+    // A custom goal.
+    let v = s.solve(
+        serde_json::json!({"board": "1 2 3/4 5 0", "goal": [[1, 2, 3], [4, 0, 5]], "moves": true}),
+    );
+    assert_eq!(v["moves"], 1);
+    assert_eq!(v["solution"], serde_json::json!([5]));
+
+    // Random boards against the breadth-first reference, solutions replayed.
+    let dist = distances_2x3();
+    for seed in 0..12 {
+        let b = s
+            .get(&format!("/api/scramble?shape=2x3&seed={seed}"))
+            .json()["board"]
+            .clone();
+        let v = s.solve(serde_json::json!({"board": b, "moves": true}));
+        let (_, _, cells) = rows_of(&v["board"]);
+        assert_eq!(v["moves"].as_i64(), Some(dist[&cells]), "{b}");
+        assert_eq!(v["optimal"], true);
+        replay_to_goal(&v["board"], &v["solution"]);
+    }
+}
+
+#[test]
+fn unsolvable_boards_give_minus_one_and_the_reason() {
+    let s = Serve::start();
+    let v = s.solve(serde_json::json!({"board": [[1, 2, 3], [5, 4, 0]], "moves": true}));
+    assert_eq!(v["moves"], -1);
+    assert_eq!(v["solution"], Value::Null);
+    assert_eq!(v["optimal"], true);
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("parity"), "{reason}");
+    // Also on a shape with no table, and on a single row.
+    let v = s.solve(serde_json::json!({"board": "2 1 3 4/5 6 7 8/9 10 11 12/13 14 15 0"}));
+    assert_eq!(v["moves"], -1);
+    assert!(v["reason"].as_str().unwrap().contains("parity"));
+    let v = s.solve(serde_json::json!({"board": [[2, 1, 0]]}));
+    assert_eq!(v["moves"], -1);
+    assert!(v["reason"].as_str().unwrap().contains("single row"));
+}
+
+#[test]
+fn bad_input_is_400_with_a_message_naming_the_problem() {
+    let s = Serve::start();
+    let cases: &[(&str, &[&str])] = &[
+        (r#"{"board": [[1,2,3],[4,0]]}"#, &["ragged", "row 2"]),
+        (r#"{"board": "1 2 3/4 0"}"#, &["ragged"]),
+        (r#"{"board": [[1,2,3],[4,4,0]]}"#, &["duplicate value 4"]),
+        (r#"{"board": "1 2 3/4 x 5"}"#, &["not a number", "\"x\""]),
+        (
+            r#"{"board": [[1,2,3],[4,"x",5]]}"#,
+            &["not a number", "\"x\"", "row 2, column 2"],
+        ),
+        (
+            r#"{"board": [[1,2,3],[4,0,5.5]]}"#,
+            &["5.5", "not a whole number", "row 2, column 3"],
+        ),
+        (
+            r#"{"board": [[1,2,3],[4,0,2.0]]}"#,
+            &["2.0", "not a whole number"],
+        ),
+        (r#"{"board": [[1,2,3],[4,0,-5]]}"#, &["-5", "negative"]),
+        (r#"{"board": [[1,2,3],[4,0,9]]}"#, &["9", "out of range"]),
+        (
+            r#"{"board": [[1,2,3],[4,0,99999999999999999999]]}"#,
+            &["too large"],
+        ),
+        (
+            r#"{"board": [[1,2,3],[4,0,18446744073709551615]]}"#,
+            &["18446744073709551615", "too large"],
+        ),
+        (r#"{"board": [[1,2,3],5]}"#, &["row 2", "not an array"]),
+        (r#"{"board": []}"#, &["empty"]),
+        (r#"{"board": 12}"#, &["board must be a string"]),
+        (r#"{"board": ""}"#, &["empty"]),
+        (r#"{"moves": true}"#, &["needs a \"board\""]),
+        (
+            r#"{"board": "1 2 3/4 0 5", "moves": "yes"}"#,
+            &["\"moves\" must be true or false"],
+        ),
+        (r#"{"board": "1 2 3/4 0 5", "goal": "1 2/3 0"}"#, &["goal"]),
+        (r#"{"board": "1 2 3 4 0 5", "shape": "2by3"}"#, &["shape"]),
+        (r#"{"board": "1 2 3/4 0 5""#, &["not valid JSON"]),
+        ("board=1", &["not valid JSON"]),
+        ("", &["empty request body"]),
+        ("[1, 2]", &["JSON object"]),
+    ];
+    for (body, needles) in cases {
+        let e = s.solve_error(body, 400);
+        for n in *needles {
+            assert!(e.contains(n), "{body}: error {e:?} does not contain {n:?}");
+        }
+    }
+    // Boards too large for any search: a clear 400 too (10x10, solvable, not a line).
+    let mut tiles: Vec<u32> = (1..100).collect();
+    tiles.push(0);
+    tiles.swap(0, 1);
+    tiles.swap(2, 3);
+    let rows: Vec<Vec<u32>> = tiles.chunks(10).map(|c| c.to_vec()).collect();
+    let e = s.solve_error(&serde_json::json!({ "board": rows }).to_string(), 400);
+    assert!(e.contains("at most 64 cells"), "{e}");
+}
+
+#[test]
+fn oversized_bodies_are_413() {
+    let s = Serve::start();
+    // Announced too large: refused without reading the body.
+    let r = s.raw(b"POST /api/solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+    assert_eq!(r.status, 413);
+    assert!(r.json()["error"].as_str().unwrap().contains("64 KiB"));
+    // Sent in chunks, without a length: cut off after 64 KiB.
+    let big = format!(r#"{{"board": "1 2 3/4 0 5{}"}}"#, " ".repeat(70_000));
+    let mut req = b"POST /api/solve HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".to_vec();
+    for c in big.as_bytes().chunks(4096) {
+        req.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+        req.extend_from_slice(c);
+        req.extend_from_slice(b"\r\n");
+    }
+    req.extend_from_slice(b"0\r\n\r\n");
+    let r = s.raw(&req);
+    assert_eq!(r.status, 413);
+    assert!(r.json()["error"].is_string());
+    // Just under the limit is fine.
+    let ok = format!(r#"{{"board": "1 2 3/4 0 5{}"}}"#, " ".repeat(60_000));
+    assert!(ok.len() < 64 << 10);
+    assert_eq!(s.solve(serde_json::from_str(&ok).unwrap())["moves"], 1);
+    // An absurd length neither crashes the server nor waits for the body.
+    let mut c = s.connect();
+    c.write_all(b"POST /api/solve HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000000000\r\n\r\n")
+        .unwrap();
+    let mut head = [0u8; 12];
+    c.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 413");
+    drop(c);
+    assert_eq!(
+        s.solve(serde_json::json!({"board": "4 1 2/5 0 3"}))["moves"],
+        5
+    );
+}
+
+#[test]
+fn unknown_paths_and_wrong_methods() {
+    let s = Serve::start();
+    let r = s.get("/nope");
+    assert_eq!(r.status, 404);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert!(r.json()["error"].as_str().unwrap().contains("/nope"));
+    assert_eq!(s.get("/api/solver").status, 404);
+    assert_eq!(s.get("/api").status, 404);
+
+    let r = s.get("/api/solve");
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("POST"));
+    assert!(r.json()["error"].as_str().unwrap().contains("POST"));
+    let r = s.post("/api/scramble?shape=3x3", "{}");
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), Some("GET"));
+    assert_eq!(s.request("DELETE", "/", None).status, 405);
+}
+
+#[test]
+fn scrambles_are_reproducible_and_solvable() {
+    let s = Serve::with_args(&["--timeout", "0.5"]);
+    let a = s.get("/api/scramble?shape=3x3&seed=42");
+    assert_eq!(a.status, 200);
+    assert_eq!(a.header("content-type"), Some("application/json"));
+    let b = s.get("/api/scramble?seed=42&shape=3x3");
+    assert_eq!(a.json()["board"], b.json()["board"]);
+    let others: Vec<Value> = (43..47)
+        .map(|seed| {
+            s.get(&format!("/api/scramble?shape=3x3&seed={seed}"))
+                .json()["board"]
+                .clone()
+        })
+        .collect();
+    assert!(others.iter().any(|o| *o != a.json()["board"]));
+    // Unseeded boards differ from one another (with overwhelming probability).
+    let u: Vec<Value> = (0..4)
+        .map(|_| s.get("/api/scramble?shape=4x4").json()["board"].clone())
+        .collect();
+    assert!(u.windows(2).any(|w| w[0] != w[1]));
+
+    // (No 3x4 or 4x4 here: their first boards would start building a table or pattern databases.)
+    for shape in [
+        "2x2", "2x3", "3x3", "4x5", "5x5", "1x5", "8x8", "64x1", "2%783",
+    ] {
+        let r = s.get(&format!("/api/scramble?shape={shape}&seed=7"));
+        assert_eq!(r.status, 200, "{shape}: {}", r.body);
+        let v = r.json();
+        let (rows, cols, cells) = rows_of(&v["board"]);
+        let want = shape.replace("%78", "x");
+        assert_eq!(format!("{rows}x{cols}"), want);
+        let mut sorted = cells.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..(rows * cols) as u8).collect::<Vec<_>>());
+        // Solvable: never -1 (big boards may stop at the budget with null).
+        let sol = s.solve(serde_json::json!({ "board": v["board"] }));
+        assert_ne!(sol["moves"], -1, "{shape}: {sol}");
+        assert!(sol.get("reason").is_none());
+    }
+    let a = s.solve(serde_json::json!({ "board": s.get("/api/scramble?shape=3x3&seed=1").json()["board"], "moves": true }));
+    replay_to_goal(&a["board"], &a["solution"]);
+
+    for (q, needle) in [
+        ("", "missing shape"),
+        ("?shape=", "shape"),
+        ("?shape=3by3", "shape"),
+        ("?shape=1x1", "at least two cells"),
+        ("?shape=9x9", "64 cells"),
+        ("?shape=100000x100000", "shape"),
+        ("?shape=3x3&seed=-1", "seed"),
+        ("?shape=3x3&seed=x", "seed"),
+    ] {
+        let r = s.get(&format!("/api/scramble{q}"));
+        assert_eq!(r.status, 400, "{q}: {}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(needle), "{q}: {e}");
+    }
+}
+
+#[test]
+fn solves_4x4_boards_optimally() {
+    let s = Serve::start();
+    // Boards a few random moves from the goal: the first answers come from IDA* with linear conflicts while the
+    // pattern databases build in the background; later ones may use them. All are proven optimal.
+    let goal: Vec<u8> = (1..16).chain([0]).collect();
+    let mut seed = 12345u64;
+    for walk in [6usize, 14, 22, 30, 30, 36] {
+        let mut b = goal.clone();
+        let mut prev = usize::MAX;
+        for _ in 0..walk {
+            let blank = b.iter().position(|&t| t == 0).unwrap();
+            let ns: Vec<Vec<u8>> = neighbours(&b, 4, 4)
+                .into_iter()
+                .filter(|n| n.iter().position(|&t| t == 0) != Some(prev))
+                .collect();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            b = ns[(seed >> 33) as usize % ns.len()].clone();
+            prev = blank;
+        }
+        let rows: Vec<Vec<u8>> = b.chunks(4).map(|c| c.to_vec()).collect();
+        let t = Instant::now();
+        let v = s.solve(serde_json::json!({ "board": rows, "moves": true }));
+        assert_eq!(v["optimal"], true, "{v} after {:?}", t.elapsed());
+        let m = v["moves"].as_u64().unwrap() as usize;
+        assert!(
+            m <= walk && m % 2 == walk % 2,
+            "{m} moves for a walk of {walk}"
+        );
+        assert_eq!(v["solution"].as_array().unwrap().len(), m);
+        replay_to_goal(&v["board"], &v["solution"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+#[test]
+fn the_budget_stops_hard_searches_quickly() {
+    let s = Serve::with_args(&["--timeout", "1", "--threads", "2"]);
+    let board = s.get("/api/scramble?shape=5x5&seed=5").json()["board"].clone();
+    let t = Instant::now();
+    let v = s.solve(serde_json::json!({ "board": board, "moves": true }));
+    let took = t.elapsed();
+    assert_eq!(v["optimal"], false, "{v}");
+    assert_eq!(v["moves"], Value::Null);
+    assert_eq!(v["solution"], Value::Null);
+    assert!(v["lower_bound"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+
+    // Several at once: each is answered within its budget plus the wait for a worker (2 workers here).
+    let t = Instant::now();
+    std::thread::scope(|sc| {
+        let hs: Vec<_> = (0..4)
+            .map(|i| {
+                let s = &s;
+                sc.spawn(move || {
+                    let b =
+                        s.get(&format!("/api/scramble?shape=4x5&seed={i}")).json()["board"].clone();
+                    s.solve(serde_json::json!({ "board": b }))
+                })
+            })
+            .collect();
+        for h in hs {
+            let v = h.join().unwrap();
+            assert!(v["optimal"] == false || v["moves"].is_u64(), "{v}");
+        }
+    });
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(12), "took {took:?}");
+    // The server is still answering.
+    assert_eq!(
+        s.solve(serde_json::json!({"board": "4 1 2/5 0 3"}))["moves"],
+        5
+    );
+}
+
+#[test]
+fn stalled_clients_do_not_hold_the_solvers() {
+    let s = Serve::with_args(&["--threads", "1"]);
+    // Clients that send half a body, or half the headers, and then nothing.
+    let mut stalled = Vec::new();
+    for _ in 0..4 {
+        let mut c = s.connect();
+        c.write_all(
+            b"POST /api/solve HTTP/1.1\r\nHost: test\r\nContent-Length: 40\r\n\r\n{\"board\":",
+        )
+        .unwrap();
+        stalled.push(c);
+        let mut c = s.connect();
+        c.write_all(b"POST /api/solve HTTP/1.1\r\nHost: te")
+            .unwrap();
+        stalled.push(c);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    for _ in 0..3 {
+        assert_eq!(
+            s.solve(serde_json::json!({"board": "4 1 2/5 0 3"}))["moves"],
+            5
+        );
+    }
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert_eq!(s.get("/").status, 200);
+    drop(stalled);
+}
