@@ -50,11 +50,13 @@ impl Distances {
 /// Ranks per parallel work item.
 const CHUNK: usize = 1 << 15;
 
-/// Computes the distance of every state from the goals. `cancel` stops the search early (an error is returned).
+/// Computes the distance of every state from the goals, reporting progress under `label`. `cancel` stops the
+/// search early (an error is returned).
 ///
 /// Memory: one byte per rank, plus small per-thread stacks.
 pub fn bfs<S: StateSpace>(
     space: &S,
+    label: &str,
     progress: &dyn Progress,
     cancel: Option<&AtomicBool>,
 ) -> Result<Distances> {
@@ -72,7 +74,7 @@ pub fn bfs<S: StateSpace>(
         for g in space.goals() {
             cells[g as usize].store(0, Relaxed);
         }
-        progress.start("states", size);
+        progress.start(label, size);
         let mut depth: u8 = 0;
         loop {
             if cancel.is_some_and(|c| c.load(Relaxed)) {
@@ -218,7 +220,7 @@ mod tests {
     #[test]
     fn zero_one_costs() {
         let n = 400u64;
-        let d = bfs(&Ring(n), &NoProgress, None).unwrap();
+        let d = bfs(&Ring(n), "ring", &NoProgress, None).unwrap();
         // Reference: Dijkstra-free closed form by walking both ways.
         for r in 0..n {
             let fwd = (0..r).filter(|i| i % 2 == 0).count() as u64;

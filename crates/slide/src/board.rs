@@ -374,6 +374,30 @@ impl Board {
         Some(t)
     }
 
+    /// The sum over tiles of their taxicab distance to their cells in `goal`: a lower bound on the number of moves,
+    /// for boards of any size, in O(cells).
+    ///
+    /// ```
+    /// let b = slide::Board::parse("4 1 2/5 0 3").unwrap();
+    /// assert_eq!(b.manhattan_to(&slide::Board::goal(b.shape())).unwrap(), 5);
+    /// ```
+    pub fn manhattan_to(&self, goal: &Board) -> Result<u64> {
+        if goal.shape != self.shape {
+            return Err(Error::ShapeMismatch {
+                board: self.shape,
+                goal: goal.shape,
+            });
+        }
+        let goal_pos = goal.positions();
+        Ok(self
+            .tiles
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(cell, &t)| self.shape.manhattan(cell, goal_pos[t as usize]) as u64)
+            .sum())
+    }
+
     /// Whether `goal` can be reached from this board, in O(cells).
     ///
     /// With at least two rows and two columns the rule is parity: the permutation taking this board to the goal and

@@ -35,7 +35,13 @@ pub const MAX_PATTERN: usize = 10;
 pub struct PatternSpace {
     shape: Shape,
     cells: Vec<u8>,
+    /// Ranks placements of the pattern's tiles and the blank (blank last).
     ranker: PartialRanker,
+    /// Ranks placements of the pattern's tiles alone: a state's rank is `placement * group + blank digit`, where
+    /// the blank digit counts the free cells below the blank's cell.
+    placement: PartialRanker,
+    group: u64,
+    group_div: strength_reduce::StrengthReducedU64,
     neighbors: Vec<Vec<u8>>,
 }
 
@@ -57,6 +63,9 @@ impl PatternSpace {
         }
         let ranker = PartialRanker::new(n, cells.len() + 1)
             .ok_or_else(|| Error::Unsupported("pattern too large to rank".into()))?;
+        let placement =
+            PartialRanker::new(n, cells.len()).expect("smaller than the ranker with the blank");
+        let group = (n - cells.len()) as u64;
         let neighbors = (0..n)
             .map(|c| shape.neighbors(c).map(|x| x as u8).collect())
             .collect();
@@ -64,13 +73,24 @@ impl PatternSpace {
             shape,
             cells: cells.to_vec(),
             ranker,
+            placement,
+            group,
+            group_div: strength_reduce::StrengthReducedU64::new(group),
             neighbors,
         })
     }
 }
 
+/// Working memory of [`PatternSpace`]: the last placement unranked (consecutive ranks share it), its free cells.
+#[derive(Debug, Clone, Copy)]
+pub struct PatternScratch {
+    placement: u64,
+    items: [u8; MAX_PATTERN],
+    free: u64,
+}
+
 impl StateSpace for PatternSpace {
-    type Scratch = [u8; MAX_PATTERN + 1];
+    type Scratch = PatternScratch;
 
     fn size(&self) -> u64 {
         self.ranker.size()
@@ -89,30 +109,54 @@ impl StateSpace for PatternSpace {
             .collect()
     }
 
-    fn scratch(&self) -> Self::Scratch {
-        [0; MAX_PATTERN + 1]
+    fn scratch(&self) -> PatternScratch {
+        PatternScratch {
+            placement: u64::MAX,
+            items: [0; MAX_PATTERN],
+            free: 0,
+        }
     }
 
     #[inline]
-    fn expand(&self, rank: u64, items: &mut Self::Scratch, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, s: &mut PatternScratch, visit: &mut dyn FnMut(u64, u8)) {
         let k = self.cells.len();
-        self.ranker.unrank(rank, &mut items[..k + 1]);
-        let b = items[k];
+        let placement = rank / self.group_div;
+        let digit = rank - placement * self.group;
+        if placement != s.placement {
+            // The scan visits ranks in order, so the states of one placement come together: unrank it once.
+            s.free = self.placement.unrank(placement, &mut s.items[..k]).0;
+            s.placement = placement;
+        }
+        let free = s.free;
+        let below = |mask: u64, c: u8| (mask & ((1u64 << c) - 1)).count_ones() as u64;
+        let b = select(free, digit as u32) as u8;
         for &c in &self.neighbors[b as usize] {
-            // Is a pattern tile on c?
-            let owner = items[..k].iter().position(|&p| p == c);
-            items[k] = c;
-            match owner {
-                Some(j) => {
-                    items[j] = b;
-                    visit(self.ranker.rank(&items[..k + 1]), 1);
-                    items[j] = c;
-                }
-                None => visit(self.ranker.rank(&items[..k + 1]), 0),
+            if free & (1u64 << c) != 0 {
+                // The blank moves through a free cell: same placement, cost 0.
+                visit(placement * self.group + below(free, c), 0);
+            } else {
+                // A pattern tile slides from c into the blank's cell b.
+                let j = s.items[..k]
+                    .iter()
+                    .position(|&p| p == c)
+                    .expect("c holds a pattern tile");
+                s.items[j] = b;
+                let p2 = self.placement.rank(&s.items[..k]);
+                s.items[j] = c;
+                let free2 = (free & !(1u64 << b)) | (1u64 << c);
+                visit(p2 * self.group + below(free2, c), 1);
             }
-            items[k] = b;
         }
     }
+}
+
+/// Index of the `d`-th (0-based) set bit of `mask`.
+#[inline]
+fn select(mut mask: u64, d: u32) -> u32 {
+    for _ in 0..d {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
 }
 
 /// A built pattern database: for each placement of the pattern's tiles, `(cost - manhattan) / 2` in 4 bits.
@@ -133,7 +177,8 @@ impl Pdb {
     /// Builds the database of the tiles whose goal cells are `cells` (in parallel, reporting to `progress`).
     pub fn build(shape: Shape, cells: &[u8], progress: &dyn Progress) -> Result<Pdb> {
         let space = PatternSpace::new(shape, cells)?;
-        let dist = bfs(&space, progress, None)?;
+        let label = format!("PDB {shape} {}-tile", cells.len());
+        let dist = bfs(&space, &label, progress, None)?;
         let k = cells.len();
         let n = shape.cells();
         let ranker = PartialRanker::new(n, k).expect("smaller than the space's ranker");

@@ -61,6 +61,19 @@ impl Solution {
         }
     }
 
+    /// A solution from a known move sequence (for example from [`crate::fast`]), proven least or not.
+    pub fn from_moves(moves: Vec<Tile>, optimal: bool) -> Solution {
+        let lower_bound = if optimal { moves.len() as u64 } else { 0 };
+        Solution {
+            moves: Some(moves),
+            unsolvable_reason: None,
+            optimal,
+            lower_bound,
+            within: None,
+            nodes: 0,
+        }
+    }
+
     /// The number of moves, or -1 when unsolvable (and -1 too when a limit stopped the search: check
     /// [`Solution::is_unsolvable`] and [`Solution::optimal`]).
     pub fn distance(&self) -> i64 {

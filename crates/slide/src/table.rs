@@ -222,7 +222,7 @@ impl CompleteTable {
         progress: &dyn Progress,
     ) -> Result<CompleteTable> {
         let space = FullSpace::new(shape, blank_goal)?;
-        let dist = bfs(&space, progress, None)?;
+        let dist = bfs(&space, &format!("table {shape}"), progress, None)?;
         let diameter = dist.max_distance();
         let encoding = Self::encoding_for(shape);
         let bits = match encoding {
