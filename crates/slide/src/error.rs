@@ -120,6 +120,16 @@ pub enum Error {
     /// No solver of the requested kind covers this shape.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// A table or pattern-database build would need more memory than allowed.
+    #[error("{what} needs {} MB of memory to build, more than the {} MB allowed (--max-memory)", needed / 1_000_000, limit / 1_000_000)]
+    TooMuchMemory {
+        /// What would be built.
+        what: String,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),

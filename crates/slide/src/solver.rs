@@ -159,6 +159,24 @@ pub struct Solver {
     building: Mutex<()>,
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<(Shape, Vec<u8>), Arc<Pdb>>>,
+    max_memory: Option<u64>,
+}
+
+/// Memory a complete-table build needs: a byte per state while searching, then the packed table.
+pub fn table_build_bytes(shape: Shape) -> u64 {
+    let states = crate::rank::PartialRanker::new(shape.cells(), shape.cells().saturating_sub(2))
+        .map_or(u64::MAX, |r| r.size());
+    let bits = if shape.cells() <= 10 { 8 } else { 2 };
+    states.saturating_add(states.saturating_mul(bits) / 8)
+}
+
+/// Memory a pattern-database build needs: a byte per placement of the pattern and the blank, then 4 bits per
+/// placement of the pattern.
+pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
+    let n = shape.cells();
+    let with_blank = crate::rank::PartialRanker::new(n, k + 1).map_or(u64::MAX, |r| r.size());
+    let placements = crate::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
+    with_blank.saturating_add(placements / 2)
 }
 
 /// Tables of at least this many cells are cached on disk by default (the 12-cell ones); smaller ones build in
@@ -197,6 +215,24 @@ impl Solver {
             building: Mutex::new(()),
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
             pdbs: Mutex::new(HashMap::new()),
+            max_memory: None,
+        }
+    }
+
+    /// Refuses, up front, any table or pattern-database build that would need more than `bytes` of memory.
+    pub fn max_memory(mut self, bytes: u64) -> Solver {
+        self.max_memory = Some(bytes);
+        self
+    }
+
+    fn check_memory(&self, what: &str, needed: u64) -> Result<()> {
+        match self.max_memory {
+            Some(limit) if needed > limit => Err(Error::TooMuchMemory {
+                what: what.to_string(),
+                needed,
+                limit,
+            }),
+            _ => Ok(()),
         }
     }
 
@@ -256,6 +292,7 @@ impl Solver {
             self.cache_path()
         };
         let Some(dir) = dir else {
+            self.check_memory(&format!("the {shape} table"), table_build_bytes(shape))?;
             return CompleteTable::build(shape, blank, progress);
         };
         let encoding = CompleteTable::encoding_for(shape);
@@ -288,6 +325,7 @@ impl Solver {
             Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
             Err(_) => {}
         }
+        self.check_memory(&format!("the {shape} table"), table_build_bytes(shape))?;
         let t = CompleteTable::build(shape, blank, progress)?;
         let meta = Meta {
             bits: t.packed().bits(),
@@ -506,6 +544,10 @@ impl Solver {
             .ok_or_else(|| Error::Unsupported("pattern too large".into()))?
             .size();
         let Some(dir) = self.cache_path() else {
+            self.check_memory(
+                &format!("a {}-tile pattern database of {shape}", cells.len()),
+                pdb_build_bytes(shape, cells.len()),
+            )?;
             return Pdb::build(shape, cells, progress);
         };
         let expected = Meta {
@@ -528,6 +570,10 @@ impl Solver {
             Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
             Err(_) => {}
         }
+        self.check_memory(
+            &format!("a {}-tile pattern database of {shape}", cells.len()),
+            pdb_build_bytes(shape, cells.len()),
+        )?;
         let p = Pdb::build(shape, cells, progress)?;
         let meta = Meta {
             histogram: p.histogram().to_vec(),
