@@ -30,6 +30,7 @@ pub mod bfs;
 pub mod board;
 pub mod cache;
 pub mod error;
+pub mod fast;
 pub mod frame;
 pub mod heuristic;
 pub mod packed;

@@ -1,0 +1,31 @@
+//! Fast mode (issue 4): count-only solves of random n × n boards, n = 10, 30, 100.
+//!
+//! Run with `cargo bench -p slide --bench fast`; `scripts/bench-fast.sh` times the larger sizes (300, 1000) with
+//! one run each. Throughput is reported in moves per second.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput};
+use slide::fast::fast_length;
+use slide::scramble::Scrambler;
+use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+
+fn fast(c: &mut Criterion) {
+    let solver = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let mut group = c.benchmark_group("fast");
+    group.sample_size(10);
+    for n in [10usize, 30, 100] {
+        let goal = Board::goal(Shape::new(n, n).unwrap());
+        let board = Scrambler::new(n as u64).uniform(&goal);
+        let len = fast_length(&solver, &board, &goal).unwrap(); // also builds the last block's table
+        group.throughput(Throughput::Elements(len));
+        group.bench_function(format!("{n}x{n}"), |b| {
+            b.iter(|| fast_length(&solver, black_box(&board), &goal).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion::criterion_group!(benches, fast);
+criterion::criterion_main!(benches);
