@@ -30,6 +30,10 @@ pub struct Cli {
     /// Do not cache tables on disk: build them in memory.
     #[arg(long, global = true)]
     no_cache: bool,
+    /// Refuse table and pattern-database builds that would need more memory than this, in MB (default: the
+    /// machine's physical memory).
+    #[arg(long, global = true, value_name = "MB")]
+    max_memory: Option<u64>,
     /// No progress bars or warnings.
     #[arg(long, short, global = true)]
     quiet: bool,
@@ -48,9 +52,17 @@ enum Command {
     /// Print the least number of moves for each board (-1 when it cannot be solved).
     ///
     /// Boards come as arguments, or one per line on standard input when none is given; answers come in input
-    /// order, one per line, as soon as each board is read. Exact for every board of at most 12 cells (complete
-    /// distance tables; 3x4, 4x3, 2x6 and 6x2 build a 60 MB table once, cached on disk) and for single rows and
-    /// columns of any length.
+    /// order, one per line, as soon as each board is read.
+    ///
+    /// Which method answers, by default:
+    ///   at most 12 cells: complete distance tables: exact at once (3x4, 4x3, 2x6 and 6x2 build a 60 MB table
+    ///     once, about 30 s, cached on disk);
+    ///   13 to 25 cells: IDA* with pattern databases: exact (the 15-puzzle in about a second or less; 5x5 can
+    ///     take hours: bound it with --timeout, or use --within or --fast);
+    ///   more than 25 cells: fast mode: a valid solution at once, not the shortest, printed as ~N;
+    ///   single rows and columns: exact at once, any length.
+    /// A plain number is always a proven least number of moves; ~N marks a solution not proven shortest, >=L a
+    /// search stopped by a limit (L is a proven lower bound).
     Solve(solve::SolveArgs),
     /// Distance statistics of a shape: reachable states, states at each distance, god's number, the farthest boards.
     Stats {
@@ -168,7 +180,24 @@ pub(crate) fn solver(cli: &Cli) -> slide::Solver {
     } else {
         slide::CacheDir::Default
     };
-    slide::Solver::with_options(dir, std::sync::Arc::new(progress::Bar::new(cli.quiet)))
+    let solver =
+        slide::Solver::with_options(dir, std::sync::Arc::new(progress::Bar::new(cli.quiet)));
+    match cli
+        .max_memory
+        .map(|mb| mb.saturating_mul(1_000_000))
+        .or_else(physical_memory)
+    {
+        Some(limit) => solver.max_memory(limit),
+        None => solver,
+    }
+}
+
+/// The machine's physical memory in bytes, from /proc/meminfo where there is one.
+fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 fn stats(solver: &slide::Solver, goal: &slide::Board, all: bool) -> anyhow::Result<u8> {

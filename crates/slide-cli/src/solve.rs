@@ -63,6 +63,13 @@ pub struct SolveArgs {
     /// Bounded-suboptimal search: a solution at most W times the least number of moves (W >= 1). Printed as ~N.
     #[arg(long, value_name = "W")]
     pub within: Option<f64>,
+    /// Fast mode: a valid solution for any solvable board up to 2048 x 2048 cells in polynomial time (not the
+    /// shortest: printed as ~N). The default for boards over 25 cells.
+    #[arg(long, conflicts_with_all = ["search", "within"])]
+    pub fast: bool,
+    /// Print only the number of moves, never the moves (for huge fast-mode solutions).
+    #[arg(long, conflicts_with_all = ["moves", "directions"])]
+    pub count_only: bool,
     /// Worker threads for a batch (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -162,6 +169,8 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         goal,
         opts,
         plain,
+        quiet,
+        warned: AtomicBool::new(false),
     };
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut bad = false;
@@ -176,6 +185,12 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                 }
             }
             out.write_all(a.out.as_bytes())?;
+            if let Some((board, goal)) = &a.stream {
+                if let Some(e) = stream_fast(solver, board, goal, args.directions, out)? {
+                    bad = true;
+                    eprintln!("slide: {e}");
+                }
+            }
             if let Some(b) = &bar {
                 b.inc(1);
                 b.set_message(format!("{} nodes", a.nodes));
@@ -273,7 +288,15 @@ struct Answer {
     out: String,
     error: Option<String>,
     nodes: u64,
+    /// A fast-mode solution too long to hold in memory: written straight to the output, in order.
+    stream: Option<(Board, Board)>,
 }
+
+/// Fast-mode solutions of boards with more cells than this are streamed to the output rather than collected.
+const STREAM_CELLS: usize = 1 << 18;
+
+/// Boards over this many cells are solved in fast mode unless a method is asked for.
+pub const FAST_DEFAULT_CELLS: usize = 25;
 
 struct Job<'a> {
     solver: &'a Solver,
@@ -283,6 +306,9 @@ struct Job<'a> {
     opts: SolveOptions,
     /// Default options: complete tables answer distances without building paths.
     plain: bool,
+    quiet: bool,
+    /// Whether the note about long optimal searches was printed.
+    warned: AtomicBool,
 }
 
 impl Job<'_> {
@@ -310,6 +336,7 @@ impl Job<'_> {
             out,
             error: Some(format!("{what} {number}: {message}")),
             nodes: 0,
+            stream: None,
         }
     }
 
@@ -354,10 +381,30 @@ impl Job<'_> {
                         out,
                         error: None,
                         nodes: 0,
+                        stream: None,
                     }
                 }
                 Err(e) => self.error(number, what, &e.to_string()),
             };
+        }
+        let explicit = self.args.search
+            || self.args.within.is_some()
+            || self.args.pdb.is_some()
+            || self.args.heuristic != "auto";
+        if self.args.fast || (!explicit && board.shape().cells() > FAST_DEFAULT_CELLS) {
+            return self.fast(number, what, &board, goal, want_moves, start);
+        }
+        if board.shape().cells() > 20
+            && self.opts.timeout.is_none()
+            && self.opts.max_nodes.is_none()
+            && self.opts.weight.is_none()
+            && !self.quiet
+            && !self.warned.swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            eprintln!(
+                "slide: note: optimal search on {} can take hours; --timeout S bounds it, --within W or --fast answer sooner",
+                board.shape()
+            );
         }
         let solution = match self.solver.solve_with(&board, goal, &self.opts) {
             Ok(s) => s,
@@ -420,8 +467,142 @@ impl Job<'_> {
             out,
             error: None,
             nodes: solution.nodes,
+            stream: None,
         }
     }
+}
+
+impl Job<'_> {
+    /// Fast mode: a valid solution, marked as not proven shortest, with the Manhattan distance as lower bound.
+    fn fast(
+        &self,
+        number: usize,
+        what: &str,
+        board: &Board,
+        goal: &Board,
+        want_moves: bool,
+        start: Instant,
+    ) -> Answer {
+        if board.unsolvable_reason(goal).ok().flatten().is_some() {
+            let out = if self.args.json {
+                format!("{{\"board\": {board}, \"moves\": -1, \"optimal\": true, \"nodes\": 0, \"seconds\": 0}}\n")
+            } else {
+                "-1\n".to_string()
+            };
+            return Answer {
+                out,
+                error: None,
+                nodes: 0,
+                stream: None,
+            };
+        }
+        if want_moves && !self.args.json && board.shape().cells() > STREAM_CELLS {
+            return Answer {
+                out: String::new(),
+                error: None,
+                nodes: 0,
+                stream: Some((board.clone(), goal.clone())),
+            };
+        }
+        let lower = board.manhattan_to(goal).unwrap_or(0);
+        let result = if want_moves {
+            slide::fast::fast_moves(self.solver, board, goal).map(|m| (m.len() as u64, Some(m)))
+        } else {
+            slide::fast::fast_length(self.solver, board, goal).map(|n| (n, None))
+        };
+        let (len, moves) = match result {
+            Ok(r) => r,
+            Err(e) => return self.error(number, what, &e.to_string()),
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        // Up to 9 cells fast mode answers from the complete tables: optimal.
+        let optimal = board.shape().cells() <= 9 || board.shape().is_line();
+        let mut out = String::new();
+        use std::fmt::Write as _;
+        if self.args.json {
+            let _ = write!(
+                out,
+                "{{\"board\": {board}, \"moves\": {len}, \"optimal\": {optimal}, \"method\": \"fast\", \"nodes\": 0, \"seconds\": {seconds:.6}"
+            );
+            if !optimal {
+                let _ = write!(out, ", \"lower_bound\": {lower}");
+            }
+            if let Some(m) = &moves {
+                if self.args.directions {
+                    let sol = slide::Solution::from_moves(m.clone(), optimal);
+                    let _ = write!(out, ", \"solution\": \"{}\"", letters(&sol, board));
+                } else {
+                    let _ = write!(out, ", \"solution\": [{}]", join(m, ","));
+                }
+            }
+            out.push_str("}\n");
+        } else {
+            let _ = write!(out, "{}{len}", if optimal { "" } else { "~" });
+            if let Some(m) = moves.filter(|m| !m.is_empty()) {
+                out.push(' ');
+                if self.args.directions {
+                    out.push_str(&letters(&slide::Solution::from_moves(m, optimal), board));
+                } else {
+                    out.push_str(&join(&m, " "));
+                }
+            }
+            out.push('\n');
+        }
+        Answer {
+            out,
+            error: None,
+            nodes: 0,
+            stream: None,
+        }
+    }
+}
+
+/// Writes a fast-mode solution too long to hold: the length first (a counting pass), then the moves as the
+/// second pass produces them. Returns the library's error message, if any.
+fn stream_fast(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    directions: bool,
+    out: &mut impl Write,
+) -> std::io::Result<Option<String>> {
+    let len = match slide::fast::fast_length(solver, board, goal) {
+        Ok(n) => n,
+        Err(e) => return Ok(Some(e.to_string())),
+    };
+    write!(out, "~{len}")?;
+    if len > 0 {
+        out.write_all(b" ")?;
+    }
+    let mut b = board.clone();
+    let mut err: Option<std::io::Error> = None;
+    let mut first = true;
+    let r = slide::fast::solve_fast(solver, board, goal, &mut |t| {
+        if err.is_some() {
+            return;
+        }
+        let res = if directions {
+            let d = b.direction_of(t).map_or('?', |d| d.letter());
+            let _ = b.apply(t);
+            out.write_all(&[d as u8])
+        } else {
+            let sep: &[u8] = if first { b"" } else { b" " };
+            out.write_all(sep)
+                .and_then(|_| out.write_all(itoa::Buffer::new().format(t).as_bytes()))
+        };
+        first = false;
+        if let Err(e) = res {
+            err = Some(e);
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    if let Err(e) = r {
+        return Ok(Some(e.to_string()));
+    }
+    out.write_all(b"\n")?;
+    Ok(None)
 }
 
 fn letters(solution: &slide::Solution, board: &Board) -> String {
