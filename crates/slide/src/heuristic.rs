@@ -101,6 +101,11 @@ pub trait Eval {
     fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> Self::Undo;
     /// Undoes a `push` (same arguments, and what it returned).
     fn pop(&mut self, t: u8, from: u8, to: u8, undo: Self::Undo);
+    /// A hint that `push(t, from, to, _)` may come soon: start loading what it will read.
+    #[inline(always)]
+    fn prefetch(&mut self, t: u8, from: u8, to: u8) {
+        let _ = (t, from, to);
+    }
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -302,6 +307,14 @@ impl Pat {
     /// The stored extra of the pattern's placement, reading each tile's cell through `cell`.
     #[inline(always)]
     fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) -> u8 {
+        let r = self.rank(pos, map);
+        let words = self.pdb.packed().words();
+        ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
+    }
+
+    /// The rank of the pattern's placement.
+    #[inline(always)]
+    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) -> u64 {
         let mut used = 0u64;
         let mut r = 0u64;
         for i in 0..self.k {
@@ -310,9 +323,32 @@ impl Pat {
             r += (p - below.count_ones()) as u64 * self.weights[i];
             used |= 1u64 << p;
         }
-        let words = self.pdb.packed().words();
-        ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
+        r
     }
+
+    /// Asks the memory system for the entry of the placement ahead of its use.
+    #[inline(always)]
+    fn prefetch(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) {
+        let words = self.pdb.packed().words();
+        if let Some(w) = words.get((self.rank(pos, map) >> 4) as usize) {
+            prefetch(w);
+        }
+    }
+}
+
+/// A hint to load the cache line holding `w`; no effect on other architectures.
+#[inline(always)]
+fn prefetch(w: &u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults and reads no value, and `w` is a valid reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            w as *const u64 as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = w;
 }
 
 /// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
@@ -479,6 +515,21 @@ impl Eval for PdbEval {
             self.rextra[rp & 63] = e;
         }
         saved
+    }
+
+    #[inline(always)]
+    fn prefetch(&mut self, t: u8, from: u8, to: u8) {
+        let _ = from;
+        let i = t as usize & 63;
+        let old = self.pos[i];
+        self.pos[i] = to;
+        if let Some(pat) = self.pats.get(self.owner[i] as usize) {
+            pat.prefetch(&self.pos, &self.identity);
+        }
+        if let Some(pat) = self.rpats.get(self.rowner[i] as usize) {
+            pat.prefetch(&self.pos, &self.transpose);
+        }
+        self.pos[i] = old;
     }
 
     #[inline(always)]

@@ -109,6 +109,14 @@ impl<E: Eval> Ida<'_, '_, E> {
         let b = self.blank;
         let deg = (self.degree[b as usize & 63] as usize).min(4);
         let nbrs = self.neighbors[b as usize & 63];
+        if E::INCONSISTENT {
+            // Large pattern databases miss the cache on every lookup: ask for all children's entries at once.
+            for &c in &nbrs[..deg] {
+                if c != prev {
+                    self.eval.prefetch(self.tiles[c as usize & 63], c, b);
+                }
+            }
+        }
         for &c in &nbrs[..deg] {
             if c == prev {
                 continue;
