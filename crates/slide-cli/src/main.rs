@@ -2,6 +2,7 @@
 
 mod bench;
 mod progress;
+mod report;
 mod serve;
 mod solve;
 

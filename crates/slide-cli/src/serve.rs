@@ -37,6 +37,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::report::{answer_json, Moves};
 use serde_json::Value;
 use slide::scramble::Scrambler;
 use slide::solver::{HeuristicChoice, Method, SolveOptions};
@@ -414,41 +415,8 @@ impl App<'_> {
             Err(e) => return Reply::error(400, e.to_string()),
         };
         let seconds = start.elapsed().as_secs_f64();
-        use std::fmt::Write as _;
-        let mut out = String::with_capacity(256);
-        let moves = solution.moves.as_deref();
-        let length = match moves {
-            Some(m) => m.len().to_string(),
-            None if solution.is_unsolvable() => "-1".into(),
-            None => "null".into(),
-        };
-        let _ = write!(
-            out,
-            "{{\"board\": {board}, \"moves\": {length}, \"optimal\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}",
-            solution.optimal, solution.nodes
-        );
-        if !solution.optimal {
-            let _ = write!(out, ", \"lower_bound\": {}", solution.lower_bound);
-        }
-        if req.moves {
-            match moves {
-                None => out.push_str(", \"solution\": null"),
-                Some(m) => {
-                    out.push_str(", \"solution\": [");
-                    for (i, t) in m.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        let _ = write!(out, "{t}");
-                    }
-                    out.push(']');
-                }
-            }
-        }
-        if let Some(reason) = &solution.unsolvable_reason {
-            let _ = write!(out, ", \"reason\": {}", Value::from(reason.as_str()));
-        }
-        out.push('}');
+        let moves = if req.moves { Moves::Tiles } else { Moves::Omit };
+        let out = answer_json(&board, &solution, seconds, moves, None, None);
         Reply::json(200, out)
     }
 

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, Shape, Solver};
 
+use crate::report::{answer_json, join, letters, Moves};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 /// Longest input line accepted (64 MiB); longer lines are reported as errors and skipped.
@@ -415,33 +416,15 @@ impl Job<'_> {
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
-            let length = match moves {
-                Some(m) => m.len().to_string(),
-                None if solution.is_unsolvable() => "-1".into(),
-                None => "null".into(),
+            let kind = if !want_moves {
+                Moves::Omit
+            } else if self.args.directions {
+                Moves::Directions
+            } else {
+                Moves::Tiles
             };
-            let _ = write!(
-                out,
-                "{{\"board\": {board}, \"moves\": {length}, \"optimal\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}",
-                solution.optimal, solution.nodes
-            );
-            if !solution.optimal {
-                let _ = write!(out, ", \"lower_bound\": {}", solution.lower_bound);
-            }
-            if let Some(w) = solution.within {
-                let _ = write!(out, ", \"bound\": {w}");
-            }
-            if want_moves {
-                let sol = match moves {
-                    None => "null".to_string(),
-                    Some(_) if self.args.directions => {
-                        format!("\"{}\"", letters(&solution, &board))
-                    }
-                    Some(m) => format!("[{}]", join(m, ",")),
-                };
-                let _ = write!(out, ", \"solution\": {sol}");
-            }
-            out.push_str("}\n");
+            out.push_str(&answer_json(&board, &solution, seconds, kind, None, None));
+            out.push('\n');
         } else {
             let mark = if solution.optimal { "" } else { "~" };
             match moves {
@@ -520,22 +503,23 @@ impl Job<'_> {
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
-            let _ = write!(
-                out,
-                "{{\"board\": {board}, \"moves\": {len}, \"optimal\": {optimal}, \"method\": \"fast\", \"nodes\": 0, \"seconds\": {seconds:.6}"
-            );
-            if !optimal {
-                let _ = write!(out, ", \"lower_bound\": {lower}");
-            }
-            if let Some(m) = &moves {
-                if self.args.directions {
-                    let sol = slide::Solution::from_moves(m.clone(), optimal);
-                    let _ = write!(out, ", \"solution\": \"{}\"", letters(&sol, board));
-                } else {
-                    let _ = write!(out, ", \"solution\": [{}]", join(m, ","));
-                }
-            }
-            out.push_str("}\n");
+            let kind = match (&moves, self.args.directions) {
+                (None, _) => Moves::Omit,
+                (Some(_), true) => Moves::Directions,
+                (Some(_), false) => Moves::Tiles,
+            };
+            let mut sol = slide::Solution::from_moves(moves.clone().unwrap_or_default(), optimal);
+            sol.lower_bound = if optimal { len } else { lower };
+            let counted = moves.is_none().then_some(len);
+            out.push_str(&answer_json(
+                board,
+                &sol,
+                seconds,
+                kind,
+                Some("fast"),
+                counted,
+            ));
+            out.push('\n');
         } else {
             let _ = write!(out, "{}{len}", if optimal { "" } else { "~" });
             if let Some(m) = moves.filter(|m| !m.is_empty()) {
@@ -603,24 +587,6 @@ fn stream_fast(
     }
     out.write_all(b"\n")?;
     Ok(None)
-}
-
-fn letters(solution: &slide::Solution, board: &Board) -> String {
-    solution
-        .directions(board)
-        .map(|d| d.iter().map(|d| d.letter()).collect())
-        .unwrap_or_default()
-}
-
-fn join(tiles: &[u32], sep: &str) -> String {
-    let mut s = String::with_capacity(tiles.len() * 3);
-    for (i, t) in tiles.iter().enumerate() {
-        if i > 0 {
-            s.push_str(sep);
-        }
-        s.push_str(itoa::Buffer::new().format(*t));
-    }
-    s
 }
 
 /// A board as rows separated by '/', numbers by spaces: `1 2 3/4 0 5`.
