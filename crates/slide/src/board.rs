@@ -88,6 +88,21 @@ impl Shape {
         .flatten()
     }
 
+    /// For each cell (of a board of at most 256 cells), its neighbours as in [`Shape::neighbors`] packed in an
+    /// array, and how many there are: the form the search loops read.
+    pub fn neighbor_table(self) -> (Vec<[u8; 4]>, Vec<u8>) {
+        let n = self.cells();
+        let mut neighbors = vec![[0u8; 4]; n];
+        let mut degree = vec![0u8; n];
+        for c in 0..n {
+            for (k, nb) in self.neighbors(c).enumerate() {
+                neighbors[c][k] = nb as u8;
+                degree[c] = k as u8 + 1;
+            }
+        }
+        (neighbors, degree)
+    }
+
     /// True when only the blank can move (one row or one column).
     pub fn is_line(self) -> bool {
         self.rows == 1 || self.cols == 1

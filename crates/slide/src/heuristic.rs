@@ -46,14 +46,7 @@ impl Geometry {
         for (t, &c) in goal_cell.iter().enumerate() {
             tile_at_goal[c as usize] = t as u8;
         }
-        let mut neighbors = vec![[0u8; 4]; n];
-        let mut degree = vec![0u8; n];
-        for c in 0..n {
-            for (k, nb) in shape.neighbors(c).enumerate() {
-                neighbors[c][k] = nb as u8;
-                degree[c] = k as u8 + 1;
-            }
-        }
+        let (neighbors, degree) = shape.neighbor_table();
         let mut md = vec![0u8; n * n];
         for t in 1..n {
             for c in 0..n {

@@ -13,6 +13,7 @@ use crate::frame::Frame;
 use crate::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet, MAX_SEARCH_CELLS,
 };
+use crate::packed::PackedTable;
 use crate::partition::{self, PartitionSpec};
 use crate::pdb::{PatternSpace, Pdb};
 use crate::progress::{NoProgress, Progress};
@@ -285,15 +286,10 @@ impl Solver {
     }
 
     fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
-        let progress: &dyn Progress = &*self.progress;
         let dir = if shape.cells() < self.cache_from_cells {
             None
         } else {
             self.cache_path()
-        };
-        let Some(dir) = dir else {
-            self.check_memory(&format!("the {shape} table"), table_build_bytes(shape))?;
-            return CompleteTable::build(shape, blank, progress);
         };
         let encoding = CompleteTable::encoding_for(shape);
         let expected = Meta {
@@ -307,34 +303,65 @@ impl Solver {
             histogram: vec![],
             antipodes: vec![],
         };
-        let path = dir.join(cache::file_name(&expected));
-        match cache::load(&path, &expected) {
-            Ok((meta, packed)) => {
-                match CompleteTable::from_parts(
+        self.cached(
+            dir,
+            expected,
+            (&format!("the {shape} table"), table_build_bytes(shape)),
+            |meta, packed| {
+                CompleteTable::from_parts(
                     shape,
                     blank,
                     encoding,
                     packed,
                     meta.histogram,
                     meta.antipodes,
-                ) {
-                    Ok(t) => return Ok(t),
-                    Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
-                }
-            }
+                )
+            },
+            |progress| CompleteTable::build(shape, blank, progress),
+            |t, meta| Meta {
+                bits: t.packed().bits(),
+                histogram: t.histogram().to_vec(),
+                antipodes: t.antipode_ranks().to_vec(),
+                ..meta
+            },
+            CompleteTable::packed,
+        )
+    }
+
+    /// Loads the table file in `dir` that matches `expected`, or builds the table (after checking its memory
+    /// need against the limit) and saves it there; without a directory, builds in memory. A damaged or foreign
+    /// file is reported through [`Progress::warn`] and rebuilt; a file that cannot be written leaves the table in
+    /// memory only, with a warning.
+    #[allow(clippy::too_many_arguments)]
+    fn cached<T>(
+        &self,
+        dir: Option<PathBuf>,
+        expected: Meta,
+        (what, needed): (&str, u64),
+        from_file: impl FnOnce(Meta, PackedTable) -> Result<T>,
+        build: impl FnOnce(&dyn Progress) -> Result<T>,
+        meta_of: impl FnOnce(&T, Meta) -> Meta,
+        packed: fn(&T) -> &PackedTable,
+    ) -> Result<T> {
+        let progress: &dyn Progress = &*self.progress;
+        let Some(dir) = dir else {
+            self.check_memory(what, needed)?;
+            return build(progress);
+        };
+        let path = dir.join(cache::file_name(&expected));
+        match cache::load(&path, &expected) {
+            Ok((meta, table)) => match from_file(meta, table) {
+                Ok(t) => return Ok(t),
+                Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
+            },
             Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
             Err(_) => {}
         }
-        self.check_memory(&format!("the {shape} table"), table_build_bytes(shape))?;
-        let t = CompleteTable::build(shape, blank, progress)?;
-        let meta = Meta {
-            bits: t.packed().bits(),
-            histogram: t.histogram().to_vec(),
-            antipodes: t.antipode_ranks().to_vec(),
-            ..expected
-        };
-        if let Err(e) = cache::save(&path, &meta, t.packed()) {
-            progress.warn(&format!("{e}; keeping the table in memory only"));
+        self.check_memory(what, needed)?;
+        let t = build(progress)?;
+        let meta = meta_of(&t, expected);
+        if let Err(e) = cache::save(&path, &meta, packed(&t)) {
+            progress.warn(&format!("{e}; keeping {what} in memory only"));
         }
         Ok(t)
     }
@@ -538,18 +565,10 @@ impl Solver {
     }
 
     fn load_or_build_pdb(&self, shape: Shape, cells: &[u8]) -> Result<Pdb> {
-        let progress: &dyn Progress = &*self.progress;
         PatternSpace::new(shape, cells)?;
         let len = crate::rank::PartialRanker::new(shape.cells(), cells.len())
             .ok_or_else(|| Error::Unsupported("pattern too large".into()))?
             .size();
-        let Some(dir) = self.cache_path() else {
-            self.check_memory(
-                &format!("a {}-tile pattern database of {shape}", cells.len()),
-                pdb_build_bytes(shape, cells.len()),
-            )?;
-            return Pdb::build(shape, cells, progress);
-        };
         let expected = Meta {
             kind: "pdb".into(),
             shape,
@@ -561,28 +580,21 @@ impl Solver {
             histogram: vec![],
             antipodes: vec![],
         };
-        let path = dir.join(cache::file_name(&expected));
-        match cache::load(&path, &expected) {
-            Ok((meta, packed)) => match Pdb::from_parts(shape, cells, packed, meta.histogram) {
-                Ok(p) => return Ok(p),
-                Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
+        self.cached(
+            self.cache_path(),
+            expected,
+            (
+                &format!("a {}-tile pattern database of {shape}", cells.len()),
+                pdb_build_bytes(shape, cells.len()),
+            ),
+            |meta, packed| Pdb::from_parts(shape, cells, packed, meta.histogram),
+            |progress| Pdb::build(shape, cells, progress),
+            |p, meta| Meta {
+                histogram: p.histogram().to_vec(),
+                ..meta
             },
-            Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
-            Err(_) => {}
-        }
-        self.check_memory(
-            &format!("a {}-tile pattern database of {shape}", cells.len()),
-            pdb_build_bytes(shape, cells.len()),
-        )?;
-        let p = Pdb::build(shape, cells, progress)?;
-        let meta = Meta {
-            histogram: p.histogram().to_vec(),
-            ..expected
-        };
-        if let Err(e) = cache::save(&path, &meta, p.packed()) {
-            progress.warn(&format!("{e}; keeping the pattern database in memory only"));
-        }
-        Ok(p)
+            Pdb::packed,
+        )
     }
 }
 

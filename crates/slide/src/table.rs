@@ -74,14 +74,7 @@ impl FullSpace {
             return Err(Error::Unsupported(format!("no complete table for {shape} (at most {MAX_TABLE_CELLS} cells, two rows and two columns)")));
         }
         let ranker = PartialRanker::new(n, n - 2).expect("n <= 12");
-        let mut neighbors = vec![[0u8; 4]; n];
-        let mut degree = vec![0u8; n];
-        for c in 0..n {
-            for (k, nb) in shape.neighbors(c).enumerate() {
-                neighbors[c][k] = nb as u8;
-                degree[c] = k as u8 + 1;
-            }
-        }
+        let (neighbors, degree) = shape.neighbor_table();
         let goal = canonical_goal(shape, blank_goal);
         let goal_pos = goal.positions();
         let goal_parity = permutation_parity(&goal_pos);
