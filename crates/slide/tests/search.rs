@@ -10,8 +10,10 @@ use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::table::CompleteTable;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 
-fn solver() -> Solver {
-    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
+/// One solver for the whole file, so that pattern databases are built once (in memory).
+fn solver() -> &'static Solver {
+    static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
+    SOLVER.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
 }
 
 /// Checks admissibility (h <= exact distance), consistency (|h(s) - h(s')| <= 1 across a move), and that `pop`
@@ -314,5 +316,64 @@ fn weighted_search_stays_within_its_bound() {
             assert!(!sol.optimal || len == opt);
             replay(&b, sol.moves.as_deref().unwrap(), &goal);
         }
+    }
+}
+
+/// Bounded-suboptimal search on Korf's 15-puzzles: every answer within W times the published optimum.
+#[test]
+fn within_w_on_korf_instances() {
+    let text = include_str!("../../../../shared/data/korf100.txt");
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(12)
+    {
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let optimal: i64 = nums[1].parse().unwrap();
+        let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
+        for w in [1.2, 2.0] {
+            let opts = SolveOptions {
+                weight: Some(w),
+                ..Default::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            let len = sol.distance();
+            assert!(
+                len >= optimal && len as f64 <= w * optimal as f64,
+                "w {w}: {len} vs {optimal}"
+            );
+            assert_eq!(sol.within, Some(w));
+            assert!(sol.lower_bound as i64 <= optimal);
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+}
+
+/// Easy 24-puzzle scrambles, solved optimally (against a BFS) within the CI budget.
+#[test]
+fn easy_5x5_scrambles_solved_optimally() {
+    let shape = Shape::new(5, 5).unwrap();
+    let goal = Board::goal(shape);
+    let s = solver();
+    let mut rng = Scrambler::new(25);
+    let gt: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
+    for i in 0..8 {
+        let b = rng.walk(&goal, 8 + i);
+        let tiles: Vec<u8> = b.tiles().iter().map(|&t| t as u8).collect();
+        let want = bfs_distance(&tiles, &gt, 5, 5, 15).expect("within the walk length");
+        let opts = SolveOptions {
+            heuristic: HeuristicChoice::LinearConflict,
+            ..Default::default()
+        };
+        let sol = s.solve_with(&b, &goal, &opts).unwrap();
+        assert!(sol.optimal);
+        assert_eq!(sol.distance(), want as i64, "{b}");
+        replay(&b, sol.moves.as_deref().unwrap(), &goal);
     }
 }
