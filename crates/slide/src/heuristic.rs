@@ -94,11 +94,13 @@ pub trait Eval {
     fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> Self::Undo;
     /// Undoes a `push` (same arguments, and what it returned).
     fn pop(&mut self, t: u8, from: u8, to: u8, undo: Self::Undo);
-    /// A hint that `push(t, from, to, _)` may come soon: start loading what it will read.
-    #[inline(always)]
-    fn prefetch(&mut self, t: u8, from: u8, to: u8) {
-        let _ = (t, from, to);
-    }
+    /// What [`Eval::probe`] found, for [`Eval::push_probed`].
+    type Probe: Copy + Default;
+    /// The estimate after tile `t` moved from `from` to `to` (same contract as `push`), leaving the state as it
+    /// was: the search probes every child first, and moves only into those within the bound.
+    fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, Self::Probe);
+    /// `push` with the values a `probe` of the same move found.
+    fn push_probed(&mut self, t: u8, from: u8, to: u8, probe: Self::Probe) -> Self::Undo;
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -126,6 +128,20 @@ impl Manhattan {
 
 impl Eval for Manhattan {
     type Undo = ();
+    type Probe = ();
+    #[inline(always)]
+    fn probe(&mut self, t: u8, from: u8, to: u8, _: u32) -> (u32, ()) {
+        let base = (t as usize & 63) * MAX_SEARCH_CELLS;
+        (
+            self.h + self.md[base + (to as usize & 63)] as u32
+                - self.md[base + (from as usize & 63)] as u32,
+            (),
+        )
+    }
+    #[inline(always)]
+    fn push_probed(&mut self, t: u8, from: u8, to: u8, _: ()) {
+        self.push(t, from, to, u32::MAX)
+    }
     fn reset(&mut self, pos: &[u8]) {
         self.h = (1..self.n)
             .map(|t| self.md[t * MAX_SEARCH_CELLS + pos[t] as usize] as u32)
@@ -214,6 +230,16 @@ impl LinearConflict {
 
 impl Eval for LinearConflict {
     type Undo = (u8, u8);
+    type Probe = ();
+    fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, ()) {
+        let undo = self.push(t, from, to, budget);
+        let h = self.h();
+        self.pop(t, from, to, undo);
+        (h, ())
+    }
+    fn push_probed(&mut self, t: u8, from: u8, to: u8, _: ()) -> (u8, u8) {
+        self.push(t, from, to, u32::MAX)
+    }
     fn reset(&mut self, pos: &[u8]) {
         self.md.reset(pos);
         for (t, &c) in pos.iter().enumerate() {
@@ -318,30 +344,6 @@ impl Pat {
         }
         r
     }
-
-    /// Asks the memory system for the entry of the placement ahead of its use.
-    #[inline(always)]
-    fn prefetch(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) {
-        let words = self.pdb.packed().words();
-        if let Some(w) = words.get((self.rank(pos, map) >> 4) as usize) {
-            prefetch(w);
-        }
-    }
-}
-
-/// A hint to load the cache line holding `w`; no effect on other architectures.
-#[inline(always)]
-fn prefetch(w: &u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; it never faults and reads no value, and `w` is a valid reference anyway.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            w as *const u64 as *const i8,
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = w;
 }
 
 /// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
@@ -364,6 +366,9 @@ pub struct PdbEval {
     rsum: u32,
     /// Reflected lookups skipped on the current path (their sum is stale while this is not 0).
     rstale: u32,
+    /// Skip the reflected lookup when the direct one already passes the budget. Off by default: the two lookups
+    /// are independent loads that the processor overlaps, while the skip makes the second wait for the first.
+    lazy: bool,
 }
 
 /// Marks a skipped reflected lookup in an undo token.
@@ -449,12 +454,14 @@ impl PdbEval {
             sum: 0,
             rsum: 0,
             rstale: 0,
+            lazy: false,
         })
     }
 }
 
 impl Eval for PdbEval {
     type Undo = (u8, u8);
+    type Probe = (u8, u8);
     const INCONSISTENT: bool = true;
 
     fn reset(&mut self, pos: &[u8]) {
@@ -494,7 +501,7 @@ impl Eval for PdbEval {
         if self.rpats.is_empty() {
             return saved;
         }
-        if self.md.h() + 2 * self.sum > budget {
+        if self.lazy && self.md.h() + 2 * self.sum > budget {
             // Already over the budget: skip the reflected lookup; until `pop`, h() reads the direct sum only.
             self.rstale += 1;
             saved.1 = STALE;
@@ -511,18 +518,46 @@ impl Eval for PdbEval {
     }
 
     #[inline(always)]
-    fn prefetch(&mut self, t: u8, from: u8, to: u8) {
-        let _ = from;
+    fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, (u8, u8)) {
+        let undo = self.push(t, from, to, budget);
+        let h = self.h();
         let i = t as usize & 63;
-        let old = self.pos[i];
+        let e = if undo.0 == u8::MAX {
+            u8::MAX
+        } else {
+            self.extra[self.owner[i] as usize & 63]
+        };
+        let re = match undo.1 {
+            u8::MAX => u8::MAX,
+            STALE => STALE,
+            _ => self.rextra[self.rowner[i] as usize & 63],
+        };
+        self.pop(t, from, to, undo);
+        (h, (e, re))
+    }
+
+    #[inline(always)]
+    fn push_probed(&mut self, t: u8, from: u8, to: u8, (e, re): (u8, u8)) -> (u8, u8) {
+        self.md.push(t, from, to, u32::MAX);
+        let i = t as usize & 63;
         self.pos[i] = to;
-        if let Some(pat) = self.pats.get(self.owner[i] as usize) {
-            pat.prefetch(&self.pos, &self.identity);
+        let mut saved = (u8::MAX, u8::MAX);
+        if e != u8::MAX {
+            let p = self.owner[i] as usize & 63;
+            saved.0 = self.extra[p];
+            self.sum = self.sum + e as u32 - saved.0 as u32;
+            self.extra[p] = e;
         }
-        if let Some(pat) = self.rpats.get(self.rowner[i] as usize) {
-            pat.prefetch(&self.pos, &self.transpose);
+        if re == STALE {
+            self.rstale += 1;
+            saved.1 = STALE;
+        } else if re != u8::MAX {
+            let rp = self.rowner[i] as usize & 63;
+            saved.1 = self.rextra[rp];
+            self.rsum = self.rsum + re as u32 - saved.1 as u32;
+            self.rextra[rp] = re;
         }
-        self.pos[i] = old;
+        saved
     }
 
     #[inline(always)]

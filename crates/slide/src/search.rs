@@ -26,7 +26,7 @@ pub enum Outcome {
     Solved {
         /// The tiles moved, in order.
         moves: Vec<u8>,
-        /// Nodes generated.
+        /// Nodes generated (every node whose estimate was computed).
         nodes: u64,
     },
     /// A limit stopped the search; the optimum is at least `lower_bound`.
@@ -78,28 +78,18 @@ impl<E: Eval> Ida<'_, '_, E> {
         }
     }
 
-    /// Depth-first search below the current node at depth `depth`; `prev` is the cell the blank came from and
-    /// `parent_h` the parent's estimate. Returns [`FOUND`], or this node's estimate as raised by pathmax.
+    /// Depth-first search below the current node, at depth `depth` with estimate `h` (within the bound); `prev`
+    /// is the cell the blank came from. Returns [`FOUND`], or this node's estimate as raised by pathmax.
     ///
-    /// Pattern databases are admissible but not always consistent, so both directions of pathmax (BPMX) apply: a
-    /// node's estimate is at least its parent's minus one, and a parent's at least any child's minus one. A raised
-    /// estimate that passes the bound prunes the node's remaining children.
-    fn dfs(&mut self, depth: u32, prev: u8, parent_h: u32) -> u32 {
-        let mut h = self.eval.h();
-        if E::INCONSISTENT {
-            h = h.max(parent_h.saturating_sub(1));
-        }
-        let f = self.f(depth, h);
-        if f > self.bound {
-            if f < self.next_bound {
-                self.next_bound = f;
-            }
-            return h;
-        }
-        if h == 0 || (E::INCONSISTENT && self.eval.h() == 0) {
+    /// Every child is first *probed* (its estimate computed without moving into it): children over the bound are
+    /// never entered, and the lookups of all children are issued together. Pattern databases are admissible but
+    /// not always consistent, so both directions of pathmax (BPMX) apply: a child's estimate is at least its
+    /// parent's minus one, and a parent's at least any child's minus one; a raised estimate that passes the bound
+    /// prunes the node's remaining children.
+    fn dfs(&mut self, depth: u32, prev: u8, mut h: u32) -> u32 {
+        if self.eval.h() == 0 {
             return FOUND;
         }
-        self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check_limits();
             if self.stopped {
@@ -109,31 +99,55 @@ impl<E: Eval> Ida<'_, '_, E> {
         let b = self.blank;
         let deg = (self.degree[b as usize & 63] as usize).min(4);
         let nbrs = self.neighbors[b as usize & 63];
-        if E::INCONSISTENT {
-            // Large pattern databases miss the cache on every lookup: ask for all children's entries at once.
-            for &c in &nbrs[..deg] {
-                if c != prev {
-                    self.eval.prefetch(self.tiles[c as usize & 63], c, b);
-                }
-            }
-        }
+        // The largest child estimate within the bound (weighted search refines every estimate).
+        let budget = if self.weight_num == self.weight_den {
+            self.bound - depth - 1
+        } else {
+            u32::MAX
+        };
+        let mut inside = [(0u8, 0u32, E::Probe::default()); 4];
+        let mut k = 0;
         for &c in &nbrs[..deg] {
             if c == prev {
                 continue;
             }
             let t = self.tiles[c as usize & 63];
+            let (mut hc, probe) = self.eval.probe(t, c, b, budget);
+            self.nodes += 1;
+            if E::INCONSISTENT {
+                hc = hc.max(h.saturating_sub(1));
+            }
+            let fc = self.f(depth + 1, hc);
+            if fc <= self.bound {
+                inside[k] = (c, hc, probe);
+                k += 1;
+                continue;
+            }
+            if fc < self.next_bound {
+                self.next_bound = fc;
+            }
+            if E::INCONSISTENT && hc > h + 1 {
+                h = hc - 1;
+                let f = self.f(depth, h);
+                if f > self.bound {
+                    self.next_bound = self.next_bound.min(f);
+                    return h;
+                }
+            }
+        }
+        for &(c, hc, probe) in &inside[..k] {
+            let t = self.tiles[c as usize & 63];
             self.tiles[b as usize & 63] = t;
             self.tiles[c as usize & 63] = 0;
             self.blank = c;
-            // The largest child estimate that stays within the bound (weighted search refines every estimate).
-            let budget = if self.weight_num == self.weight_den {
-                self.bound - depth - 1
-            } else {
-                u32::MAX
-            };
-            let undo = self.eval.push(t, c, b, budget);
+            let undo = self.eval.push_probed(t, c, b, probe);
             self.path.push(t);
-            let child = self.dfs(depth + 1, b, h);
+            let hc = if E::INCONSISTENT {
+                hc.max(h.saturating_sub(1))
+            } else {
+                hc
+            };
+            let child = self.dfs(depth + 1, b, hc);
             if child == FOUND {
                 return FOUND;
             }
@@ -149,9 +163,7 @@ impl<E: Eval> Ida<'_, '_, E> {
                 h = child - 1;
                 let f = self.f(depth, h);
                 if f > self.bound {
-                    if f < self.next_bound {
-                        self.next_bound = f;
-                    }
+                    self.next_bound = self.next_bound.min(f);
                     return h;
                 }
             }
@@ -204,7 +216,9 @@ pub fn ida_star<E: Eval>(
     loop {
         ida.next_bound = u32::MAX;
         ida.check_limits();
-        if !ida.stopped && ida.dfs(0, u8::MAX, 0) == FOUND {
+        ida.nodes += 1;
+        let h0 = ida.eval.h();
+        if !ida.stopped && ida.dfs(0, u8::MAX, h0) == FOUND {
             return Outcome::Solved {
                 moves: ida.path,
                 nodes: ida.nodes,
