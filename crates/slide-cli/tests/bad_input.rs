@@ -602,7 +602,15 @@ fn post(addr: &str, body: &[u8]) -> (u16, String) {
             r.read_exact(&mut text).unwrap();
         }
         None => {
-            let _ = r.read_to_end(&mut text);
+            // Delimited by the end of the connection, which the server may keep open (a 413 for a body over
+            // 64 MiB): read until the body is a whole JSON value.
+            let mut buf = [0u8; 4096];
+            while serde_json::from_slice::<serde_json::Value>(&text).is_err() {
+                match r.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(k) => text.extend_from_slice(&buf[..k]),
+                }
+            }
         }
     }
     let _ = s.shutdown(std::net::Shutdown::Both);
