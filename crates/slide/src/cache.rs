@@ -183,7 +183,7 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
     }
     let mut skip = [0u8; 8];
     f.read_exact(&mut skip[..pad]).map_err(io)?;
-    let mut data = vec![0u64; words];
+    let mut data: Vec<u64> = crate::packed::large_vec(words);
     {
         // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
         let raw: &mut [u8] =

@@ -1,5 +1,36 @@
 //! The one packed-table type: a fixed-width array of small unsigned entries stored in `u64` words.
 
+/// A zeroed vector of `n` values for a large table, with the kernel asked to back it by huge pages (on Linux, where
+/// transparent huge pages are on request): random lookups in tables of hundreds of megabytes then miss the TLB far
+/// less often.
+pub fn large_vec<T: Copy + Default>(n: usize) -> Vec<T> {
+    let v = vec![T::default(); n];
+    advise_huge(v.as_ptr() as *const u8, n * std::mem::size_of::<T>());
+    v
+}
+
+/// Asks for huge pages over the 2 MiB-aligned part of a memory range; a hint only, silently ignored elsewhere.
+fn advise_huge(ptr: *const u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    if len < 4 * HUGE {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let start = (ptr as usize).next_multiple_of(HUGE);
+        let end = (ptr as usize + len) / HUGE * HUGE;
+        if end > start {
+            // SAFETY: madvise with MADV_HUGEPAGE only changes how the kernel backs pages of this mapping, which the
+            // vector owns; it never changes their contents, and an error is harmless.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, len);
+}
+
 /// `len` entries of `bits` bits each (1 to 16), packed back to back in 64-bit words; entries may straddle words.
 ///
 /// Memory: `ceil(len * bits / 64) * 8` bytes, for example 2 bits × 239,500,800 states = 59.9 MB.
@@ -27,7 +58,7 @@ impl PackedTable {
         PackedTable {
             bits,
             len,
-            words: vec![0; words],
+            words: large_vec(words),
         }
     }
 

@@ -201,7 +201,7 @@ impl Pdb {
         };
         let overflow = std::sync::atomic::AtomicU64::new(0);
         let words = PackedTable::words_for(PDB_BITS, len);
-        let mut raw = vec![0u64; words];
+        let mut raw: Vec<u64> = crate::packed::large_vec(words);
         raw.par_chunks_mut(words_per_block)
             .enumerate()
             .for_each(|(bi, ws)| {
