@@ -104,6 +104,7 @@ pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
     hasher.update(&meta_bytes);
     hasher.update(&payload);
     let sum = hasher.digest();
+    remove_stale_temporaries(dir, path);
     let tmp = dir.join(format!(
         ".{}.tmp-{}-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("table"),
@@ -134,6 +135,31 @@ pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
         return Err(err("cannot rename into", e));
     }
     Ok(())
+}
+
+/// Removes temporary files of `path` left by writers that were killed (their process is gone), so that they do
+/// not pile up. Only files named like this module's temporaries are touched; failures are ignored.
+fn remove_stale_temporaries(dir: &Path, path: &Path) {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if cfg!(target_os = "linux") && !alive {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Reads and verifies a table file against the expected metadata. Any mismatch or damage is an error saying what.
@@ -235,8 +261,14 @@ mod tests {
         save(&path, &meta, &t).unwrap();
         let (m2, t2) = load(&path, &meta).unwrap();
         assert_eq!((m2, t2), (meta.clone(), t));
-        // no temporary files left behind
+        // no temporary files left behind, and those of killed writers are swept
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let stale = dir
+            .path()
+            .join(format!(".{}.tmp-4000000000-1", file_name(&meta)));
+        std::fs::write(&stale, b"partial").unwrap();
+        save(&path, &meta, &sample().1).unwrap();
+        assert!(!stale.exists() || !cfg!(target_os = "linux"));
         let good = std::fs::read(&path).unwrap();
         // bit flips anywhere are caught
         for pos in [0, 9, 13, 17, 30, good.len() / 2, good.len() - 1] {

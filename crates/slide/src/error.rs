@@ -56,6 +56,14 @@ pub enum Error {
         /// Numbers given.
         found: usize,
     },
+    /// Rows that make another shape than the one asked for.
+    #[error("the rows make a board of shape {found}, not the shape {given} asked for")]
+    NotTheShape {
+        /// The shape asked for.
+        given: Shape,
+        /// The shape the rows make.
+        found: Shape,
+    },
     /// A flat list of numbers whose shape cannot be told.
     #[error("cannot tell the shape of a flat list of {found} numbers: give the shape (for example --shape 2x3) or use rows")]
     UnknownShape {

@@ -46,6 +46,8 @@ impl std::str::FromStr for Board {
 
 /// Reads a board from `text`; `shape` is required for flat lists of non-square length.
 pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
+    // A byte-order mark at the very start (files saved by some editors) is not part of the board.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser {
         s: text.as_bytes(),
         text,
@@ -124,10 +126,7 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
         if let Some(s) = shape {
             if s != found {
                 return Err(if s.cells() == found.cells() {
-                    Error::ShapeMismatch {
-                        board: found,
-                        goal: s,
-                    }
+                    Error::NotTheShape { given: s, found }
                 } else {
                     Error::WrongCount {
                         shape: s,
@@ -389,7 +388,13 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("wrong count"));
-        assert!(Board::parse_with_shape("1 2 3/4 5 0", Some(Shape::new(3, 2).unwrap())).is_err());
+        let e =
+            Board::parse_with_shape("1 2 3/4 5 0", Some(Shape::new(3, 2).unwrap())).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the rows make a board of shape 2x3, not the shape 3x2 asked for"
+        );
+        assert_eq!(Board::parse("\u{feff}1 2 3/4 0 5").unwrap().blank(), 4);
     }
 
     #[test]
