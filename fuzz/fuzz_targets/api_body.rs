@@ -1,10 +1,7 @@
 //! Arbitrary bytes as the JSON body of `POST /api/solve`.
 //!
-//! The server's own body parsing (`parse_solve` and `board_from_value` in crates/slide-cli/src/serve.rs) lives in
-//! the binary crate, where a fuzz target cannot reach it. This target replays the same path with what the library
-//! offers: `serde_json::from_slice::<Value>` (as the server does), then a board from a JSON string (any text format,
-//! through `Board::parse_with_shape`) or from an array of rows of whole numbers (through `Board::from_rows`), an
-//! optional `"shape"` string (`Shape::from_str`), an optional `"goal"` of the board's shape, an optional `"moves"`.
+//! It runs the server's own body parsing, `slide::request::parse_solve` (a JSON string in any text format, or an
+//! array of rows of whole numbers; an optional `"shape"`, `"goal"` and `"moves"`).
 //!
 //! Properties: nothing panics (deep nesting, huge numbers, floats, odd Unicode, duplicate keys); an accepted board
 //! and goal are permutations of their shape that print and parse back to themselves; boards of at most 9 cells are
@@ -16,71 +13,11 @@
 use std::sync::{Arc, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use serde_json::Value;
-use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::{Board, CacheDir, NoProgress, Solver};
 
 fn solver() -> &'static Solver {
     static S: OnceLock<Solver> = OnceLock::new();
     S.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
-}
-
-struct Request {
-    board: Board,
-    goal: Option<Board>,
-    moves: bool,
-}
-
-fn board_from(v: &Value, shape: Option<Shape>) -> Result<Board, String> {
-    match v {
-        Value::String(s) => Board::parse_with_shape(s, shape).map_err(|e| e.to_string()),
-        Value::Array(rows) => {
-            let mut out: Vec<Vec<i64>> = Vec::with_capacity(rows.len().min(4096));
-            for row in rows {
-                let Value::Array(cells) = row else {
-                    return Err("a row is not an array".into());
-                };
-                let mut r = Vec::with_capacity(cells.len().min(4096));
-                for c in cells {
-                    // Whole numbers that fit i64 only; floats, strings, negatives beyond i64 are refused.
-                    let n = c.as_i64().ok_or("not a whole number")?;
-                    r.push(n);
-                }
-                out.push(r);
-            }
-            let b = Board::from_rows(&out).map_err(|e| e.to_string())?;
-            if shape.is_some_and(|s| s != b.shape()) {
-                return Err("shape mismatch".into());
-            }
-            Ok(b)
-        }
-        _ => Err("not a board".into()),
-    }
-}
-
-fn parse(body: &[u8]) -> Result<Request, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
-    let Value::Object(obj) = v else {
-        return Err("not an object".into());
-    };
-    let shape = match obj.get("shape") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.parse::<Shape>().map_err(|e| e.to_string())?),
-        Some(_) => return Err("bad shape".into()),
-    };
-    let board = match obj.get("board") {
-        None | Some(Value::Null) => return Err("no board".into()),
-        Some(b) => board_from(b, shape)?,
-    };
-    let goal = match obj.get("goal") {
-        None | Some(Value::Null) => None,
-        Some(g) => Some(board_from(g, Some(board.shape()))?),
-    };
-    let moves = match obj.get("moves") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("bad moves".into()),
-    };
-    Ok(Request { board, goal, moves })
 }
 
 fn check_board(b: &Board) {
@@ -96,7 +33,7 @@ fn check_board(b: &Board) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(req) = parse(data) else {
+    let Ok(req) = slide::request::parse_solve(data) else {
         return;
     };
     check_board(&req.board);

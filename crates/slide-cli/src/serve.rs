@@ -38,7 +38,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::report::{answer_json, Moves};
-use serde_json::Value;
+use slide::request::{parse_solve, shorten};
 use slide::scramble::Scrambler;
 use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, Shape, Solver};
@@ -585,131 +585,6 @@ fn refuse_huge(rq: Request) {
     std::mem::forget(stream);
 }
 
-struct SolveRequest {
-    board: Board,
-    goal: Option<Board>,
-    moves: bool,
-}
-
-fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
-    let v: Value = serde_json::from_slice(body).map_err(|e| {
-        if body.iter().all(u8::is_ascii_whitespace) {
-            "empty request body: expected JSON such as {\"board\": \"1 2 3/4 0 5\", \"moves\": true}".to_string()
-        } else {
-            format!("the request body is not valid JSON: {e}")
-        }
-    })?;
-    let Value::Object(obj) = v else {
-        return Err(format!(
-            "the request body must be a JSON object such as {{\"board\": [[1,2,3],[4,0,5]]}}, not {}",
-            shorten(&v.to_string(), 40)
-        ));
-    };
-    let shape = match obj.get("shape") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.parse::<Shape>().map_err(|e| format!("\"shape\": {e}"))?),
-        Some(other) => {
-            return Err(format!(
-                "\"shape\" must be a string such as \"3x4\", not {}",
-                shorten(&other.to_string(), 40)
-            ))
-        }
-    };
-    let board = match obj.get("board") {
-        None | Some(Value::Null) => {
-            return Err(
-                "the request needs a \"board\", for example {\"board\": \"1 2 3/4 0 5\"}".into(),
-            )
-        }
-        Some(b) => board_from_value(b, shape, "board")?,
-    };
-    let goal = match obj.get("goal") {
-        None | Some(Value::Null) => None,
-        Some(g) => Some(board_from_value(g, Some(board.shape()), "goal")?),
-    };
-    let moves = match obj.get("moves") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            return Err(format!(
-                "\"moves\" must be true or false, not {}",
-                shorten(&other.to_string(), 40)
-            ))
-        }
-    };
-    Ok(SolveRequest { board, goal, moves })
-}
-
-/// A board from a JSON string (any format `slide solve` reads) or an array of rows of whole numbers.
-fn board_from_value(v: &Value, shape: Option<Shape>, what: &str) -> Result<Board, String> {
-    let rows = match v {
-        Value::String(s) => {
-            return Board::parse_with_shape(s, shape).map_err(|e| format!("{what}: {e}"))
-        }
-        Value::Array(rows) => rows,
-        other => {
-            return Err(format!(
-                "{what} must be a string such as \"1 2 3/4 0 5\" or an array of rows such as [[1,2,3],[4,0,5]], not {}",
-                shorten(&other.to_string(), 40)
-            ))
-        }
-    };
-    let mut out: Vec<Vec<i64>> = Vec::with_capacity(rows.len());
-    for (r, row) in rows.iter().enumerate() {
-        let Value::Array(cells) = row else {
-            return Err(format!(
-                "{what}: row {} is not an array of numbers: {}",
-                r + 1,
-                shorten(&row.to_string(), 40)
-            ));
-        };
-        let mut vals = Vec::with_capacity(cells.len());
-        for (c, cell) in cells.iter().enumerate() {
-            let at = || format!("{what}: row {}, column {}", r + 1, c + 1);
-            let n = match cell {
-                Value::Number(n) => n,
-                other => {
-                    return Err(format!(
-                        "{}: {} is not a number",
-                        at(),
-                        shorten(&other.to_string(), 40)
-                    ))
-                }
-            };
-            if let Some(u) = n.as_u64() {
-                match i64::try_from(u) {
-                    Ok(i) => vals.push(i),
-                    Err(_) => return Err(format!("{}: {u} is too large to be a tile", at())),
-                }
-            } else if let Some(i) = n.as_i64() {
-                return Err(format!(
-                    "{}: {i} is negative: tiles are whole numbers from 0 (the blank) up",
-                    at()
-                ));
-            } else if n
-                .as_f64()
-                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e15)
-            {
-                // A whole number beyond 64 bits, which JSON parsing turned into a float.
-                return Err(format!("{}: {n} is too large to be a tile", at()));
-            } else {
-                return Err(format!("{}: {n} is not a whole number", at()));
-            }
-        }
-        out.push(vals);
-    }
-    let board = Board::from_rows(&out).map_err(|e| format!("{what}: {e}"))?;
-    if let Some(s) = shape {
-        if s != board.shape() {
-            return Err(format!(
-                "{what}: its rows make a {} board, but the shape is {s}",
-                board.shape()
-            ));
-        }
-    }
-    Ok(board)
-}
-
 fn scramble(query: &str) -> Reply {
     let mut shape_text = None;
     let mut seed_text = None;
@@ -792,19 +667,10 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// At most `max` characters of `s`, with an ellipsis when cut.
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max).collect();
-        t.push('…');
-        t
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use slide::request::board_from_value;
 
     #[test]
     fn percent_decoding() {
@@ -843,7 +709,7 @@ mod tests {
 
     #[test]
     fn boards_from_json_values() {
-        let v: Value = serde_json::from_str("[[1,2,3],[4,0,5]]").unwrap();
+        let v: serde_json::Value = serde_json::from_str("[[1,2,3],[4,0,5]]").unwrap();
         assert_eq!(
             board_from_value(&v, None, "board").unwrap().to_string(),
             "[[1,2,3],[4,0,5]]"

@@ -39,6 +39,7 @@ pub mod partition;
 pub mod pdb;
 pub mod progress;
 pub mod rank;
+pub mod request;
 pub mod scramble;
 pub mod search;
 pub mod solver;
