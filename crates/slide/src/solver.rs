@@ -539,22 +539,20 @@ impl Solver {
     /// One pattern database of a canonical shape, by its goal cells.
     pub fn pdb(&self, shape: Shape, cells: &[u8]) -> Result<Arc<Pdb>> {
         let key = (shape, cells.to_vec());
-        if let Some(p) = self
-            .pdbs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(p.clone());
+        let known = || {
+            self.pdbs
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&key)
+                .cloned()
+        };
+        if let Some(p) = known() {
+            return Ok(p);
         }
+        // Concurrent first callers wait for one build.
         let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = self
-            .pdbs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(p.clone());
+        if let Some(p) = known() {
+            return Ok(p);
         }
         let pdb = Arc::new(self.load_or_build_pdb(shape, cells)?);
         self.pdbs
