@@ -64,6 +64,7 @@ enum Command {
     ///   single rows and columns: exact at once, any length.
     /// A plain number is always a proven least number of moves; ~N marks a solution not proven shortest, >=L a
     /// search stopped by a limit (L is a proven lower bound).
+    #[command(verbatim_doc_comment)]
     Solve(solve::SolveArgs),
     /// Distance statistics of a shape: reachable states, states at each distance, god's number, the farthest boards.
     Stats {
