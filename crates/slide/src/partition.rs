@@ -173,6 +173,8 @@ pub fn resolve(
                     }
                     cells.push(c as u8);
                 }
+                // The order of a pattern's tiles does not matter: one order, one database file.
+                cells.sort_unstable();
                 out.push(cells);
             }
             Ok(out)
