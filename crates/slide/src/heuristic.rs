@@ -364,15 +364,7 @@ pub struct PdbEval {
     rextra: [u8; MAX_SEARCH_CELLS],
     sum: u32,
     rsum: u32,
-    /// Reflected lookups skipped on the current path (their sum is stale while this is not 0).
-    rstale: u32,
-    /// Skip the reflected lookup when the direct one already passes the budget. Off by default: the two lookups
-    /// are independent loads that the processor overlaps, while the skip makes the second wait for the first.
-    lazy: bool,
 }
-
-/// Marks a skipped reflected lookup in an undo token.
-const STALE: u8 = u8::MAX - 1;
 
 impl PdbEval {
     /// For a geometry and a set of databases over disjoint patterns of its goal cells; `reflect` asks for the
@@ -453,8 +445,6 @@ impl PdbEval {
             rextra: [0; MAX_SEARCH_CELLS],
             sum: 0,
             rsum: 0,
-            rstale: 0,
-            lazy: false,
         })
     }
 }
@@ -473,7 +463,6 @@ impl Eval for PdbEval {
             self.sum += self.extra[p] as u32;
         }
         self.rsum = 0;
-        self.rstale = 0;
         for (p, pat) in self.rpats.iter().enumerate() {
             self.rextra[p] = pat.extra(&self.pos, &self.transpose);
             self.rsum += self.rextra[p] as u32;
@@ -482,12 +471,11 @@ impl Eval for PdbEval {
 
     #[inline(always)]
     fn h(&self) -> u32 {
-        let r = if self.rstale == 0 { self.rsum } else { 0 };
-        self.md.h() + 2 * self.sum.max(r)
+        self.md.h() + 2 * self.sum.max(self.rsum)
     }
 
     #[inline(always)]
-    fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u8, u8) {
+    fn push(&mut self, t: u8, from: u8, to: u8, _budget: u32) -> (u8, u8) {
         self.md.push(t, from, to, u32::MAX);
         self.pos[t as usize & 63] = to;
         let mut saved = (u8::MAX, u8::MAX);
@@ -497,15 +485,6 @@ impl Eval for PdbEval {
             let e = pat.extra(&self.pos, &self.identity);
             self.sum = self.sum + e as u32 - saved.0 as u32;
             self.extra[p & 63] = e;
-        }
-        if self.rpats.is_empty() {
-            return saved;
-        }
-        if self.lazy && self.md.h() + 2 * self.sum > budget {
-            // Already over the budget: skip the reflected lookup; until `pop`, h() reads the direct sum only.
-            self.rstale += 1;
-            saved.1 = STALE;
-            return saved;
         }
         let rp = self.rowner[t as usize & 63] as usize;
         if let Some(pat) = self.rpats.get(rp) {
@@ -529,7 +508,6 @@ impl Eval for PdbEval {
         };
         let re = match undo.1 {
             u8::MAX => u8::MAX,
-            STALE => STALE,
             _ => self.rextra[self.rowner[i] as usize & 63],
         };
         self.pop(t, from, to, undo);
@@ -548,10 +526,7 @@ impl Eval for PdbEval {
             self.sum = self.sum + e as u32 - saved.0 as u32;
             self.extra[p] = e;
         }
-        if re == STALE {
-            self.rstale += 1;
-            saved.1 = STALE;
-        } else if re != u8::MAX {
+        if re != u8::MAX {
             let rp = self.rowner[i] as usize & 63;
             saved.1 = self.rextra[rp];
             self.rsum = self.rsum + re as u32 - saved.1 as u32;
@@ -569,9 +544,7 @@ impl Eval for PdbEval {
             self.sum = self.sum + a as u32 - self.extra[p] as u32;
             self.extra[p] = a;
         }
-        if b == STALE {
-            self.rstale -= 1;
-        } else if b != u8::MAX {
+        if b != u8::MAX {
             let rp = self.rowner[t as usize & 63] as usize & 63;
             self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
             self.rextra[rp] = b;
