@@ -392,9 +392,12 @@ impl PdbEval {
             }
         };
         for (p, pdb) in set.pdbs.iter().enumerate() {
-            if pdb.shape() != g.shape || pdb.cells().len() > MAX_PATTERN {
+            if pdb.shape() != g.shape
+                || pdb.blank() != g.blank_goal
+                || pdb.cells().len() > MAX_PATTERN
+            {
                 return Err(Error::Unsupported(
-                    "pattern database of another shape".into(),
+                    "pattern database of another shape or goal".into(),
                 ));
             }
             let mut tiles = Vec::new();

@@ -84,12 +84,19 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
     }
     if shape == (Shape { rows: 4, cols: 4 }) && blank == 15 {
         let known: Option<Vec<Vec<u8>>> = match sizes {
-            // Two 3x2 blocks over the top three rows and the bottom row (Korf & Felner's 6-6-3, turned for a
-            // blank-last goal).
+            // A staircase holding both neighbours of the blank's corner (so the blank's way home counts), a 3x2
+            // block beside it, and the rest of the far row:
+            //   C C C A
+            //   B B A A
+            //   B B A A
+            //   B B A .
+            // Measured over Korf's 100 instances with reflection: mean estimate 43.27 and 412 k nodes per
+            // instance, against 42.23 and 1.18 M for Korf & Felner's blocks (two 3x2 blocks over the three rows
+            // far from the blank, and the near row).
             [6, 6, 3] => Some(vec![
-                vec![0, 1, 4, 5, 8, 9],
-                vec![2, 3, 6, 7, 10, 11],
-                vec![12, 13, 14],
+                vec![3, 6, 7, 10, 11, 14],
+                vec![4, 5, 8, 9, 12, 13],
+                vec![0, 1, 2],
             ]),
             // The bottom two rows and the top two rows.
             [7, 8] => Some(vec![vec![8, 9, 10, 11, 12, 13, 14], (0..8).collect()]),

@@ -3,8 +3,13 @@
 //! A pattern is a set of goal cells; its tiles are the tiles that belong there. The abstract state is where those
 //! tiles stand and where the blank stands (other tiles are indistinguishable); a move of a pattern tile costs 1, a
 //! move of any other tile costs 0, so the costs of disjoint patterns add up to an admissible heuristic. The
-//! [`bfs`](crate::bfs) engine runs from every goal placement (the blank anywhere outside the pattern), then the
-//! database keeps, for each placement of the pattern's tiles, the least cost over the blank's cells.
+//! [`bfs`](crate::bfs) engine runs from the goal itself: the pattern's tiles home and the blank on *its* goal cell
+//! (with every cell the blank reaches from there for free), then the database keeps, for each placement of the
+//! pattern's tiles, the least cost over the blank's cells.
+//!
+//! Seeding with the blank's own goal cell matters where the pattern walls that cell in: with the blank-first goal of
+//! the 15-puzzle, a pattern holding tiles 1 and 4 must move one of them to let the blank home, and counting that
+//! raises the mean 7-8 estimate over Korf's 100 instances from 44.6 to 45.6 (3.5 times fewer nodes).
 //!
 //! Keeping the least cost over the blank's cells makes the heuristic admissible but not always consistent: where the
 //! blank is walled in by pattern tiles, the least cost over all blank cells can be well below the cost from the
@@ -33,8 +38,8 @@ pub const MAX_PATTERN: usize = 10;
 /// The abstract space of a pattern with the blank, searched by the BFS engine.
 #[derive(Debug, Clone)]
 pub struct PatternSpace {
-    shape: Shape,
     cells: Vec<u8>,
+    blank: u8,
     /// Ranks placements of the pattern's tiles and the blank (blank last).
     ranker: PartialRanker,
     /// Ranks placements of the pattern's tiles alone: a state's rank is `placement * group + blank digit`, where
@@ -46,8 +51,9 @@ pub struct PatternSpace {
 }
 
 impl PatternSpace {
-    /// The space of the tiles whose goal cells are `cells` on `shape` (at most 64 cells).
-    pub fn new(shape: Shape, cells: &[u8]) -> Result<PatternSpace> {
+    /// The space of the tiles whose goal cells are `cells` on `shape` (at most 64 cells), for the goal whose blank
+    /// is on cell `blank` (not one of `cells`).
+    pub fn new(shape: Shape, cells: &[u8], blank: usize) -> Result<PatternSpace> {
         let n = shape.cells();
         if n > 64 || cells.is_empty() || cells.len() > MAX_PATTERN || cells.len() + 1 > n {
             return Err(Error::Unsupported(format!(
@@ -61,6 +67,11 @@ impl PatternSpace {
             }
             seen |= 1 << c;
         }
+        if blank >= n || seen & (1 << blank) != 0 {
+            return Err(Error::Unsupported(format!(
+                "the blank's goal cell {blank} must lie outside the pattern"
+            )));
+        }
         let ranker = PartialRanker::new(n, cells.len() + 1)
             .ok_or_else(|| Error::Unsupported("pattern too large to rank".into()))?;
         let placement =
@@ -70,8 +81,8 @@ impl PatternSpace {
             .map(|c| shape.neighbors(c).map(|x| x as u8).collect())
             .collect();
         Ok(PatternSpace {
-            shape,
             cells: cells.to_vec(),
+            blank: blank as u8,
             ranker,
             placement,
             group,
@@ -97,16 +108,13 @@ impl StateSpace for PatternSpace {
     }
 
     fn goals(&self) -> Vec<u64> {
+        // The goal: every pattern tile home, the blank on its own goal cell. The cells the blank reaches from there
+        // without moving a pattern tile follow at cost 0.
         let k = self.cells.len();
         let mut items = [0u8; MAX_PATTERN + 1];
         items[..k].copy_from_slice(&self.cells);
-        (0..self.shape.cells() as u8)
-            .filter(|c| !self.cells.contains(c))
-            .map(|b| {
-                items[k] = b;
-                self.ranker.rank(&items[..k + 1])
-            })
-            .collect()
+        items[k] = self.blank;
+        vec![self.ranker.rank(&items[..k + 1])]
     }
 
     fn scratch(&self) -> PatternScratch {
@@ -164,6 +172,7 @@ fn select(mut mask: u64, d: u32) -> u32 {
 pub struct Pdb {
     shape: Shape,
     cells: Vec<u8>,
+    blank: u8,
     ranker: PartialRanker,
     table: PackedTable,
     histogram: Vec<u64>,
@@ -174,9 +183,10 @@ pub struct Pdb {
 pub const PDB_BITS: u32 = 4;
 
 impl Pdb {
-    /// Builds the database of the tiles whose goal cells are `cells` (in parallel, reporting to `progress`).
-    pub fn build(shape: Shape, cells: &[u8], progress: &dyn Progress) -> Result<Pdb> {
-        let space = PatternSpace::new(shape, cells)?;
+    /// Builds the database of the tiles whose goal cells are `cells`, for the goal whose blank is on cell `blank`
+    /// (in parallel, reporting to `progress`).
+    pub fn build(shape: Shape, cells: &[u8], blank: usize, progress: &dyn Progress) -> Result<Pdb> {
+        let space = PatternSpace::new(shape, cells, blank)?;
         let label = format!("PDB {shape} {}-tile", cells.len());
         let dist = bfs(&space, &label, progress, None)?;
         let k = cells.len();
@@ -231,6 +241,7 @@ impl Pdb {
         Ok(Pdb {
             shape,
             cells: cells.to_vec(),
+            blank: blank as u8,
             ranker,
             table,
             histogram: dist.histogram,
@@ -242,6 +253,7 @@ impl Pdb {
     pub fn from_parts(
         shape: Shape,
         cells: &[u8],
+        blank: usize,
         table: PackedTable,
         histogram: Vec<u64>,
     ) -> Result<Pdb> {
@@ -255,6 +267,7 @@ impl Pdb {
         Ok(Pdb {
             shape,
             cells: cells.to_vec(),
+            blank: blank as u8,
             ranker,
             table,
             histogram,
@@ -270,6 +283,11 @@ impl Pdb {
     /// The shape.
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// The goal's blank cell the database was built for.
+    pub fn blank(&self) -> usize {
+        self.blank as usize
     }
 
     /// The packed entries.
@@ -320,7 +338,7 @@ mod tests {
     fn single_tile_pattern_is_manhattan() {
         // One tile alone: its cost is exactly its Manhattan distance, so every entry is 0.
         let shape = Shape::new(3, 3).unwrap();
-        let p = Pdb::build(shape, &[4], &NoProgress).unwrap();
+        let p = Pdb::build(shape, &[4], 8, &NoProgress).unwrap();
         for c in 0..9u8 {
             assert_eq!(p.extra(&[c]), 0);
         }
@@ -332,8 +350,77 @@ mod tests {
         // row, and on so small a board the blank gets walled in unless the detour is long: 6 moves, 4 above the
         // Manhattan distance of 2.
         let shape = Shape::new(2, 3).unwrap();
-        let p = Pdb::build(shape, &[0, 1], &NoProgress).unwrap();
+        let p = Pdb::build(shape, &[0, 1], 5, &NoProgress).unwrap();
         assert_eq!(p.extra(&[1, 0]), 2);
         assert_eq!(p.extra(&[0, 1]), 0);
+    }
+
+    /// The database by a plain 0-1 BFS over (pattern cells, blank cell) written here, independently of the engine:
+    /// the least pattern-tile moves from each placement (blank anywhere) to the goal with the blank home.
+    fn reference(shape: Shape, cells: &[u8], blank: u8) -> std::collections::HashMap<Vec<u8>, u32> {
+        use std::collections::{HashMap, VecDeque};
+        let n = shape.cells() as u8;
+        let mut dist: HashMap<(Vec<u8>, u8), u32> = HashMap::new();
+        let mut queue = VecDeque::new();
+        dist.insert((cells.to_vec(), blank), 0);
+        queue.push_back((cells.to_vec(), blank));
+        while let Some((pl, b)) = queue.pop_front() {
+            let d = dist[&(pl.clone(), b)];
+            for c in shape.neighbors(b as usize).map(|c| c as u8) {
+                let mut next = pl.clone();
+                let cost = match pl.iter().position(|&p| p == c) {
+                    Some(j) => {
+                        next[j] = b;
+                        1
+                    }
+                    None => 0,
+                };
+                let key = (next, c);
+                if dist.get(&key).is_none_or(|&old| old > d + cost) {
+                    dist.insert(key.clone(), d + cost);
+                    if cost == 0 {
+                        queue.push_front(key);
+                    } else {
+                        queue.push_back(key);
+                    }
+                }
+            }
+        }
+        let mut best: HashMap<Vec<u8>, u32> = HashMap::new();
+        for ((pl, b), d) in dist {
+            assert!(b < n);
+            let e = best.entry(pl).or_insert(u32::MAX);
+            *e = (*e).min(d);
+        }
+        best
+    }
+
+    #[test]
+    fn entries_match_a_reference_bfs_with_the_blank_home() {
+        // Patterns that wall in the blank's goal cell (both of its neighbours) and patterns that do not.
+        for (shape, cells, blank) in [
+            ("2x3", vec![2u8, 4], 5u8),
+            ("2x3", vec![0, 1, 3], 5),
+            ("3x3", vec![5, 7], 8),
+            ("3x3", vec![5, 7, 4], 8),
+            ("3x3", vec![0, 1, 2], 8),
+            ("3x3", vec![1, 3], 0),
+        ] {
+            let shape: Shape = shape.parse().unwrap();
+            let pdb = Pdb::build(shape, &cells, blank as usize, &NoProgress).unwrap();
+            let want = reference(shape, &cells, blank);
+            let mut walled = 0;
+            for (pl, d) in &want {
+                let md: u32 = pl
+                    .iter()
+                    .zip(&cells)
+                    .map(|(&p, &g)| shape.manhattan(p as usize, g as usize) as u32)
+                    .sum();
+                assert_eq!(pdb.extra(pl), (d - md) / 2, "{shape} {cells:?} at {pl:?}");
+                walled += (*d > md) as u32;
+            }
+            assert_eq!(want.len() as u64, pdb.ranker().size(), "{shape} {cells:?}");
+            assert!(walled > 0);
+        }
     }
 }

@@ -159,7 +159,7 @@ pub struct Solver {
     tables: Vec<OnceLock<Arc<CompleteTable>>>,
     building: Mutex<()>,
     cache_from_cells: usize,
-    pdbs: Mutex<HashMap<(Shape, Vec<u8>), Arc<Pdb>>>,
+    pdbs: Mutex<HashMap<(Shape, usize, Vec<u8>), Arc<Pdb>>>,
     max_memory: Option<u64>,
 }
 
@@ -531,14 +531,14 @@ impl Solver {
         })?;
         let mut pdbs = Vec::new();
         for c in cells {
-            pdbs.push(self.pdb(frame.shape(), &c)?);
+            pdbs.push(self.pdb(frame.shape(), frame.blank_goal(), &c)?);
         }
         Ok(PdbSet { pdbs })
     }
 
-    /// One pattern database of a canonical shape, by its goal cells.
-    pub fn pdb(&self, shape: Shape, cells: &[u8]) -> Result<Arc<Pdb>> {
-        let key = (shape, cells.to_vec());
+    /// One pattern database of a canonical shape and goal (its blank's cell), by its goal cells.
+    pub fn pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
+        let key = (shape, blank, cells.to_vec());
         let known = || {
             self.pdbs
                 .lock()
@@ -554,7 +554,7 @@ impl Solver {
         if let Some(p) = known() {
             return Ok(p);
         }
-        let pdb = Arc::new(self.load_or_build_pdb(shape, cells)?);
+        let pdb = Arc::new(self.load_or_build_pdb(shape, blank, cells)?);
         self.pdbs
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -562,15 +562,15 @@ impl Solver {
         Ok(pdb)
     }
 
-    fn load_or_build_pdb(&self, shape: Shape, cells: &[u8]) -> Result<Pdb> {
-        PatternSpace::new(shape, cells)?;
+    fn load_or_build_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Pdb> {
+        PatternSpace::new(shape, cells, blank)?;
         let len = crate::rank::PartialRanker::new(shape.cells(), cells.len())
             .ok_or_else(|| Error::Unsupported("pattern too large".into()))?
             .size();
         let expected = Meta {
             kind: "pdb".into(),
             shape,
-            blank: 0,
+            blank,
             encoding: "extra4".into(),
             pattern: cells.iter().map(|&c| c as u32).collect(),
             bits: crate::pdb::PDB_BITS,
@@ -585,8 +585,8 @@ impl Solver {
                 &format!("a {}-tile pattern database of {shape}", cells.len()),
                 pdb_build_bytes(shape, cells.len()),
             ),
-            |meta, packed| Pdb::from_parts(shape, cells, packed, meta.histogram),
-            |progress| Pdb::build(shape, cells, progress),
+            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram),
+            |progress| Pdb::build(shape, cells, blank, progress),
             |p, meta| Meta {
                 histogram: p.histogram().to_vec(),
                 ..meta
