@@ -97,7 +97,8 @@ pub trait Eval {
     /// What [`Eval::probe`] found, for [`Eval::push_probed`].
     type Probe: Copy + Default;
     /// The estimate after tile `t` moved from `from` to `to` (same contract as `push`), leaving the state as it
-    /// was: the search probes every child first, and moves only into those within the bound.
+    /// was: the search probes every child first, and moves only into those within the bound. A probe whose
+    /// estimate exceeds `budget` may be incomplete and must not be passed to `push_probed`.
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, Self::Probe);
     /// `push` with the values a `probe` of the same move found.
     fn push_probed(&mut self, t: u8, from: u8, to: u8, probe: Self::Probe) -> Self::Undo;
@@ -499,22 +500,31 @@ impl Eval for PdbEval {
         saved
     }
 
+    /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
+    /// never entered, so its probe is never pushed.
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, (u8, u8)) {
-        let undo = self.push(t, from, to, budget);
-        let h = self.h();
         let i = t as usize & 63;
-        let e = if undo.0 == u8::MAX {
-            u8::MAX
-        } else {
-            self.extra[self.owner[i] as usize & 63]
-        };
-        let re = match undo.1 {
-            u8::MAX => u8::MAX,
-            _ => self.rextra[self.rowner[i] as usize & 63],
-        };
-        self.pop(t, from, to, undo);
-        (h, (e, re))
+        let (md, ()) = self.md.probe(t, from, to, budget);
+        self.pos[i] = to;
+        let mut sum = self.sum;
+        let mut e = u8::MAX;
+        let p = self.owner[i] as usize;
+        if let Some(pat) = self.pats.get(p) {
+            e = pat.extra(&self.pos, &self.identity);
+            sum = sum + e as u32 - self.extra[p & 63] as u32;
+        }
+        let mut re = u8::MAX;
+        let mut rsum = self.rsum;
+        if md + 2 * sum <= budget {
+            let rp = self.rowner[i] as usize;
+            if let Some(pat) = self.rpats.get(rp) {
+                re = pat.extra(&self.pos, &self.transpose);
+                rsum = rsum + re as u32 - self.rextra[rp & 63] as u32;
+            }
+        }
+        self.pos[i] = from;
+        (md + 2 * sum.max(rsum), (e, re))
     }
 
     #[inline(always)]
