@@ -167,14 +167,15 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:>4} {:>5} {:>5} {:>3} {:>14} {:>10} {:>12}",
-        "id", "moves", "known", "ok", "nodes", "seconds", "nodes/s"
+        "{:>4} {:>5} {:>5} {:>3} {:>4} {:>14} {:>10} {:>12}",
+        "id", "moves", "known", "ok", "h0", "nodes", "seconds", "nodes/s"
     )?;
-    let (mut nodes, mut ok, mut bad, mut unproven) = (0u64, 0, 0, 0);
+    let (mut nodes, mut ok, mut bad, mut unproven, mut h0) = (0u64, 0, 0, 0, 0u64);
     for (id, known, r, secs) in &results {
         match r {
             Ok(s) => {
                 nodes += s.nodes;
+                h0 += s.estimate;
                 let len = s.moves.as_ref().map(|m| m.len() as i64);
                 let good = s.optimal && len == Some(*known as i64);
                 let replay_ok = s
@@ -202,7 +203,8 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
                 };
                 writeln!(
                     out,
-                    "{id:>4} {shown:>5} {known:>5} {verdict:>3} {:>14} {secs:>10.3} {:>12.0}",
+                    "{id:>4} {shown:>5} {known:>5} {verdict:>3} {:>4} {:>14} {secs:>10.3} {:>12.0}",
+                    s.estimate,
                     s.nodes,
                     s.nodes as f64 / secs.max(1e-9)
                 )?;
@@ -224,9 +226,10 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     )?;
     writeln!(
         out,
-        "nodes: {nodes} total, {:.0} per instance, {:.1} M/s per CPU-second",
+        "nodes: {nodes} total, {:.0} per instance, {:.1} M/s per CPU-second; mean initial estimate {:.3}",
         nodes as f64 / n as f64,
-        nodes as f64 / cpu.max(1e-9) / 1e6
+        nodes as f64 / cpu.max(1e-9) / 1e6,
+        h0 as f64 / n.max(1) as f64
     )?;
     Ok(if bad > 0 { EXIT_BAD_INPUT } else { EXIT_OK })
 }

@@ -28,6 +28,8 @@ pub enum Outcome {
         moves: Vec<u8>,
         /// Nodes generated (every node whose estimate was computed).
         nodes: u64,
+        /// The heuristic estimate of the start.
+        estimate: u32,
     },
     /// A limit stopped the search; the optimum is at least `lower_bound`.
     Stopped {
@@ -35,6 +37,8 @@ pub enum Outcome {
         lower_bound: u32,
         /// Nodes generated.
         nodes: u64,
+        /// The heuristic estimate of the start.
+        estimate: u32,
     },
 }
 
@@ -212,7 +216,8 @@ pub fn ida_star<E: Eval>(
         stopped: false,
     };
     ida.bound = ida.f(0, ida.eval.h());
-    let mut proven = ida.eval.h();
+    let estimate = ida.eval.h();
+    let mut proven = estimate;
     loop {
         ida.next_bound = u32::MAX;
         ida.check_limits();
@@ -222,6 +227,7 @@ pub fn ida_star<E: Eval>(
             return Outcome::Solved {
                 moves: ida.path,
                 nodes: ida.nodes,
+                estimate,
             };
         }
         if ida.stopped || ida.next_bound == u32::MAX {
@@ -229,6 +235,7 @@ pub fn ida_star<E: Eval>(
             return Outcome::Stopped {
                 lower_bound: proven,
                 nodes: ida.nodes,
+                estimate,
             };
         }
         ida.bound = ida.next_bound;

@@ -36,6 +36,9 @@ pub struct Solution {
     pub within: Option<f64>,
     /// Search nodes generated (0 for table lookups).
     pub nodes: u64,
+    /// The search heuristic's estimate of the start, a lower bound on the least number of moves (0 for table
+    /// lookups and fast mode).
+    pub estimate: u64,
 }
 
 impl Solution {
@@ -47,6 +50,7 @@ impl Solution {
             lower_bound: 0,
             within: None,
             nodes: 0,
+            estimate: 0,
         }
     }
 
@@ -59,6 +63,7 @@ impl Solution {
             lower_bound,
             within: None,
             nodes,
+            estimate: 0,
         }
     }
 
@@ -72,6 +77,7 @@ impl Solution {
             lower_bound,
             within: None,
             nodes: 0,
+            estimate: 0,
         }
     }
 
@@ -502,9 +508,14 @@ impl Solver {
         };
         let within = opts.weight.filter(|_| weight.0 != weight.1);
         Ok(match outcome {
-            Outcome::Solved { moves, nodes } => {
+            Outcome::Solved {
+                moves,
+                nodes,
+                estimate,
+            } => {
                 let moves: Vec<Tile> = moves.into_iter().map(|t| frame.tile(t as Tile)).collect();
                 let mut s = Solution::optimal(moves, nodes);
+                s.estimate = estimate as u64;
                 if within.is_some() {
                     s.optimal = false;
                     s.within = within;
@@ -512,13 +523,18 @@ impl Solver {
                 }
                 s
             }
-            Outcome::Stopped { lower_bound, nodes } => Solution {
+            Outcome::Stopped {
+                lower_bound,
+                nodes,
+                estimate,
+            } => Solution {
                 moves: None,
                 unsolvable_reason: None,
                 optimal: false,
                 lower_bound: lower_bound as u64,
                 within,
                 nodes,
+                estimate: estimate as u64,
             },
         })
     }
