@@ -228,7 +228,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         out,
         "nodes: {nodes} total, {:.0} per instance, {:.1} M/s per CPU-second; mean initial estimate {:.3}",
         nodes as f64 / n as f64,
-        nodes as f64 / cpu.max(1e-9) / 1e6,
+        nodes as f64 / cpu.max(wall).max(1e-9) / 1e6,
         h0 as f64 / n.max(1) as f64
     )?;
     Ok(if bad > 0 { EXIT_BAD_INPUT } else { EXIT_OK })
