@@ -149,6 +149,11 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
+    // Fewer instances than threads: share each search among the threads instead.
+    let opts = slide::solver::SolveOptions {
+        parallel: instances.len() < pool.current_num_threads(),
+        ..opts
+    };
     let start = Instant::now();
     let cpu0 = cpu_seconds();
     let results: Vec<(u32, u32, Result<slide::Solution, slide::Error>, f64)> = pool.install(|| {

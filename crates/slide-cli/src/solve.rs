@@ -20,6 +20,9 @@ use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 const MAX_LINE: usize = 64 << 20;
 /// Most lines solved together.
 const CHUNK: usize = 4096;
+/// Chunks with fewer boards are solved board after board, each search on all threads; larger ones board by board
+/// in parallel, at least this many boards per task.
+const PARALLEL_BOARDS: usize = 64;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
@@ -110,6 +113,7 @@ impl SolveArgs {
             timeout: self.timeout.map(Duration::from_secs_f64),
             cancel: Some(cancel),
             weight: self.within.filter(|&w| w > 1.0),
+            parallel: false,
         })
     }
 }
@@ -168,6 +172,10 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         args,
         shape,
         goal,
+        opts_parallel: SolveOptions {
+            parallel: true,
+            ..opts.clone()
+        },
         opts,
         plain,
         quiet,
@@ -305,6 +313,8 @@ struct Job<'a> {
     shape: Option<Shape>,
     goal: Option<Board>,
     opts: SolveOptions,
+    /// `opts` with the search of one board shared among the threads.
+    opts_parallel: SolveOptions,
     /// Default options: complete tables answer distances without building paths.
     plain: bool,
     quiet: bool,
@@ -313,15 +323,19 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
+    /// Answers a chunk on the pool: a large chunk board by board in parallel, a small one (a single hard board,
+    /// say) board after board, each search shared among the threads.
     fn answer_all(&self, chunk: &[(usize, &'static str, String)]) -> Vec<Answer> {
-        if chunk.len() == 1 {
-            let (n, w, t) = &chunk[0];
-            return vec![self.answer(*n, w, t)];
+        if chunk.len() < PARALLEL_BOARDS {
+            return chunk
+                .iter()
+                .map(|(n, w, t)| self.answer(*n, w, t, true))
+                .collect();
         }
         chunk
             .par_iter()
-            .with_min_len(64)
-            .map(|(n, w, t)| self.answer(*n, w, t))
+            .with_min_len(PARALLEL_BOARDS)
+            .map(|(n, w, t)| self.answer(*n, w, t, false))
             .collect()
     }
 
@@ -341,7 +355,7 @@ impl Job<'_> {
         }
     }
 
-    fn answer(&self, number: usize, what: &str, text: &str) -> Answer {
+    fn answer(&self, number: usize, what: &str, text: &str, parallel: bool) -> Answer {
         if let Some(special) = text.strip_prefix('\u{0}') {
             let msg = if special == "too-long" {
                 format!("line longer than {} MiB", MAX_LINE >> 20)
@@ -407,7 +421,12 @@ impl Job<'_> {
                 board.shape()
             );
         }
-        let solution = match self.solver.solve_with(&board, goal, &self.opts) {
+        let opts = if parallel {
+            &self.opts_parallel
+        } else {
+            &self.opts
+        };
+        let solution = match self.solver.solve_with(&board, goal, opts) {
             Ok(s) => s,
             Err(e) => return self.error(number, what, &e.to_string()),
         };

@@ -3,8 +3,10 @@
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
 //! move that would undo the previous one is never generated, and nothing is allocated inside the loop.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use crate::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 
@@ -44,6 +46,9 @@ pub enum Outcome {
 
 /// How often (in nodes) the limits are checked.
 const CHECK_EVERY: u64 = 1 << 14;
+/// How often the workers of a parallel search check the limits and report their nodes (more often: several share
+/// the node limit).
+const WORKER_CHECK_EVERY: u64 = 1 << 10;
 
 struct Ida<'a, 'l, E: Eval> {
     eval: E,
@@ -60,6 +65,19 @@ struct Ida<'a, 'l, E: Eval> {
     weight_den: u32,
     limits: &'a Limits<'l>,
     stopped: bool,
+    /// Parallel search: what the workers share, and how many of this worker's nodes it holds.
+    shared: Option<&'a Shared>,
+    reported: u64,
+}
+
+/// What the workers of a parallel iteration share.
+struct Shared {
+    /// A worker found a solution.
+    found: AtomicBool,
+    /// A worker hit a limit.
+    limited: AtomicBool,
+    /// Nodes of all workers, as of their last report.
+    nodes: AtomicU64,
 }
 
 impl<E: Eval> Ida<'_, '_, E> {
@@ -72,14 +90,40 @@ impl<E: Eval> Ida<'_, '_, E> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn check_limits(&mut self) {
-        self.next_check = self.nodes + CHECK_EVERY;
-        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m)
+        self.next_check = self.nodes
+            + if self.shared.is_some() {
+                WORKER_CHECK_EVERY
+            } else {
+                CHECK_EVERY
+            };
+        let mut all = self.nodes;
+        if let Some(sh) = self.shared {
+            all = self.report(sh);
+            if sh.found.load(Relaxed) || sh.limited.load(Relaxed) {
+                self.stopped = true;
+                return;
+            }
+        }
+        if self.limits.max_nodes.is_some_and(|m| all >= m)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
             || self.limits.cancel.is_some_and(|c| c.load(Relaxed))
         {
             self.stopped = true;
+            if let Some(sh) = self.shared {
+                sh.limited.store(true, Relaxed);
+            }
         }
+    }
+
+    /// Adds this worker's new nodes to the shared count; returns the total.
+    #[inline(never)]
+    fn report(&mut self, sh: &Shared) -> u64 {
+        let new = self.nodes - self.reported;
+        self.reported = self.nodes;
+        sh.nodes.fetch_add(new, Relaxed) + new
     }
 
     /// Depth-first search below the current node, at depth `depth` with estimate `h` (within the bound); `prev`
@@ -184,10 +228,46 @@ const FOUND: u32 = u32::MAX;
 /// (every node of an optimal path has `f ≤ w·C*`, so no threshold passes `w·C*` before a solution is found).
 pub fn ida_star<E: Eval>(
     g: &Geometry,
-    mut eval: E,
+    eval: E,
     pos: &[u8],
     limits: &Limits<'_>,
     weight: (u32, u32),
+) -> Outcome {
+    drive(g, eval, pos, limits, weight, |ida| {
+        ida.nodes += 1;
+        let h0 = ida.eval.h();
+        (!ida.stopped && ida.dfs(0, u8::MAX, h0) == FOUND).then(|| std::mem::take(&mut ida.path))
+    })
+}
+
+/// [`ida_star`] with every iteration shared among the threads of the current rayon pool: the iteration's tree is
+/// cut at a depth where it has enough nodes to keep every thread busy, and the subtrees below the cut are searched
+/// in parallel with the same threshold. A solution found in an iteration is as short as any (the previous
+/// threshold was searched completely), so the length is the same as [`ida_star`]'s; the moves and the node count
+/// may differ from run to run.
+pub fn ida_star_parallel<E: Eval + Clone + Send + Sync>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    limits: &Limits<'_>,
+) -> Outcome {
+    let threads = rayon::current_num_threads();
+    if threads <= 1 {
+        return ida_star(g, eval, pos, limits, (1, 1));
+    }
+    drive(g, eval, pos, limits, (1, 1), |ida| {
+        parallel_iteration(ida, 32 * threads)
+    })
+}
+
+/// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one).
+fn drive<'a, 'l, E: Eval>(
+    g: &Geometry,
+    mut eval: E,
+    pos: &[u8],
+    limits: &'a Limits<'l>,
+    weight: (u32, u32),
+    mut iteration: impl FnMut(&mut Ida<'a, 'l, E>) -> Option<Vec<u8>>,
 ) -> Outcome {
     let n = g.n;
     let mut tiles = [0u8; MAX_SEARCH_CELLS];
@@ -214,6 +294,8 @@ pub fn ida_star<E: Eval>(
         weight_den: weight.1.max(1),
         limits,
         stopped: false,
+        shared: None,
+        reported: 0,
     };
     ida.bound = ida.f(0, ida.eval.h());
     let estimate = ida.eval.h();
@@ -221,11 +303,9 @@ pub fn ida_star<E: Eval>(
     loop {
         ida.next_bound = u32::MAX;
         ida.check_limits();
-        ida.nodes += 1;
-        let h0 = ida.eval.h();
-        if !ida.stopped && ida.dfs(0, u8::MAX, h0) == FOUND {
+        if let Some(moves) = iteration(&mut ida) {
             return Outcome::Solved {
-                moves: ida.path,
+                moves,
                 nodes: ida.nodes,
                 estimate,
             };
@@ -243,4 +323,158 @@ pub fn ida_star<E: Eval>(
             proven = ida.bound;
         }
     }
+}
+
+/// A node where a parallel iteration cuts the tree: the blank's cells from the root, and the node's estimate.
+struct Split {
+    cells: Vec<u8>,
+    h: u32,
+}
+
+impl<E: Eval> Ida<'_, '_, E> {
+    /// Collects, in search order, the nodes at depth `cut` within the threshold (the same pruning as
+    /// [`Ida::dfs`], without pathmax raising parents). Returns true when a goal lies above the cut (its moves are
+    /// then in `self.path`).
+    fn frontier(
+        &mut self,
+        depth: u32,
+        prev: u8,
+        h: u32,
+        cut: u32,
+        cells: &mut Vec<u8>,
+        out: &mut Vec<Split>,
+    ) -> bool {
+        if self.eval.h() == 0 {
+            return true;
+        }
+        if depth == cut {
+            out.push(Split {
+                cells: cells.clone(),
+                h,
+            });
+            return false;
+        }
+        let b = self.blank;
+        let deg = (self.degree[b as usize & 63] as usize).min(4);
+        let nbrs = self.neighbors[b as usize & 63];
+        for &c in &nbrs[..deg] {
+            if c == prev {
+                continue;
+            }
+            let t = self.tiles[c as usize & 63];
+            let (mut hc, probe) = self.eval.probe(t, c, b, self.bound - depth - 1);
+            self.nodes += 1;
+            if E::INCONSISTENT {
+                hc = hc.max(h.saturating_sub(1));
+            }
+            let fc = self.f(depth + 1, hc);
+            if fc > self.bound {
+                self.next_bound = self.next_bound.min(fc);
+                continue;
+            }
+            self.tiles[b as usize & 63] = t;
+            self.tiles[c as usize & 63] = 0;
+            self.blank = c;
+            let undo = self.eval.push_probed(t, c, b, probe);
+            self.path.push(t);
+            cells.push(c);
+            if self.frontier(depth + 1, b, hc, cut, cells, out) {
+                return true;
+            }
+            cells.pop();
+            self.path.pop();
+            self.eval.pop(t, c, b, undo);
+            self.blank = b;
+            self.tiles[c as usize & 63] = t;
+            self.tiles[b as usize & 63] = 0;
+        }
+        false
+    }
+}
+
+/// One threshold of [`ida_star_parallel`]: cuts the tree at the first depth with at least `want` nodes (or at the
+/// threshold's depth), then searches the subtrees below the cut on the rayon pool.
+fn parallel_iteration<E: Eval + Clone + Send + Sync>(
+    ida: &mut Ida<'_, '_, E>,
+    want: usize,
+) -> Option<Vec<u8>> {
+    ida.nodes += 1;
+    let h0 = ida.eval.h();
+    let mut out = Vec::new();
+    let mut cells = Vec::new();
+    let mut cut = 1;
+    loop {
+        out.clear();
+        ida.next_bound = u32::MAX;
+        if ida.frontier(0, u8::MAX, h0, cut, &mut cells, &mut out) {
+            return Some(std::mem::take(&mut ida.path));
+        }
+        if out.len() >= want || cut >= ida.bound {
+            break;
+        }
+        cut += 1;
+    }
+    let shared = Shared {
+        found: AtomicBool::new(false),
+        limited: AtomicBool::new(false),
+        nodes: AtomicU64::new(ida.nodes),
+    };
+    let template = &*ida;
+    let results: Vec<(Option<Vec<u8>>, u32, u64, bool)> = out
+        .par_iter()
+        .map(|sp| {
+            if shared.found.load(Relaxed) || shared.limited.load(Relaxed) {
+                // Skipped: the iteration is over, and says so through the flags.
+                return (None, u32::MAX, 0, false);
+            }
+            let mut w = Ida {
+                eval: template.eval.clone(),
+                neighbors: template.neighbors,
+                degree: template.degree,
+                tiles: template.tiles,
+                blank: template.blank,
+                path: Vec::with_capacity(256),
+                nodes: 0,
+                next_check: WORKER_CHECK_EVERY,
+                bound: template.bound,
+                next_bound: u32::MAX,
+                weight_num: template.weight_num,
+                weight_den: template.weight_den,
+                limits: template.limits,
+                stopped: false,
+                shared: Some(&shared),
+                reported: 0,
+            };
+            let mut prev = u8::MAX;
+            for &c in &sp.cells {
+                let b = w.blank;
+                let t = w.tiles[c as usize & 63];
+                w.tiles[b as usize & 63] = t;
+                w.tiles[c as usize & 63] = 0;
+                w.blank = c;
+                w.eval.push(t, c, b, u32::MAX);
+                w.path.push(t);
+                prev = b;
+            }
+            let found = w.dfs(cut, prev, sp.h) == FOUND;
+            if found {
+                shared.found.store(true, Relaxed);
+            }
+            w.report(&shared);
+            (found.then_some(w.path), w.next_bound, w.nodes, w.stopped)
+        })
+        .collect();
+    let mut solution = None;
+    for (path, next, nodes, _) in results {
+        ida.nodes += nodes;
+        ida.next_bound = ida.next_bound.min(next);
+        if solution.is_none() {
+            solution = path;
+        }
+    }
+    // A limit counts only when no worker found a solution (an optimal one, whatever the others were doing).
+    if solution.is_none() && shared.limited.load(Relaxed) {
+        ida.stopped = true;
+    }
+    solution
 }

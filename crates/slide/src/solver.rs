@@ -17,7 +17,7 @@ use crate::packed::PackedTable;
 use crate::partition::{self, PartitionSpec};
 use crate::pdb::{PatternSpace, Pdb};
 use crate::progress::{NoProgress, Progress};
-use crate::search::{ida_star, Limits, Outcome};
+use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
 use crate::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 
 /// An answer: the moves (each the tile that slides into the blank), or why there are none.
@@ -489,21 +489,28 @@ impl Solver {
             HeuristicChoice::Auto => HeuristicChoice::Pdb(PartitionSpec::Default),
             h => h.clone(),
         };
+        let parallel = opts.parallel && weight.0 == weight.1;
         let outcome = match &heuristic {
-            HeuristicChoice::Manhattan => {
-                ida_star(&geometry, Manhattan::new(&geometry), pos, &limits, weight)
-            }
-            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => ida_star(
+            HeuristicChoice::Manhattan => run_ida(
+                &geometry,
+                Manhattan::new(&geometry),
+                pos,
+                &limits,
+                weight,
+                parallel,
+            ),
+            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => run_ida(
                 &geometry,
                 LinearConflict::new(&geometry),
                 pos,
                 &limits,
                 weight,
+                parallel,
             ),
             HeuristicChoice::Pdb(spec) => {
                 let set = self.pdb_set(goal, &frame, spec)?;
                 let eval = PdbEval::new(&geometry, &set, opts.reflect)?;
-                ida_star(&geometry, eval, pos, &limits, weight)
+                run_ida(&geometry, eval, pos, &limits, weight, parallel)
             }
         };
         let within = opts.weight.filter(|_| weight.0 != weight.1);
@@ -612,6 +619,22 @@ impl Solver {
     }
 }
 
+/// IDA* on one thread, or shared among the rayon pool's threads.
+fn run_ida<E: Eval + Clone + Send + Sync>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    limits: &Limits<'_>,
+    weight: (u32, u32),
+    parallel: bool,
+) -> Outcome {
+    if parallel {
+        ida_star_parallel(g, eval, pos, limits)
+    } else {
+        ida_star(g, eval, pos, limits, weight)
+    }
+}
+
 /// An admissible lower bound from the Manhattan distance, for answers that are not proven least.
 fn geometry_lower_bound(g: &Geometry, pos: &[u8]) -> u64 {
     let mut m = Manhattan::new(g);
@@ -662,6 +685,9 @@ pub struct SolveOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Bounded-suboptimal search: a solution at most this many times the least number of moves.
     pub weight: Option<f64>,
+    /// Share one optimal search among the threads of the current rayon pool ([`crate::search::ida_star_parallel`]):
+    /// the same length, found sooner on several cores. Ignored by bounded-suboptimal search.
+    pub parallel: bool,
 }
 
 impl Default for SolveOptions {
@@ -674,6 +700,7 @@ impl Default for SolveOptions {
             timeout: None,
             cancel: None,
             weight: None,
+            parallel: false,
         }
     }
 }

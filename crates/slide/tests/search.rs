@@ -377,3 +377,102 @@ fn easy_5x5_scrambles_solved_optimally() {
         replay(&b, sol.moves.as_deref().unwrap(), &goal);
     }
 }
+
+/// One search shared among threads gives exactly the sequential search's least number of moves: Korf instances with
+/// the default pattern databases, 4 × 4 scrambles against a BFS, and forced search on 3 × 3 and 2 × 4 against the
+/// complete tables; limits still stop it and say so.
+#[test]
+fn parallel_search_gives_the_same_optimal_lengths() {
+    let s = solver();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let parallel = |h: HeuristicChoice| SolveOptions {
+        method: Method::Search,
+        heuristic: h,
+        parallel: true,
+        ..Default::default()
+    };
+    pool.install(|| {
+        let text = include_str!("../../../../shared/data/korf100.txt");
+        let shape = Shape::new(4, 4).unwrap();
+        let goal = Board::goal_blank_first(shape);
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .take(12)
+        {
+            let nums: Vec<&str> = line.split_whitespace().collect();
+            let optimal: i64 = nums[1].parse().unwrap();
+            let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
+            let sol = s
+                .solve_with(&b, &goal, &parallel(HeuristicChoice::Auto))
+                .unwrap();
+            assert!(sol.optimal);
+            assert_eq!(sol.distance(), optimal, "Korf instance {}", nums[0]);
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        }
+
+        let goal = Board::goal(shape);
+        let gt: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
+        let mut rng = Scrambler::new(17);
+        for i in 0..20 {
+            let b = rng.walk(&goal, 4 + i % 11);
+            let tiles: Vec<u8> = b.tiles().iter().map(|&t| t as u8).collect();
+            let want = bfs_distance(&tiles, &gt, 4, 4, 16).expect("within the walk length");
+            for h in [
+                HeuristicChoice::Manhattan,
+                HeuristicChoice::LinearConflict,
+                HeuristicChoice::Auto,
+            ] {
+                let sol = s.solve_with(&b, &goal, &parallel(h.clone())).unwrap();
+                assert!(sol.optimal);
+                assert_eq!(sol.distance(), want as i64, "{h:?} on {b}");
+                replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            }
+        }
+
+        for (r, c, spec) in [(3, 3, "4-4"), (2, 4, "4-3")] {
+            let shape = Shape::new(r, c).unwrap();
+            let goal = Board::goal(shape);
+            let mut rng = Scrambler::new(99);
+            for _ in 0..40 {
+                let b = rng.uniform(&goal);
+                let want = s.distance(&b, &goal).unwrap();
+                for h in [
+                    HeuristicChoice::Manhattan,
+                    HeuristicChoice::Pdb(spec.parse().unwrap()),
+                ] {
+                    let sol = s.solve_with(&b, &goal, &parallel(h)).unwrap();
+                    assert!(sol.optimal);
+                    assert_eq!(sol.distance(), want, "{shape} {b}");
+                    replay(&b, sol.moves.as_deref().unwrap(), &goal);
+                }
+            }
+        }
+
+        // Korf instance 1 with Manhattan distance, cut at a million nodes: stopped, with a proven lower bound.
+        let shape = Shape::new(4, 4).unwrap();
+        let goal = Board::goal_blank_first(shape);
+        let b =
+            Board::parse_with_shape("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", Some(shape)).unwrap();
+        let opts = SolveOptions {
+            max_nodes: Some(1_000_000),
+            ..parallel(HeuristicChoice::Manhattan)
+        };
+        let sol = s.solve_with(&b, &goal, &opts).unwrap();
+        assert!(!sol.optimal);
+        assert!(sol.moves.is_none());
+        assert!(
+            (41..=57).contains(&sol.lower_bound),
+            "lower bound {}",
+            sol.lower_bound
+        );
+        assert!(
+            sol.nodes >= 1_000_000 && sol.nodes < 1_300_000,
+            "{} nodes",
+            sol.nodes
+        );
+    });
+}
