@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Korf & Felner's 50 random 24-puzzle instances (issue 4): each instance solved optimally in its own process with
+# the default 6-6-6-6 pattern databases and reflection, one thread each, JOBS instances at a time, each stopped after
+# TIMEOUT seconds (then reported as not proven, with the proven lower bound). One line per instance as it ends:
+#   id, answer (length, or >=L when stopped), published optimum, verdict, start estimate, nodes, seconds, nodes/s
+# then the solved count. The pattern databases are built first (about 14 minutes on 2 cores, 2.5 GB) into
+# $SLIDE_CACHE_DIR (default target/bench-cache).
+#
+# Knobs (environment): TIMEOUT (default 600), JOBS (default 2), IDS (default 1..50), SLIDE_CACHE_DIR.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+TIMEOUT=${TIMEOUT:-600}
+JOBS=${JOBS:-2}
+IDS=${IDS:-$(seq 1 50)}
+export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$PWD/target/bench-cache}"
+mkdir -p "$SLIDE_CACHE_DIR"
+cargo build --release --quiet
+slide=$PWD/target/release/slide
+
+# Build (or load) the databases once, outside the timed runs.
+"$slide" bench korf24 --only 40 --threads 1 | tail -3 >&2
+
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/slide-korf24.XXXXXX")
+trap 'rm -rf -- "$OUT"' EXIT
+export slide TIMEOUT OUT
+printf '%s\n' $IDS | xargs -P "$JOBS" -I{} sh -c \
+    '"$slide" -q bench korf24 --only {} --threads 1 --timeout "$TIMEOUT" > "$OUT/{}" 2>&1; grep -E "^ +{} " "$OUT/{}"'
+solved=$(cat "$OUT"/* | grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +yes ' || true)
+echo "solved within $TIMEOUT s each: $solved of $(printf '%s\n' $IDS | wc -l)"
