@@ -476,3 +476,47 @@ fn parallel_search_gives_the_same_optimal_lengths() {
         );
     });
 }
+
+/// IDA* forced on 3 × 4 and 4 × 3 boards (the largest shapes with complete tables) gives the table's distance, with
+/// the default pattern databases and with linear conflicts; the table is built once (about 30 s on two cores).
+#[test]
+fn ida_star_forced_on_3x4_matches_the_table() {
+    let s = solver();
+    for (r, c) in [(3, 4), (4, 3)] {
+        let shape = Shape::new(r, c).unwrap();
+        let goal = Board::goal(shape);
+        let mut rng = Scrambler::new(34);
+        for i in 0..12 {
+            let b = rng.uniform(&goal);
+            let want = s.distance(&b, &goal).unwrap();
+            let heuristics = if i % 3 == 0 {
+                vec![HeuristicChoice::Auto, HeuristicChoice::LinearConflict]
+            } else {
+                vec![HeuristicChoice::Auto]
+            };
+            for h in heuristics {
+                let opts = SolveOptions {
+                    method: Method::Search,
+                    heuristic: h.clone(),
+                    ..Default::default()
+                };
+                let sol = s.solve_with(&b, &goal, &opts).unwrap();
+                assert!(sol.optimal);
+                assert_eq!(sol.distance(), want, "{shape} {h:?} {b}");
+                replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            }
+        }
+    }
+    // The farthest boards: 53 moves.
+    let stats = s.stats(&Board::goal(Shape::new(3, 4).unwrap())).unwrap();
+    let goal = Board::goal(Shape::new(3, 4).unwrap());
+    for b in stats.antipodes.iter().take(2) {
+        let opts = SolveOptions {
+            method: Method::Search,
+            ..Default::default()
+        };
+        let sol = s.solve_with(b, &goal, &opts).unwrap();
+        assert_eq!(sol.distance(), 53, "{b}");
+        replay(b, sol.moves.as_deref().unwrap(), &goal);
+    }
+}
