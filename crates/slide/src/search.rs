@@ -398,6 +398,9 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
     ida: &mut Ida<'_, '_, E>,
     want: usize,
 ) -> Option<Vec<u8>> {
+    if ida.stopped {
+        return None;
+    }
     ida.nodes += 1;
     let h0 = ida.eval.h();
     let mut out = Vec::new();
