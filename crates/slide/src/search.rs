@@ -2,6 +2,7 @@
 //!
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
 //! move that would undo the previous one is never generated, and nothing is allocated inside the loop.
+//! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
