@@ -6,7 +6,8 @@
 # then the solved count. The pattern databases are built first (about 14 minutes on 2 cores, 2.5 GB) into
 # $SLIDE_CACHE_DIR (default target/bench-cache).
 #
-# Knobs (environment): TIMEOUT (default 600), JOBS (default 2), IDS (default 1..50), SLIDE_CACHE_DIR.
+# Knobs (environment): TIMEOUT (default 600), JOBS (default 2), IDS (default 1..50), SLIDE_CACHE_DIR, SLIDE_BIN (a
+# binary to run instead of building this checkout: a long sweep keeps running the same binary while you rebuild).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 TIMEOUT=${TIMEOUT:-600}
@@ -14,8 +15,12 @@ JOBS=${JOBS:-2}
 IDS=${IDS:-$(seq 1 50)}
 export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$PWD/target/bench-cache}"
 mkdir -p "$SLIDE_CACHE_DIR"
-cargo build --release --quiet
-slide=$PWD/target/release/slide
+if [ -n "${SLIDE_BIN:-}" ]; then
+    slide=$SLIDE_BIN
+else
+    cargo build --release --quiet
+    slide=$PWD/target/release/slide
+fi
 
 # Build (or load) the databases once, outside the timed runs.
 "$slide" bench korf24 --only 40 --threads 1 | tail -3 >&2
