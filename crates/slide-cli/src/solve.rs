@@ -58,6 +58,10 @@ pub struct SolveArgs {
     /// Use IDA* even where a complete table answers (boards of at most 12 cells).
     #[arg(long)]
     pub search: bool,
+    /// Reject only immediate backtracks in IDA*, not the other redundant move sequences (to measure what move
+    /// pruning saves; the answers are the same).
+    #[arg(long)]
+    pub no_move_pruning: bool,
     /// Stop each search after this many nodes; the answer is then marked as not proven.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
@@ -114,6 +118,7 @@ impl SolveArgs {
             cancel: Some(cancel),
             weight: self.within.filter(|&w| w > 1.0),
             parallel: false,
+            move_pruning: !self.no_move_pruning,
         })
     }
 }

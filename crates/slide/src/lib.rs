@@ -38,6 +38,7 @@ pub mod parse;
 pub mod partition;
 pub mod pdb;
 pub mod progress;
+pub mod pruning;
 pub mod rank;
 pub mod request;
 pub mod scramble;

@@ -1,7 +1,8 @@
 //! IDA*: iterative-deepening A* over a board edited in place, with limits on nodes and time and a stop flag.
 //!
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
-//! move that would undo the previous one is never generated, and nothing is allocated inside the loop.
+//! move that would undo the previous one is never generated, nor any move that the move-pruning automaton
+//! ([`crate::pruning`]) rejects, and nothing is allocated inside the loop.
 //! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -10,6 +11,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
+use crate::pruning::{MovePruner, DEAD};
 
 /// When to give up.
 #[derive(Debug, Clone, Default)]
@@ -54,7 +56,11 @@ const WORKER_CHECK_EVERY: u64 = 1 << 10;
 struct Ida<'a, 'l, E: Eval> {
     eval: E,
     neighbors: [[u8; 4]; MAX_SEARCH_CELLS],
+    /// Direction of the blank's move to each neighbour (0 up, 1 down, 2 left, 3 right).
+    dirs: [[u8; 4]; MAX_SEARCH_CELLS],
     degree: [u8; MAX_SEARCH_CELLS],
+    /// Move pruning beyond immediate backtracks.
+    fsm: &'a MovePruner,
     tiles: [u8; MAX_SEARCH_CELLS],
     blank: u8,
     path: Vec<u8>,
@@ -128,14 +134,15 @@ impl<E: Eval> Ida<'_, '_, E> {
     }
 
     /// Depth-first search below the current node, at depth `depth` with estimate `h` (within the bound); `prev`
-    /// is the cell the blank came from. Returns [`FOUND`], or this node's estimate as raised by pathmax.
+    /// is the cell the blank came from, `s` the move-pruning state. Returns [`FOUND`], or this node's estimate as
+    /// raised by pathmax.
     ///
     /// Every child is first *probed* (its estimate computed without moving into it): children over the bound are
     /// never entered, and the lookups of all children are issued together. Pattern databases are admissible but
     /// not always consistent, so both directions of pathmax (BPMX) apply: a child's estimate is at least its
     /// parent's minus one, and a parent's at least any child's minus one; a raised estimate that passes the bound
     /// prunes the node's remaining children.
-    fn dfs(&mut self, depth: u32, prev: u8, mut h: u32) -> u32 {
+    fn dfs(&mut self, depth: u32, prev: u8, s: u16, mut h: u32) -> u32 {
         if self.eval.h() == 0 {
             return FOUND;
         }
@@ -148,16 +155,21 @@ impl<E: Eval> Ida<'_, '_, E> {
         let b = self.blank;
         let deg = (self.degree[b as usize & 63] as usize).min(4);
         let nbrs = self.neighbors[b as usize & 63];
+        let dirs = self.dirs[b as usize & 63];
         // The largest child estimate within the bound (weighted search refines every estimate).
         let budget = if self.weight_num == self.weight_den {
             self.bound - depth - 1
         } else {
             u32::MAX
         };
-        let mut inside = [(0u8, 0u32, E::Probe::default()); 4];
+        let mut inside = [(0u8, 0u16, 0u32, E::Probe::default()); 4];
         let mut k = 0;
-        for &c in &nbrs[..deg] {
+        for (&c, &d) in nbrs[..deg].iter().zip(&dirs) {
             if c == prev {
+                continue;
+            }
+            let sc = self.fsm.step(s, d);
+            if sc == DEAD {
                 continue;
             }
             let t = self.tiles[c as usize & 63];
@@ -168,7 +180,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             }
             let fc = self.f(depth + 1, hc);
             if fc <= self.bound {
-                inside[k] = (c, hc, probe);
+                inside[k] = (c, sc, hc, probe);
                 k += 1;
                 continue;
             }
@@ -184,7 +196,7 @@ impl<E: Eval> Ida<'_, '_, E> {
                 }
             }
         }
-        for &(c, hc, probe) in &inside[..k] {
+        for &(c, sc, hc, probe) in &inside[..k] {
             let t = self.tiles[c as usize & 63];
             self.tiles[b as usize & 63] = t;
             self.tiles[c as usize & 63] = 0;
@@ -196,7 +208,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             } else {
                 hc
             };
-            let child = self.dfs(depth + 1, b, hc);
+            let child = self.dfs(depth + 1, b, sc, hc);
             if child == FOUND {
                 return FOUND;
             }
@@ -227,17 +239,21 @@ const FOUND: u32 = u32::MAX;
 /// Runs IDA* from `pos` (tile → cell, canonical frame of `g`) with heuristic `eval`. With `weight` > 1 (as a
 /// fraction `num/den`), runs weighted IDA*: `f = g + ⌊w·h⌋`; the solution is then at most `w` times the optimum
 /// (every node of an optimal path has `f ≤ w·C*`, so no threshold passes `w·C*` before a solution is found).
+/// `pruner` rejects redundant move sequences ([`MovePruner::global`], or [`MovePruner::none`] to compare).
 pub fn ida_star<E: Eval>(
     g: &Geometry,
     eval: E,
     pos: &[u8],
     limits: &Limits<'_>,
     weight: (u32, u32),
+    pruner: &MovePruner,
 ) -> Outcome {
-    drive(g, eval, pos, limits, weight, |ida| {
+    drive(g, eval, pos, limits, weight, pruner, |ida| {
         ida.nodes += 1;
         let h0 = ida.eval.h();
-        (!ida.stopped && ida.dfs(0, u8::MAX, h0) == FOUND).then(|| std::mem::take(&mut ida.path))
+        let s0 = ida.fsm.start();
+        (!ida.stopped && ida.dfs(0, u8::MAX, s0, h0) == FOUND)
+            .then(|| std::mem::take(&mut ida.path))
     })
 }
 
@@ -251,12 +267,13 @@ pub fn ida_star_parallel<E: Eval + Clone + Send + Sync>(
     eval: E,
     pos: &[u8],
     limits: &Limits<'_>,
+    pruner: &MovePruner,
 ) -> Outcome {
     let threads = rayon::current_num_threads();
     if threads <= 1 {
-        return ida_star(g, eval, pos, limits, (1, 1));
+        return ida_star(g, eval, pos, limits, (1, 1), pruner);
     }
-    drive(g, eval, pos, limits, (1, 1), |ida| {
+    drive(g, eval, pos, limits, (1, 1), pruner, |ida| {
         parallel_iteration(ida, 32 * threads)
     })
 }
@@ -268,6 +285,7 @@ fn drive<'a, 'l, E: Eval>(
     pos: &[u8],
     limits: &'a Limits<'l>,
     weight: (u32, u32),
+    fsm: &'a MovePruner,
     mut iteration: impl FnMut(&mut Ida<'a, 'l, E>) -> Option<Vec<u8>>,
 ) -> Outcome {
     let n = g.n;
@@ -280,10 +298,28 @@ fn drive<'a, 'l, E: Eval>(
     let mut degree = [0u8; MAX_SEARCH_CELLS];
     neighbors[..n].copy_from_slice(&g.neighbors);
     degree[..n].copy_from_slice(&g.degree);
+    let mut dirs = [[0u8; 4]; MAX_SEARCH_CELLS];
+    let cols = g.shape.cols;
+    for b in 0..n {
+        for k in 0..degree[b] as usize {
+            let c = neighbors[b][k] as usize;
+            dirs[b][k] = if c + cols == b {
+                0
+            } else if c == b + cols {
+                1
+            } else if c + 1 == b {
+                2
+            } else {
+                3
+            };
+        }
+    }
     let mut ida = Ida {
         eval,
         neighbors,
+        dirs,
         degree,
+        fsm,
         tiles,
         blank: pos[0],
         path: Vec::with_capacity(256),
@@ -326,20 +362,24 @@ fn drive<'a, 'l, E: Eval>(
     }
 }
 
-/// A node where a parallel iteration cuts the tree: the blank's cells from the root, and the node's estimate.
+/// A node where a parallel iteration cuts the tree: the blank's cells from the root, the node's estimate and its
+/// move-pruning state.
 struct Split {
     cells: Vec<u8>,
     h: u32,
+    s: u16,
 }
 
 impl<E: Eval> Ida<'_, '_, E> {
     /// Collects, in search order, the nodes at depth `cut` within the threshold (the same pruning as
     /// [`Ida::dfs`], without pathmax raising parents). Returns true when a goal lies above the cut (its moves are
     /// then in `self.path`).
+    #[allow(clippy::too_many_arguments)] // the dfs state, plus where the cut collects
     fn frontier(
         &mut self,
         depth: u32,
         prev: u8,
+        s: u16,
         h: u32,
         cut: u32,
         cells: &mut Vec<u8>,
@@ -352,14 +392,20 @@ impl<E: Eval> Ida<'_, '_, E> {
             out.push(Split {
                 cells: cells.clone(),
                 h,
+                s,
             });
             return false;
         }
         let b = self.blank;
         let deg = (self.degree[b as usize & 63] as usize).min(4);
         let nbrs = self.neighbors[b as usize & 63];
-        for &c in &nbrs[..deg] {
+        let dirs = self.dirs[b as usize & 63];
+        for (&c, &d) in nbrs[..deg].iter().zip(&dirs) {
             if c == prev {
+                continue;
+            }
+            let sc = self.fsm.step(s, d);
+            if sc == DEAD {
                 continue;
             }
             let t = self.tiles[c as usize & 63];
@@ -379,7 +425,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             let undo = self.eval.push_probed(t, c, b, probe);
             self.path.push(t);
             cells.push(c);
-            if self.frontier(depth + 1, b, hc, cut, cells, out) {
+            if self.frontier(depth + 1, b, sc, hc, cut, cells, out) {
                 return true;
             }
             cells.pop();
@@ -410,7 +456,8 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
     loop {
         out.clear();
         ida.next_bound = u32::MAX;
-        if ida.frontier(0, u8::MAX, h0, cut, &mut cells, &mut out) {
+        let s0 = ida.fsm.start();
+        if ida.frontier(0, u8::MAX, s0, h0, cut, &mut cells, &mut out) {
             return Some(std::mem::take(&mut ida.path));
         }
         if out.len() >= want || cut >= ida.bound {
@@ -434,7 +481,9 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
             let mut w = Ida {
                 eval: template.eval.clone(),
                 neighbors: template.neighbors,
+                dirs: template.dirs,
                 degree: template.degree,
+                fsm: template.fsm,
                 tiles: template.tiles,
                 blank: template.blank,
                 path: Vec::with_capacity(256),
@@ -460,7 +509,7 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 w.path.push(t);
                 prev = b;
             }
-            let found = w.dfs(cut, prev, sp.h) == FOUND;
+            let found = w.dfs(cut, prev, sp.s, sp.h) == FOUND;
             if found {
                 shared.found.store(true, Relaxed);
             }

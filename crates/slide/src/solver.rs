@@ -17,6 +17,7 @@ use crate::packed::PackedTable;
 use crate::partition::{self, PartitionSpec};
 use crate::pdb::{PatternSpace, Pdb};
 use crate::progress::{NoProgress, Progress};
+use crate::pruning::MovePruner;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
 use crate::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 
@@ -490,6 +491,13 @@ impl Solver {
             h => h.clone(),
         };
         let parallel = opts.parallel && weight.0 == weight.1;
+        let no_pruning;
+        let pruner = if opts.move_pruning {
+            MovePruner::global()
+        } else {
+            no_pruning = MovePruner::none();
+            &no_pruning
+        };
         let outcome = match &heuristic {
             HeuristicChoice::Manhattan => run_ida(
                 &geometry,
@@ -498,6 +506,7 @@ impl Solver {
                 &limits,
                 weight,
                 parallel,
+                pruner,
             ),
             HeuristicChoice::LinearConflict | HeuristicChoice::Auto => run_ida(
                 &geometry,
@@ -506,11 +515,12 @@ impl Solver {
                 &limits,
                 weight,
                 parallel,
+                pruner,
             ),
             HeuristicChoice::Pdb(spec) => {
                 let set = self.pdb_set(goal, &frame, spec)?;
                 let eval = PdbEval::new(&geometry, &set, opts.reflect)?;
-                run_ida(&geometry, eval, pos, &limits, weight, parallel)
+                run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
             }
         };
         let within = opts.weight.filter(|_| weight.0 != weight.1);
@@ -627,11 +637,12 @@ fn run_ida<E: Eval + Clone + Send + Sync>(
     limits: &Limits<'_>,
     weight: (u32, u32),
     parallel: bool,
+    pruner: &MovePruner,
 ) -> Outcome {
     if parallel {
-        ida_star_parallel(g, eval, pos, limits)
+        ida_star_parallel(g, eval, pos, limits, pruner)
     } else {
-        ida_star(g, eval, pos, limits, weight)
+        ida_star(g, eval, pos, limits, weight, pruner)
     }
 }
 
@@ -688,6 +699,9 @@ pub struct SolveOptions {
     /// Share one optimal search among the threads of the current rayon pool ([`crate::search::ida_star_parallel`]):
     /// the same length, found sooner on several cores. Ignored by bounded-suboptimal search.
     pub parallel: bool,
+    /// Reject redundant move sequences beyond immediate backtracks ([`crate::pruning`]); off only to measure
+    /// what it saves.
+    pub move_pruning: bool,
 }
 
 impl Default for SolveOptions {
@@ -701,6 +715,7 @@ impl Default for SolveOptions {
             cancel: None,
             weight: None,
             parallel: false,
+            move_pruning: true,
         }
     }
 }

@@ -520,3 +520,150 @@ fn ida_star_forced_on_3x4_matches_the_table() {
         replay(b, sol.moves.as_deref().unwrap(), &goal);
     }
 }
+
+/// Move pruning keeps a shortest path to every state: a depth-first walk from the goal that moves only where the
+/// move-pruning automaton allows (and never straight back) still reaches every state within `depth` moves at its
+/// breadth-first distance. Checked on shapes where the board's edges cut the 2 × 2 cycles short.
+#[test]
+fn move_pruning_keeps_a_shortest_path_to_every_state() {
+    use slide::pruning::{MovePruner, DEAD};
+    fn walk(
+        shape: Shape,
+        fsm: &MovePruner,
+        tiles: &mut Vec<u8>,
+        blank: usize,
+        prev: usize,
+        s: u16,
+        depth: u32,
+        limit: u32,
+        best: &mut HashMap<Vec<u8>, u32>,
+        nodes: &mut u64,
+    ) {
+        *nodes += 1;
+        let e = best.entry(tiles.clone()).or_insert(u32::MAX);
+        if depth < *e {
+            *e = depth;
+        }
+        if depth == limit {
+            return;
+        }
+        let cols = shape.cols;
+        for c in shape.neighbors(blank) {
+            if c == prev {
+                continue;
+            }
+            let d = if c + cols == blank {
+                0
+            } else if c == blank + cols {
+                1
+            } else if c + 1 == blank {
+                2
+            } else {
+                3
+            };
+            let sc = fsm.step(s, d);
+            if sc == DEAD {
+                continue;
+            }
+            tiles.swap(blank, c);
+            walk(
+                shape,
+                fsm,
+                tiles,
+                c,
+                blank,
+                sc,
+                depth + 1,
+                limit,
+                best,
+                nodes,
+            );
+            tiles.swap(blank, c);
+        }
+    }
+    for (rows, cols, limit) in [(3, 3, 16), (2, 5, 16), (3, 4, 15), (4, 4, 14)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let goal = Board::goal(shape);
+        let start: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
+        let blank = start.iter().position(|&t| t == 0).unwrap();
+        // Plain breadth-first distances from the goal, up to the limit.
+        let mut dist: HashMap<Vec<u8>, u32> = HashMap::from([(start.clone(), 0)]);
+        let mut queue = VecDeque::from([(start.clone(), blank)]);
+        while let Some((t, b)) = queue.pop_front() {
+            let d = dist[&t];
+            if d == limit {
+                continue;
+            }
+            for c in shape.neighbors(b) {
+                let mut u = t.clone();
+                u.swap(b, c);
+                if !dist.contains_key(&u) {
+                    dist.insert(u.clone(), d + 1);
+                    queue.push_back((u, c));
+                }
+            }
+        }
+        let mut counts = [0u64; 2];
+        for (k, fsm) in [MovePruner::none(), MovePruner::global().clone()]
+            .iter()
+            .enumerate()
+        {
+            let mut best = HashMap::new();
+            let mut tiles = start.clone();
+            walk(
+                shape,
+                fsm,
+                &mut tiles,
+                blank,
+                usize::MAX,
+                fsm.start(),
+                0,
+                limit,
+                &mut best,
+                &mut counts[k],
+            );
+            assert_eq!(best.len(), dist.len(), "{shape}: states reached");
+            for (t, d) in &dist {
+                assert_eq!(best.get(t), Some(d), "{shape}: {t:?}");
+            }
+        }
+        assert!(
+            counts[1] < counts[0],
+            "{shape}: pruning saved nothing ({counts:?})"
+        );
+    }
+}
+
+/// With and without move pruning: the same optimal lengths on Korf's instances, and fewer nodes with it.
+#[test]
+fn move_pruning_gives_the_same_lengths_with_fewer_nodes() {
+    let text = include_str!("../../../../shared/data/korf100.txt");
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    let (mut with, mut without) = (0u64, 0u64);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(12)
+    {
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let optimal: i64 = nums[1].parse().unwrap();
+        let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
+        for (pruning, total) in [(true, &mut with), (false, &mut without)] {
+            let opts = SolveOptions {
+                move_pruning: pruning,
+                ..SolveOptions::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            assert!(sol.optimal);
+            assert_eq!(sol.distance(), optimal, "{line} pruning {pruning}");
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            *total += sol.nodes;
+        }
+    }
+    assert!(
+        with * 10 < without * 9,
+        "nodes with pruning {with}, without {without}"
+    );
+}
