@@ -141,8 +141,12 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     };
     let mut pdb_bytes = 0;
     if let Some(spec) = &spec {
-        let set = solver.pdb_set(&goal, &frame, spec)?;
-        pdb_bytes = set.pdbs.iter().map(|p| p.bytes()).sum::<usize>();
+        let sets = solver.pdb_sets(&goal, &frame, spec)?;
+        pdb_bytes = sets
+            .iter()
+            .flat_map(|set| &set.pdbs)
+            .map(|p| p.bytes())
+            .sum::<usize>();
     }
     let prep = t0.elapsed().as_secs_f64();
     let threads = args.solve.threads.unwrap_or(0);

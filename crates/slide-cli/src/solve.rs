@@ -49,7 +49,7 @@ pub struct SolveArgs {
     #[arg(long, default_value = "auto", value_parser = ["auto", "md", "lc", "pdb"])]
     pub heuristic: String,
     /// Pattern-database partition: sizes such as 6-6-3 (4x4 default) or 7-8, or tile lists such as
-    /// 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15. Implies --heuristic pdb.
+    /// 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15; several joined by + are maximised (6-6-3+7-8). Implies --heuristic pdb.
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
     /// Do not also look pattern databases up on the board mirrored about the main diagonal.

@@ -564,3 +564,84 @@ impl Eval for PdbEval {
         }
     }
 }
+
+/// Most partitions [`PdbMax`] maximises over.
+pub const MAX_PARTITIONS: usize = 4;
+
+/// Several disjoint partitions, each with its additive pattern databases (and reflection), maximised:
+/// `h = max over partitions of PdbEval's h`. Each partition's estimate is admissible, so their maximum is. A child
+/// whose estimate already passes the budget under one partition is not looked up in the others.
+#[derive(Debug, Clone)]
+pub struct PdbMax {
+    evals: Vec<PdbEval>,
+}
+
+impl PdbMax {
+    /// The maximum of `evals` (between 1 and [`MAX_PARTITIONS`] of them).
+    pub fn new(evals: Vec<PdbEval>) -> Result<PdbMax> {
+        if evals.is_empty() || evals.len() > MAX_PARTITIONS {
+            return Err(Error::Unsupported(format!(
+                "between 1 and {MAX_PARTITIONS} partitions can be maximised, not {}",
+                evals.len()
+            )));
+        }
+        Ok(PdbMax { evals })
+    }
+}
+
+impl Eval for PdbMax {
+    type Undo = [(u8, u8); MAX_PARTITIONS];
+    type Probe = [(u8, u8); MAX_PARTITIONS];
+    const INCONSISTENT: bool = true;
+
+    fn reset(&mut self, pos: &[u8]) {
+        for e in &mut self.evals {
+            e.reset(pos);
+        }
+    }
+
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        self.evals.iter().map(|e| e.h()).max().unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> Self::Undo {
+        let mut undo = [(u8::MAX, u8::MAX); MAX_PARTITIONS];
+        for (u, e) in undo.iter_mut().zip(&mut self.evals) {
+            *u = e.push(t, from, to, budget);
+        }
+        undo
+    }
+
+    #[inline(always)]
+    fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, Self::Probe) {
+        let mut probes = [(u8::MAX, u8::MAX); MAX_PARTITIONS];
+        let mut h = 0;
+        for (p, e) in probes.iter_mut().zip(&mut self.evals) {
+            let (he, pe) = e.probe(t, from, to, budget);
+            *p = pe;
+            h = h.max(he);
+            if h > budget {
+                break;
+            }
+        }
+        (h, probes)
+    }
+
+    #[inline(always)]
+    fn push_probed(&mut self, t: u8, from: u8, to: u8, probe: Self::Probe) -> Self::Undo {
+        let mut undo = [(u8::MAX, u8::MAX); MAX_PARTITIONS];
+        for ((u, e), p) in undo.iter_mut().zip(&mut self.evals).zip(probe) {
+            *u = e.push_probed(t, from, to, p);
+        }
+        undo
+    }
+
+    #[inline(always)]
+    fn pop(&mut self, t: u8, from: u8, to: u8, undo: Self::Undo) {
+        for (e, u) in self.evals.iter_mut().zip(undo) {
+            e.pop(t, from, to, u);
+        }
+    }
+}

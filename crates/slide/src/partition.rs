@@ -13,17 +13,48 @@ pub enum PartitionSpec {
     Sizes(Vec<usize>),
     /// Explicit tiles of the user's goal, one list per pattern (`1,2,3,4,5,6/7,8,9,10,11,12/13,14,15`).
     Tiles(Vec<Vec<Tile>>),
+    /// Several partitions whose estimates are maximised (`6-6-3+7-8`), each one of the other kinds.
+    Max(Vec<PartitionSpec>),
+}
+
+impl PartitionSpec {
+    /// The partitions this spec names: itself, or the parts of a [`PartitionSpec::Max`].
+    ///
+    /// ```
+    /// use slide::partition::PartitionSpec;
+    /// let spec: PartitionSpec = "6-6-3+7-8".parse().unwrap();
+    /// assert_eq!(spec.parts().len(), 2);
+    /// ```
+    pub fn parts(&self) -> Vec<&PartitionSpec> {
+        match self {
+            PartitionSpec::Max(v) => v.iter().collect(),
+            one => vec![one],
+        }
+    }
 }
 
 impl std::str::FromStr for PartitionSpec {
     type Err = Error;
-    /// `default`, `6-6-3`, `7-8`, … or tile lists separated by `/`.
+    /// `default`, `6-6-3`, `7-8`, … or tile lists separated by `/`; several joined by `+` are maximised.
     fn from_str(s: &str) -> Result<PartitionSpec> {
         let bad = |reason: &str| Error::BadShape {
             text: s.chars().take(60).collect(),
             reason: reason.into(),
         };
         let t = s.trim();
+        if t.contains('+') {
+            let parts = t
+                .split('+')
+                .map(|p| {
+                    if p.trim().is_empty() {
+                        Err(bad("empty partition between '+' signs"))
+                    } else {
+                        p.parse::<PartitionSpec>()
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return Ok(PartitionSpec::Max(parts));
+        }
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
         }
@@ -171,6 +202,9 @@ pub fn resolve(
     match spec {
         PartitionSpec::Default => by_sizes(shape, blank, &default_sizes(shape)),
         PartitionSpec::Sizes(s) => by_sizes(shape, blank, s),
+        PartitionSpec::Max(_) => Err(Error::Unsupported(
+            "several partitions ('+') are resolved one by one".into(),
+        )),
         PartitionSpec::Tiles(pats) => {
             let mut seen = vec![false; shape.cells()];
             let mut out = Vec::new();
@@ -230,5 +264,15 @@ mod tests {
         assert!(resolve(&"6-6-2".parse().unwrap(), s, 15, |_| None).is_err());
         assert!("1,2/2,3".parse::<PartitionSpec>().is_ok());
         assert!("a-b".parse::<PartitionSpec>().is_err());
+        let max: PartitionSpec = "6-6-3 + 1,2,3/4,5".parse().unwrap();
+        assert_eq!(
+            max,
+            PartitionSpec::Max(vec![
+                PartitionSpec::Sizes(vec![6, 6, 3]),
+                PartitionSpec::Tiles(vec![vec![1, 2, 3], vec![4, 5]])
+            ])
+        );
+        assert!("6-6-3+".parse::<PartitionSpec>().is_err());
+        assert!(resolve(&max, s, 15, |_| None).is_err());
     }
 }

@@ -11,7 +11,7 @@ use crate::cache::{self, Meta};
 use crate::error::{Error, Result};
 use crate::frame::Frame;
 use crate::heuristic::{
-    Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet, MAX_SEARCH_CELLS,
+    Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
 };
 use crate::packed::PackedTable;
 use crate::partition::{self, PartitionSpec};
@@ -518,9 +518,18 @@ impl Solver {
                 pruner,
             ),
             HeuristicChoice::Pdb(spec) => {
-                let set = self.pdb_set(goal, &frame, spec)?;
-                let eval = PdbEval::new(&geometry, &set, opts.reflect)?;
-                run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
+                let sets = self.pdb_sets(goal, &frame, spec)?;
+                let mut evals = sets
+                    .iter()
+                    .map(|set| PdbEval::new(&geometry, set, opts.reflect))
+                    .collect::<Result<Vec<_>>>()?;
+                if evals.len() == 1 {
+                    let eval = evals.remove(0);
+                    run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
+                } else {
+                    let eval = PdbMax::new(evals)?;
+                    run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
+                }
             }
         };
         let within = opts.weight.filter(|_| weight.0 != weight.1);
@@ -556,7 +565,20 @@ impl Solver {
         })
     }
 
-    /// The pattern databases of a partition for `goal`, loaded from the cache or built (and saved).
+    /// The pattern databases of every partition `spec` names (several for [`PartitionSpec::Max`]).
+    pub fn pdb_sets(
+        &self,
+        goal: &Board,
+        frame: &Frame,
+        spec: &PartitionSpec,
+    ) -> Result<Vec<PdbSet>> {
+        spec.parts()
+            .into_iter()
+            .map(|part| self.pdb_set(goal, frame, part))
+            .collect()
+    }
+
+    /// The pattern databases of one partition for `goal`, loaded from the cache or built (and saved).
     pub fn pdb_set(&self, goal: &Board, frame: &Frame, spec: &PartitionSpec) -> Result<PdbSet> {
         let goal_pos = goal.positions();
         let cells = partition::resolve(spec, frame.shape(), frame.blank_goal(), |t| {

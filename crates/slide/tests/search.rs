@@ -3,7 +3,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use slide::heuristic::{Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbSet};
+use slide::heuristic::{Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet};
 use slide::partition::PartitionSpec;
 use slide::scramble::Scrambler;
 use slide::solver::{HeuristicChoice, Method, SolveOptions};
@@ -105,6 +105,33 @@ fn heuristics_admissible_and_consistent_on_3x3() {
         eprintln!("3x3 pdb {spec} reflect {reflect}: h changed by more than 1 across {jumps} of about {moves} moves");
         assert!(jumps * 5 < moves, "pdb {spec}: {jumps} jumps");
     }
+    // Two partitions maximised: admissible, incremental updates equal to fresh evaluations, and at least as
+    // strong as either partition alone on every state.
+    let mut max = PdbMax::new(vec![
+        pdb_eval(shape, "4-4", true),
+        pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
+    ])
+    .unwrap();
+    check_exhaustively(shape, &mut max, "4-4+1,2,3/4,5/6,7,8", false);
+    let (mut a, mut b) = (
+        pdb_eval(shape, "4-4", true),
+        pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
+    );
+    let table = CompleteTable::build(shape, 8, &NoProgress).unwrap();
+    let mut pos = vec![0u8; 9];
+    let mut stronger = 0;
+    for r in 0..table.space().states() {
+        table.space().unrank(r, &mut pos);
+        max.reset(&pos);
+        a.reset(&pos);
+        b.reset(&pos);
+        assert_eq!(max.h(), a.h().max(b.h()));
+        stronger += (max.h() > a.h()) as u32;
+    }
+    assert!(
+        stronger > 0,
+        "the second partition never raised the estimate"
+    );
 }
 
 #[test]
@@ -527,6 +554,7 @@ fn ida_star_forced_on_3x4_matches_the_table() {
 #[test]
 fn move_pruning_keeps_a_shortest_path_to_every_state() {
     use slide::pruning::{MovePruner, DEAD};
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         shape: Shape,
         fsm: &MovePruner,
@@ -632,6 +660,37 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
             "{shape}: pruning saved nothing ({counts:?})"
         );
     }
+}
+
+/// Two partitions maximised (`--pdb 6-6-3+5-5-5`): the published optima, with fewer nodes than 6-6-3 alone.
+#[test]
+fn two_partitions_maximised_on_korf_instances() {
+    let text = include_str!("../../../../shared/data/korf100.txt");
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    let (mut one, mut two) = (0u64, 0u64);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(8)
+    {
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let optimal: i64 = nums[1].parse().unwrap();
+        let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
+        for (spec, total) in [("6-6-3", &mut one), ("6-6-3+5-5-5", &mut two)] {
+            let opts = SolveOptions {
+                heuristic: HeuristicChoice::Pdb(spec.parse().unwrap()),
+                ..SolveOptions::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            assert!(sol.optimal);
+            assert_eq!(sol.distance(), optimal, "{line} with {spec}");
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            *total += sol.nodes;
+        }
+    }
+    assert!(two < one, "6-6-3+5-5-5 {two} nodes, 6-6-3 {one}");
 }
 
 /// With and without move pruning: the same optimal lengths on Korf's instances, and fewer nodes with it.
