@@ -61,6 +61,8 @@ struct Ida<'a, 'l, E: Eval> {
     degree: [u8; MAX_SEARCH_CELLS],
     /// Move pruning beyond immediate backtracks.
     fsm: &'a MovePruner,
+    /// False when `fsm` forbids nothing: the search then skips it (a predictable branch instead of a load).
+    prune: bool,
     tiles: [u8; MAX_SEARCH_CELLS],
     blank: u8,
     path: Vec<u8>,
@@ -168,7 +170,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             if c == prev {
                 continue;
             }
-            let sc = self.fsm.step(s, d);
+            let sc = if self.prune { self.fsm.step(s, d) } else { 0 };
             if sc == DEAD {
                 continue;
             }
@@ -320,6 +322,7 @@ fn drive<'a, 'l, E: Eval>(
         dirs,
         degree,
         fsm,
+        prune: !fsm.forbidden().is_empty(),
         tiles,
         blank: pos[0],
         path: Vec::with_capacity(256),
@@ -404,7 +407,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             if c == prev {
                 continue;
             }
-            let sc = self.fsm.step(s, d);
+            let sc = if self.prune { self.fsm.step(s, d) } else { 0 };
             if sc == DEAD {
                 continue;
             }
@@ -484,6 +487,7 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 dirs: template.dirs,
                 degree: template.degree,
                 fsm: template.fsm,
+                prune: template.prune,
                 tiles: template.tiles,
                 blank: template.blank,
                 path: Vec::with_capacity(256),
