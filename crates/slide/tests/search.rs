@@ -662,65 +662,51 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
     }
 }
 
-/// Two partitions maximised (`--pdb 6-6-3+5-5-5`): the published optima, with fewer nodes than 6-6-3 alone.
-#[test]
-fn two_partitions_maximised_on_korf_instances() {
+/// Solves Korf's first `count` instances with `opts`: each the published optimum, its moves replayed. Returns the
+/// nodes generated in all.
+fn korf_nodes(count: usize, opts: &SolveOptions) -> u64 {
     let text = include_str!("../../../../shared/data/korf100.txt");
-    let s = solver();
     let shape = Shape::new(4, 4).unwrap();
     let goal = Board::goal_blank_first(shape);
-    let (mut one, mut two) = (0u64, 0u64);
+    let mut total = 0;
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .take(8)
+        .take(count)
     {
         let nums: Vec<&str> = line.split_whitespace().collect();
         let optimal: i64 = nums[1].parse().unwrap();
         let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
-        for (spec, total) in [("6-6-3", &mut one), ("6-6-3+5-5-5", &mut two)] {
-            let opts = SolveOptions {
-                heuristic: HeuristicChoice::Pdb(spec.parse().unwrap()),
-                ..SolveOptions::default()
-            };
-            let sol = s.solve_with(&b, &goal, &opts).unwrap();
-            assert!(sol.optimal);
-            assert_eq!(sol.distance(), optimal, "{line} with {spec}");
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
-            *total += sol.nodes;
-        }
+        let sol = solver().solve_with(&b, &goal, opts).unwrap();
+        assert!(sol.optimal);
+        assert_eq!(sol.distance(), optimal, "{line} with {opts:?}");
+        replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        total += sol.nodes;
     }
+    total
+}
+
+/// Two partitions maximised (`--pdb 6-6-3+5-5-5`): the published optima, with fewer nodes than 6-6-3 alone.
+#[test]
+fn two_partitions_maximised_on_korf_instances() {
+    let pdb = |spec: &str| SolveOptions {
+        heuristic: HeuristicChoice::Pdb(spec.parse().unwrap()),
+        ..SolveOptions::default()
+    };
+    let one = korf_nodes(8, &pdb("6-6-3"));
+    let two = korf_nodes(8, &pdb("6-6-3+5-5-5"));
     assert!(two < one, "6-6-3+5-5-5 {two} nodes, 6-6-3 {one}");
 }
 
 /// With and without move pruning: the same optimal lengths on Korf's instances, and fewer nodes with it.
 #[test]
 fn move_pruning_gives_the_same_lengths_with_fewer_nodes() {
-    let text = include_str!("../../../../shared/data/korf100.txt");
-    let s = solver();
-    let shape = Shape::new(4, 4).unwrap();
-    let goal = Board::goal_blank_first(shape);
-    let (mut with, mut without) = (0u64, 0u64);
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .take(12)
-    {
-        let nums: Vec<&str> = line.split_whitespace().collect();
-        let optimal: i64 = nums[1].parse().unwrap();
-        let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
-        for (pruning, total) in [(true, &mut with), (false, &mut without)] {
-            let opts = SolveOptions {
-                move_pruning: pruning,
-                ..SolveOptions::default()
-            };
-            let sol = s.solve_with(&b, &goal, &opts).unwrap();
-            assert!(sol.optimal);
-            assert_eq!(sol.distance(), optimal, "{line} pruning {pruning}");
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
-            *total += sol.nodes;
-        }
-    }
+    let pruning = |on: bool| SolveOptions {
+        move_pruning: on,
+        ..SolveOptions::default()
+    };
+    let with = korf_nodes(12, &pruning(true));
+    let without = korf_nodes(12, &pruning(false));
     assert!(
         with * 10 < without * 9,
         "nodes with pruning {with}, without {without}"
