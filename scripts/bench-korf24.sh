@@ -3,7 +3,7 @@
 # the default 6-6-6-6 pattern databases and reflection, one thread each, JOBS instances at a time, each stopped after
 # TIMEOUT seconds (then reported as not proven, with the proven lower bound). One line per instance as it ends:
 #   id, answer (length, or >=L when stopped), published optimum, verdict, start estimate, nodes, seconds, nodes/s
-# then the solved count. The pattern databases are built first (about 14 minutes on 2 cores, 2.5 GB) into
+# then the solved count. The pattern databases are built first (about 5 minutes on 2 cores, 2.5 GB of memory) into
 # $SLIDE_CACHE_DIR (default target/bench-cache).
 #
 # Knobs (environment): TIMEOUT (default 600), JOBS (default 2), IDS (default 1..50), SLIDE_CACHE_DIR, SLIDE_BIN (a
