@@ -324,21 +324,21 @@ struct Pat {
 }
 
 impl Pat {
-    /// The stored extra of the pattern's placement, reading each tile's cell through `cell`.
+    /// The stored extra of the pattern's placement, each tile's cell read from `pos` (tile → cell).
     #[inline(always)]
-    fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) -> u8 {
-        let r = self.rank(pos, map);
+    fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> u8 {
+        let r = self.rank(pos);
         let words = self.pdb.packed().words();
         ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
     }
 
     /// The rank of the pattern's placement.
     #[inline(always)]
-    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS], map: &[u8; MAX_SEARCH_CELLS]) -> u64 {
+    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> u64 {
         let mut used = 0u64;
         let mut r = 0u64;
         for i in 0..self.k {
-            let p = map[pos[self.tiles[i] as usize & 63] as usize & 63] as u32;
+            let p = pos[self.tiles[i] as usize & 63] as u32;
             let below = used & ((1u64 << p) - 1);
             r += (p - below.count_ones()) as u64 * self.weights[i];
             used |= 1u64 << p;
@@ -359,7 +359,9 @@ pub struct PdbEval {
     /// Pattern of each tile, and in the reflected view (`u8::MAX`: none).
     owner: [u8; MAX_SEARCH_CELLS],
     rowner: [u8; MAX_SEARCH_CELLS],
-    identity: [u8; MAX_SEARCH_CELLS],
+    /// `tpos[t] = transpose[pos[t]]`: the positions of the reflected view, kept beside `pos` so that neither
+    /// lookup maps cells in the hot loop.
+    tpos: [u8; MAX_SEARCH_CELLS],
     transpose: [u8; MAX_SEARCH_CELLS],
     extra: [u8; MAX_SEARCH_CELLS],
     rextra: [u8; MAX_SEARCH_CELLS],
@@ -425,10 +427,8 @@ impl PdbEval {
                 rpats.push(make(ts, pdb));
             }
         }
-        let mut identity = [0u8; MAX_SEARCH_CELLS];
         let mut transpose = [0u8; MAX_SEARCH_CELLS];
         for c in 0..n {
-            identity[c] = c as u8;
             transpose[c] = if g.shape.rows == g.shape.cols {
                 g.transpose(c as u8)
             } else {
@@ -443,7 +443,7 @@ impl PdbEval {
             rpats,
             owner,
             rowner,
-            identity,
+            tpos: [0; MAX_SEARCH_CELLS],
             transpose,
             extra: [0; MAX_SEARCH_CELLS],
             rextra: [0; MAX_SEARCH_CELLS],
@@ -460,15 +460,18 @@ impl Eval for PdbEval {
 
     fn reset(&mut self, pos: &[u8]) {
         self.pos[..self.n].copy_from_slice(&pos[..self.n]);
+        for t in 0..self.n {
+            self.tpos[t] = self.transpose[self.pos[t] as usize & 63];
+        }
         self.md.reset(pos);
         self.sum = 0;
         for (p, pat) in self.pats.iter().enumerate() {
-            self.extra[p] = pat.extra(&self.pos, &self.identity);
+            self.extra[p] = pat.extra(&self.pos);
             self.sum += self.extra[p] as u32;
         }
         self.rsum = 0;
         for (p, pat) in self.rpats.iter().enumerate() {
-            self.rextra[p] = pat.extra(&self.pos, &self.transpose);
+            self.rextra[p] = pat.extra(&self.tpos);
             self.rsum += self.rextra[p] as u32;
         }
     }
@@ -482,18 +485,19 @@ impl Eval for PdbEval {
     fn push(&mut self, t: u8, from: u8, to: u8, _budget: u32) -> (u8, u8) {
         self.md.push(t, from, to, u32::MAX);
         self.pos[t as usize & 63] = to;
+        self.tpos[t as usize & 63] = self.transpose[to as usize & 63];
         let mut saved = (u8::MAX, u8::MAX);
         let p = self.owner[t as usize & 63] as usize;
         if let Some(pat) = self.pats.get(p) {
             saved.0 = self.extra[p & 63];
-            let e = pat.extra(&self.pos, &self.identity);
+            let e = pat.extra(&self.pos);
             self.sum = self.sum + e as u32 - saved.0 as u32;
             self.extra[p & 63] = e;
         }
         let rp = self.rowner[t as usize & 63] as usize;
         if let Some(pat) = self.rpats.get(rp) {
             saved.1 = self.rextra[rp & 63];
-            let e = pat.extra(&self.pos, &self.transpose);
+            let e = pat.extra(&self.tpos);
             self.rsum = self.rsum + e as u32 - saved.1 as u32;
             self.rextra[rp & 63] = e;
         }
@@ -507,11 +511,12 @@ impl Eval for PdbEval {
         let i = t as usize & 63;
         let (md, ()) = self.md.probe(t, from, to, budget);
         self.pos[i] = to;
+        self.tpos[i] = self.transpose[to as usize & 63];
         let mut sum = self.sum;
         let mut e = u8::MAX;
         let p = self.owner[i] as usize;
         if let Some(pat) = self.pats.get(p) {
-            e = pat.extra(&self.pos, &self.identity);
+            e = pat.extra(&self.pos);
             sum = sum + e as u32 - self.extra[p & 63] as u32;
         }
         let mut re = u8::MAX;
@@ -519,11 +524,12 @@ impl Eval for PdbEval {
         if md + 2 * sum <= budget {
             let rp = self.rowner[i] as usize;
             if let Some(pat) = self.rpats.get(rp) {
-                re = pat.extra(&self.pos, &self.transpose);
+                re = pat.extra(&self.tpos);
                 rsum = rsum + re as u32 - self.rextra[rp & 63] as u32;
             }
         }
         self.pos[i] = from;
+        self.tpos[i] = self.transpose[from as usize & 63];
         (md + 2 * sum.max(rsum), (e, re))
     }
 
@@ -532,6 +538,7 @@ impl Eval for PdbEval {
         self.md.push(t, from, to, u32::MAX);
         let i = t as usize & 63;
         self.pos[i] = to;
+        self.tpos[i] = self.transpose[to as usize & 63];
         let mut saved = (u8::MAX, u8::MAX);
         if e != u8::MAX {
             let p = self.owner[i] as usize & 63;
@@ -552,6 +559,7 @@ impl Eval for PdbEval {
     fn pop(&mut self, t: u8, from: u8, to: u8, (a, b): (u8, u8)) {
         self.md.pop(t, from, to, ());
         self.pos[t as usize & 63] = from;
+        self.tpos[t as usize & 63] = self.transpose[from as usize & 63];
         if a != u8::MAX {
             let p = self.owner[t as usize & 63] as usize & 63;
             self.sum = self.sum + a as u32 - self.extra[p] as u32;
