@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Korf's 100 15-puzzle instances, all solved optimally: default 6-6-3 and 7-8 pattern databases (with reflection),
-# on one thread and on all cores, with move pruning and without it (side by side); Manhattan-only IDA* speed. Pattern databases are built once into
-# $SLIDE_CACHE_DIR (default target/bench-cache) and their one-time build is timed separately.
+# on one thread and on all cores, with move pruning and without it (side by side); Manhattan-only IDA* speed.
+# Pattern databases are built once into $SLIDE_CACHE_DIR (default target/bench-cache) and their one-time build is
+# timed separately.
 #
 #   scripts/bench-korf.sh            # everything (the first 7-8 build takes minutes and 4.2 GB of memory)
 #   SKIP_78=1 scripts/bench-korf.sh  # without 7-8
