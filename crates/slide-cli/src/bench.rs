@@ -2,21 +2,21 @@
 //! and report per instance and in total: length, agreement with the published optimum, nodes, time.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use slide::{Board, Shape, Solver};
+use slide::benchmarks::{self, Instance};
+use slide::{Board, Solver};
 
 use crate::solve::SolveArgs;
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// `korf100` (../shared/data/korf100.txt), `korf24` (../shared/data/korf24_50.txt), or a file of lines
-    /// `id optimal nodes t0 t1 …` (blank-first goal, row-major).
+    /// `korf100` (Korf's 100 15-puzzles) or `korf24` (Korf & Felner's 50 24-puzzles), both built into the binary,
+    /// or a file of lines `id optimal nodes t0 t1 …` (square boards, row-major, blank-first goal).
     pub set: String,
     /// Only these instance ids (comma-separated, ranges allowed: 1-10,40).
     #[arg(long)]
@@ -26,30 +26,15 @@ pub struct BenchArgs {
     pub solve: SolveArgs,
 }
 
-struct Instance {
-    id: u32,
-    optimal: u32,
-    board: Board,
-}
-
-fn locate(set: &str) -> PathBuf {
-    let name = match set {
-        "korf100" => "korf100.txt",
-        "korf24" | "korf24_50" => "korf24_50.txt",
-        other => return PathBuf::from(other),
-    };
-    for base in [
-        "../shared/data",
-        "shared/data",
-        "../../shared/data",
-        "../../../shared/data",
-    ] {
-        let p = Path::new(base).join(name);
-        if p.exists() {
-            return p;
-        }
+/// The instances of `set`: an embedded set by name, else a file.
+fn load(set: &str) -> Result<Vec<Instance>, String> {
+    if let Some(v) = benchmarks::named(set) {
+        return Ok(v);
     }
-    PathBuf::from("../shared/data").join(name)
+    let text = std::fs::read_to_string(set).map_err(|e| {
+        format!("cannot read {set}: {e} (the embedded sets are korf100 and korf24)")
+    })?;
+    benchmarks::parse(&text).map_err(|e| format!("{set}: {e}"))
 }
 
 fn parse_only(spec: &str) -> Result<Vec<(u32, u32)>, String> {
@@ -74,35 +59,8 @@ fn parse_only(spec: &str) -> Result<Vec<(u32, u32)>, String> {
         .collect()
 }
 
-fn read(path: &Path) -> Result<Vec<Instance>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let nums: Vec<&str> = line.split_whitespace().collect();
-        let bad = |what: &str| format!("{}:{}: {what}", path.display(), i + 1);
-        if nums.len() < 7 {
-            return Err(bad("expected: id optimal nodes t0 t1 …"));
-        }
-        let id = nums[0].parse().map_err(|_| bad("bad id"))?;
-        let optimal = nums[1].parse().map_err(|_| bad("bad optimal length"))?;
-        let tiles = nums[3..].join(" ");
-        let side = ((nums.len() - 3) as f64).sqrt().round() as usize;
-        let shape = Shape::new(side, side).map_err(|e| bad(&e.to_string()))?;
-        let board =
-            Board::parse_with_shape(&tiles, Some(shape)).map_err(|e| bad(&e.to_string()))?;
-        out.push(Instance { id, optimal, board });
-    }
-    Ok(out)
-}
-
 pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
-    let path = locate(&args.set);
-    let mut instances = match read(&path) {
+    let mut instances = match load(&args.set) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("slide: {e}");

@@ -812,3 +812,32 @@ fn nothing_is_cached_for_small_shapes() {
     let cached = std::fs::read_dir(s.cache.path()).map_or(0, |r| r.count());
     assert_eq!(cached, 0);
 }
+
+/// The benchmark sets are built into the binary: `slide bench korf100` works from an empty directory, and the
+/// answer agrees with the published length.
+#[test]
+fn bench_sets_are_built_in() {
+    let s = Slide::new();
+    let empty = tempfile::tempdir().unwrap();
+    let out = s
+        .cmd()
+        .current_dir(empty.path())
+        .args(["--quiet", "bench", "korf100", "--only", "1", "--threads", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("instances: 1, optimal and equal to the published length: 1, not proven: 0, wrong: 0"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().take(4).eq(["1", "57", "57", "yes"])),
+        "{text}"
+    );
+    // A file that is not there is an error naming it, not a fall-back to some other folder.
+    let (code, _, err) = s.run(&["bench", "no-such-set.txt"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read no-such-set.txt"), "{err}");
+}

@@ -33,7 +33,7 @@ fn bench_cache() -> PathBuf {
 
 /// Korf's instances `1..=count` with their optimal lengths.
 fn korf(count: usize) -> Vec<(Board, i64)> {
-    let text = include_str!("../../../../shared/data/korf100.txt");
+    let text = slide::benchmarks::KORF100;
     let shape = Shape::new(4, 4).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -138,6 +138,14 @@ pub enum Error {
         /// Bytes allowed.
         limit: u64,
     },
+    /// A line of a benchmark file ([`crate::benchmarks::parse`]) that is not an instance.
+    #[error("line {line}: {reason}")]
+    BadInstance {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),

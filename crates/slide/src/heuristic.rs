@@ -428,8 +428,8 @@ impl PdbEval {
             }
         }
         let mut transpose = [0u8; MAX_SEARCH_CELLS];
-        for c in 0..n {
-            transpose[c] = if g.shape.rows == g.shape.cols {
+        for (c, t) in transpose.iter_mut().enumerate().take(n) {
+            *t = if g.shape.rows == g.shape.cols {
                 g.transpose(c as u8)
             } else {
                 c as u8

@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+pub mod benchmarks;
 pub mod bfs;
 pub mod board;
 pub mod cache;

@@ -166,9 +166,12 @@ pub struct Solver {
     tables: Vec<OnceLock<Arc<CompleteTable>>>,
     building: Mutex<()>,
     cache_from_cells: usize,
-    pdbs: Mutex<HashMap<(Shape, usize, Vec<u8>), Arc<Pdb>>>,
+    pdbs: Mutex<HashMap<PdbKey, Arc<Pdb>>>,
     max_memory: Option<u64>,
 }
+
+/// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells.
+type PdbKey = (Shape, usize, Vec<u8>);
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {

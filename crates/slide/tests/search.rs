@@ -270,7 +270,7 @@ fn ida_star_forced_on_small_shapes_matches_tables() {
 /// Korf's instances that fit the CI budget, with the default 6-6-3 partition; their goal is blank first.
 #[test]
 fn korf_instances_give_published_optima() {
-    let text = include_str!("../../../../shared/data/korf100.txt");
+    let text = slide::benchmarks::KORF100;
     let s = solver();
     let shape = Shape::new(4, 4).unwrap();
     let goal = Board::goal_blank_first(shape);
@@ -349,7 +349,7 @@ fn weighted_search_stays_within_its_bound() {
 /// Bounded-suboptimal search on Korf's 15-puzzles: every answer within W times the published optimum.
 #[test]
 fn within_w_on_korf_instances() {
-    let text = include_str!("../../../../shared/data/korf100.txt");
+    let text = slide::benchmarks::KORF100;
     let s = solver();
     let shape = Shape::new(4, 4).unwrap();
     let goal = Board::goal_blank_first(shape);
@@ -422,7 +422,7 @@ fn parallel_search_gives_the_same_optimal_lengths() {
         ..Default::default()
     };
     pool.install(|| {
-        let text = include_str!("../../../../shared/data/korf100.txt");
+        let text = slide::benchmarks::KORF100;
         let shape = Shape::new(4, 4).unwrap();
         let goal = Board::goal_blank_first(shape);
         for line in text
@@ -665,7 +665,7 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
 /// Solves Korf's first `count` instances with `opts`: each the published optimum, its moves replayed. Returns the
 /// nodes generated in all.
 fn korf_nodes(count: usize, opts: &SolveOptions) -> u64 {
-    let text = include_str!("../../../../shared/data/korf100.txt");
+    let text = slide::benchmarks::KORF100;
     let shape = Shape::new(4, 4).unwrap();
     let goal = Board::goal_blank_first(shape);
     let mut total = 0;
