@@ -822,13 +822,23 @@ fn bench_sets_are_built_in() {
     let out = s
         .cmd()
         .current_dir(empty.path())
-        .args(["--quiet", "bench", "korf100", "--only", "1", "--threads", "1"])
+        .args([
+            "--quiet",
+            "bench",
+            "korf100",
+            "--only",
+            "1",
+            "--threads",
+            "1",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("instances: 1, optimal and equal to the published length: 1, not proven: 0, wrong: 0"),
+        text.contains(
+            "instances: 1, optimal and equal to the published length: 1, not proven: 0, wrong: 0"
+        ),
         "{text}"
     );
     assert!(
