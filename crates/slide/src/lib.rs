@@ -27,25 +27,19 @@
 #![warn(missing_docs)]
 
 pub mod benchmarks;
-pub mod bfs;
 pub mod board;
-pub mod cache;
 pub mod error;
+pub mod exact;
 pub mod fast;
-pub mod frame;
-pub mod heuristic;
-pub mod packed;
-pub mod parse;
-pub mod partition;
-pub mod pdb;
 pub mod progress;
-pub mod pruning;
-pub mod rank;
 pub mod request;
 pub mod scramble;
 pub mod search;
 pub mod solver;
-pub mod table;
+
+pub use board::{frame, parse};
+pub use exact::{bfs, cache, packed, rank, table};
+pub use search::{heuristic, partition, pdb, pruning};
 
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};

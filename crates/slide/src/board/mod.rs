@@ -1,5 +1,8 @@
 //! The board model: shapes, boards of any size, goals, moves and the O(cells) solvability test.
 
+pub mod frame;
+pub mod parse;
+
 use std::fmt;
 
 use crate::error::{Error, Result};

@@ -1,0 +1,10 @@
+//! Optimal search for larger boards: IDA* with admissible heuristics (Manhattan distance, linear conflicts,
+//! additive pattern databases over disjoint partitions) and move pruning.
+
+pub mod heuristic;
+pub mod ida;
+pub mod partition;
+pub mod pdb;
+pub mod pruning;
+
+pub use ida::*;
