@@ -54,7 +54,7 @@ fn check_board(b: &Board) {
             })
             .collect();
         let slash = rows.join("/");
-        if shape.rows > 1 {
+        if shape.rows() > 1 {
             assert_eq!(Board::parse(&slash).as_ref(), Ok(b), "{slash}");
         }
         let flat: String = b

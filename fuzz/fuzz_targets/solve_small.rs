@@ -141,7 +141,7 @@ fn reference_distance(board: &Board, goal: &Board) -> Option<u32> {
         rename[t as usize] = canon[c];
     }
     let renamed: Vec<u8> = board.tiles().iter().map(|&t| rename[t as usize]).collect();
-    let d = reference(s.rows, s.cols, goal.blank())[rank(&renamed)];
+    let d = reference(s.rows(), s.cols(), goal.blank())[rank(&renamed)];
     (d != UNREACHED).then_some(d as u32)
 }
 

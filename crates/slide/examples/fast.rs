@@ -47,9 +47,9 @@ fn main() {
         std::process::exit(1)
     });
     let secs = start.elapsed().as_secs_f64();
-    let n = shape.rows.max(shape.cols) as f64;
-    let name = if shape.rows == shape.cols {
-        shape.rows.to_string()
+    let n = shape.rows().max(shape.cols()) as f64;
+    let name = if shape.rows() == shape.cols() {
+        shape.rows().to_string()
     } else {
         shape.to_string()
     };

@@ -253,7 +253,7 @@ struct Engine<F> {
 impl<F: FnMut(Tile)> Engine<F> {
     fn new(board: &Board, goal: &Board, emit: F) -> Engine<F> {
         let shape = board.shape();
-        let (rows, cols) = (shape.rows, shape.cols);
+        let (rows, cols) = (shape.rows(), shape.cols());
         let n = shape.cells();
         let label = |cell: usize| {
             if cell == board.blank() {
@@ -314,11 +314,7 @@ impl<F: FnMut(Tile)> Engine<F> {
         let t = self.tiles[cell];
         debug_assert!(t != 0);
         debug_assert_eq!(
-            Shape {
-                rows: self.rows,
-                cols: self.cols
-            }
-            .manhattan(cell, self.blank),
+            Shape::new_unchecked(self.rows, self.cols).manhattan(cell, self.blank),
             1
         );
         self.tiles[self.blank] = t;
@@ -750,10 +746,7 @@ impl<F: FnMut(Tile)> Engine<F> {
             .solve(&small, &Board::goal(shape))?
             .moves
             .ok_or_else(|| internal("the last block is not solvable"))?;
-        let full = Shape {
-            rows: self.rows,
-            cols: self.cols,
-        };
+        let full = Shape::new_unchecked(self.rows, self.cols);
         for m in moves {
             let t = *names
                 .get((m as usize).wrapping_sub(1))

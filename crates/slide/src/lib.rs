@@ -94,7 +94,7 @@ pub fn try_sliding_puzzle(board: Vec<Vec<i32>>) -> Result<i32> {
             pos[v as usize] = cell as u8;
         }
         if ok {
-            let t = Solver::global().table(Shape { rows, cols }, n - 1)?;
+            let t = Solver::global().table(Shape::new_unchecked(rows, cols), n - 1)?;
             return Ok(t.distance(&pos[..n]).map_or(-1, |d| d as i32));
         }
     }

@@ -126,7 +126,7 @@ const TABLE_SHAPES: [(usize, usize); 7] = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6
 
 #[inline]
 fn slot(shape: Shape, blank: usize) -> Option<usize> {
-    let i = match (shape.rows, shape.cols) {
+    let i = match (shape.rows(), shape.cols()) {
         (2, 2) => 0,
         (2, 3) => 1,
         (2, 4) => 2,
@@ -136,7 +136,7 @@ fn slot(shape: Shape, blank: usize) -> Option<usize> {
         (3, 4) => 6,
         _ => return None,
     };
-    debug_assert_eq!(TABLE_SHAPES[i], (shape.rows, shape.cols));
+    debug_assert_eq!(TABLE_SHAPES[i], (shape.rows(), shape.cols()));
     (blank < shape.cells()).then_some(i * MAX_TABLE_CELLS + blank)
 }
 
@@ -400,7 +400,7 @@ impl Solver {
         }
         let n = shape.cells();
         let mut pos = [0u8; MAX_TABLE_CELLS];
-        let table = if shape.rows <= shape.cols && goal.is_default_goal() {
+        let table = if shape.rows() <= shape.cols() && goal.is_default_goal() {
             for (cell, &t) in board.tiles().iter().enumerate() {
                 pos[t as usize] = cell as u8;
             }

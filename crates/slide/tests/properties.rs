@@ -96,7 +96,7 @@ fn bfs_distance(board: &Board, goal: &Board) -> Option<u32> {
         rename[t as usize] = canon[c];
     }
     let renamed: Vec<u8> = board.tiles().iter().map(|&t| rename[t as usize]).collect();
-    let d = reference(s.rows, s.cols, goal.blank())[rank(&renamed)];
+    let d = reference(s.rows(), s.cols(), goal.blank())[rank(&renamed)];
     (d != UNREACHED).then_some(d as u32)
 }
 
@@ -182,7 +182,7 @@ fn written(b: &Board, format: u8, ws: &[&str]) -> (String, Option<Shape>) {
             s.push_str(&format!("]{}", sp()));
             (s, None)
         }
-        1 if b.shape().rows > 1 => {
+        1 if b.shape().rows() > 1 => {
             let lines: Vec<String> = rows
                 .iter()
                 .map(|r| {

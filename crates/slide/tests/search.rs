@@ -575,7 +575,7 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
         if depth == limit {
             return;
         }
-        let cols = shape.cols;
+        let cols = shape.cols();
         for c in shape.neighbors(blank) {
             if c == prev {
                 continue;

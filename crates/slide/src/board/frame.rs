@@ -28,12 +28,12 @@ fn transform(shape: Shape, t: u8, cell: usize) -> (Shape, usize) {
         s = s.transposed();
     }
     if t & 1 != 0 {
-        r = s.rows - 1 - r;
+        r = s.rows() - 1 - r;
     }
     if t & 2 != 0 {
-        c = s.cols - 1 - c;
+        c = s.cols() - 1 - c;
     }
-    (s, r * s.cols + c)
+    (s, r * s.cols() + c)
 }
 
 impl Frame {
@@ -53,7 +53,7 @@ impl Frame {
         let mut best: Option<(u8, usize)> = None;
         for t in 0..8u8 {
             let (s, img) = transform(shape, t, goal.blank());
-            if s.rows > s.cols {
+            if s.rows() > s.cols() {
                 continue;
             }
             if best.is_none_or(|(_, b)| img > b) {
@@ -179,7 +179,7 @@ mod tests {
                 tiles.insert(blank, 0);
                 let goal = Board::new(shape, tiles).unwrap();
                 let f = Frame::new(&goal);
-                assert!(f.shape().rows <= f.shape().cols);
+                assert!(f.shape().rows() <= f.shape().cols());
                 assert_eq!(f.board(&goal), canonical_goal(f.shape(), f.blank_goal()));
                 for t in 0..n as Tile {
                     assert_eq!(f.tile(f.to_canon[t as usize]), t);

@@ -2,6 +2,9 @@
 
 pub mod frame;
 pub mod parse;
+mod shape;
+
+pub use shape::{Shape, MAX_CELLS};
 
 use std::fmt;
 
@@ -9,141 +12,6 @@ use crate::error::{Error, Result};
 
 /// A tile number; `0` is the blank.
 pub type Tile = u32;
-
-/// The most cells a board may have (2048 × 2048). Parsing, parity and the fast solver work up to this size.
-pub const MAX_CELLS: usize = 1 << 22;
-
-/// A board's dimensions: `rows` × `cols`, at least two cells, at most [`MAX_CELLS`].
-///
-/// ```
-/// let s: slide::Shape = "3x4".parse().unwrap();
-/// assert_eq!((s.rows, s.cols, s.cells()), (3, 4, 12));
-/// assert_eq!(s.to_string(), "3x4");
-/// ```
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct Shape {
-    /// Number of rows.
-    pub rows: usize,
-    /// Number of columns.
-    pub cols: usize,
-}
-
-impl Shape {
-    /// A shape of `rows` × `cols`; errors when it has fewer than two cells or more than [`MAX_CELLS`].
-    pub fn new(rows: usize, cols: usize) -> Result<Shape> {
-        let cells = rows as u128 * cols as u128;
-        if rows == 0 || cols == 0 || cells < 2 {
-            return Err(Error::BadShape {
-                text: format!("{rows}x{cols}"),
-                reason: "a board needs at least two cells".into(),
-            });
-        }
-        if cells > MAX_CELLS as u128 {
-            return Err(Error::TooLarge {
-                cells,
-                max: MAX_CELLS,
-            });
-        }
-        Ok(Shape { rows, cols })
-    }
-
-    /// Number of cells.
-    #[inline]
-    pub fn cells(self) -> usize {
-        self.rows * self.cols
-    }
-
-    /// The shape with rows and columns swapped.
-    pub fn transposed(self) -> Shape {
-        Shape {
-            rows: self.cols,
-            cols: self.rows,
-        }
-    }
-
-    /// Row and column of a cell (row-major index).
-    #[inline]
-    pub fn coords(self, cell: usize) -> (usize, usize) {
-        (cell / self.cols, cell % self.cols)
-    }
-
-    /// Taxicab distance between two cells.
-    #[inline]
-    pub fn manhattan(self, a: usize, b: usize) -> usize {
-        let (ar, ac) = self.coords(a);
-        let (br, bc) = self.coords(b);
-        ar.abs_diff(br) + ac.abs_diff(bc)
-    }
-
-    /// The cells orthogonally next to `cell`, in the order up, down, left, right.
-    pub fn neighbors(self, cell: usize) -> impl Iterator<Item = usize> {
-        let (r, c) = self.coords(cell);
-        let cols = self.cols;
-        [
-            (r > 0).then(|| cell - cols),
-            (r + 1 < self.rows).then(|| cell + cols),
-            (c > 0).then(|| cell - 1),
-            (c + 1 < cols).then(|| cell + 1),
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    /// For each cell (of a board of at most 256 cells), its neighbours as in [`Shape::neighbors`] packed in an
-    /// array, and how many there are: the form the search loops read.
-    pub fn neighbor_table(self) -> (Vec<[u8; 4]>, Vec<u8>) {
-        let n = self.cells();
-        let mut neighbors = vec![[0u8; 4]; n];
-        let mut degree = vec![0u8; n];
-        for c in 0..n {
-            for (k, nb) in self.neighbors(c).enumerate() {
-                neighbors[c][k] = nb as u8;
-                degree[c] = k as u8 + 1;
-            }
-        }
-        (neighbors, degree)
-    }
-
-    /// True when only the blank can move (one row or one column).
-    pub fn is_line(self) -> bool {
-        self.rows == 1 || self.cols == 1
-    }
-}
-
-impl fmt::Display for Shape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.rows, self.cols)
-    }
-}
-
-impl std::str::FromStr for Shape {
-    type Err = Error;
-    /// Reads `RxC` (also `R×C`, `RXC`, `R*C`).
-    fn from_str(text: &str) -> Result<Shape> {
-        let bad = |reason: &str| Error::BadShape {
-            text: text.chars().take(40).collect(),
-            reason: reason.into(),
-        };
-        let t = text.trim();
-        let mut parts = t.split(['x', 'X', '×', '*']);
-        let (Some(r), Some(c), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(bad("expected ROWSxCOLS, for example 3x4"));
-        };
-        let num = |s: &str| -> Result<usize> {
-            let s = s.trim();
-            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(bad("rows and columns must be whole numbers"));
-            }
-            s.parse::<usize>().map_err(|_| Error::TooLarge {
-                cells: u128::MAX,
-                max: MAX_CELLS,
-            })
-        };
-        Shape::new(num(r)?, num(c)?)
-    }
-}
 
 /// Which way the blank moves: a move reported as a tile `t` moves the blank onto `t`'s cell.
 ///
@@ -329,7 +197,7 @@ impl Board {
     /// The tiles as rows.
     pub fn rows(&self) -> Vec<Vec<Tile>> {
         self.tiles
-            .chunks(self.shape.cols)
+            .chunks(self.shape.cols())
             .map(|r| r.to_vec())
             .collect()
     }
@@ -380,10 +248,10 @@ impl Board {
     pub fn apply_direction(&mut self, d: Direction) -> Option<Tile> {
         let (r, c) = self.shape.coords(self.blank);
         let cell = match d {
-            Direction::Up if r > 0 => self.blank - self.shape.cols,
-            Direction::Down if r + 1 < self.shape.rows => self.blank + self.shape.cols,
+            Direction::Up if r > 0 => self.blank - self.shape.cols(),
+            Direction::Down if r + 1 < self.shape.rows() => self.blank + self.shape.cols(),
             Direction::Left if c > 0 => self.blank - 1,
-            Direction::Right if c + 1 < self.shape.cols => self.blank + 1,
+            Direction::Right if c + 1 < self.shape.cols() => self.blank + 1,
             _ => return None,
         };
         let t = self.tiles[cell];
@@ -488,7 +356,7 @@ impl fmt::Display for Board {
     /// JSON rows, as `[[1,2,3],[4,0,5]]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[")?;
-        for (i, row) in self.tiles.chunks(self.shape.cols).enumerate() {
+        for (i, row) in self.tiles.chunks(self.shape.cols()).enumerate() {
             if i > 0 {
                 f.write_str(",")?;
             }
@@ -511,7 +379,7 @@ mod tests {
 
     #[test]
     fn shape_parse_and_errors() {
-        assert_eq!("2x3".parse::<Shape>().unwrap(), Shape { rows: 2, cols: 3 });
+        assert_eq!("2x3".parse::<Shape>().unwrap(), Shape::new(2, 3).unwrap());
         assert!("1x1".parse::<Shape>().is_err());
         assert!("0x5".parse::<Shape>().is_err());
         assert!("3".parse::<Shape>().is_err());

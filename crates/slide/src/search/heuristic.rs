@@ -68,13 +68,13 @@ impl Geometry {
     /// The cell mirrored about the main diagonal (square boards only).
     #[inline]
     pub fn transpose(&self, c: u8) -> u8 {
-        let cols = self.shape.cols as u8;
+        let cols = self.shape.cols() as u8;
         (c % cols) * cols + c / cols
     }
 
     /// True when the goal is its own mirror image about the main diagonal, so reflection can be used.
     pub fn reflectable(&self) -> bool {
-        self.shape.rows == self.shape.cols
+        self.shape.rows() == self.shape.cols()
             && self.transpose(self.blank_goal as u8) as usize == self.blank_goal
     }
 }
@@ -184,8 +184,8 @@ impl LinearConflict {
         LinearConflict {
             md: Manhattan::new(g),
             tiles: vec![0; g.n],
-            row_lc: vec![0; g.shape.rows],
-            col_lc: vec![0; g.shape.cols],
+            row_lc: vec![0; g.shape.rows()],
+            col_lc: vec![0; g.shape.cols()],
             lc: 0,
             g: g.clone(),
         }
@@ -193,7 +193,7 @@ impl LinearConflict {
 
     /// Extra moves forced by conflicts in row `r` (`col == false`) or column `r`.
     fn line(&self, r: usize, col: bool) -> u8 {
-        let (rows, cols) = (self.g.shape.rows, self.g.shape.cols);
+        let (rows, cols) = (self.g.shape.rows(), self.g.shape.cols());
         let len = if col { rows } else { cols };
         let mut keys = [0u8; 64];
         let mut k = 0;
@@ -246,10 +246,10 @@ impl Eval for LinearConflict {
         for (t, &c) in pos.iter().enumerate() {
             self.tiles[c as usize] = t as u8;
         }
-        for r in 0..self.g.shape.rows {
+        for r in 0..self.g.shape.rows() {
             self.row_lc[r] = self.line(r, false);
         }
-        for c in 0..self.g.shape.cols {
+        for c in 0..self.g.shape.cols() {
             self.col_lc[c] = self.line(c, true);
         }
         self.lc = self
@@ -267,7 +267,7 @@ impl Eval for LinearConflict {
         self.md.push(t, from, to, u32::MAX);
         self.tiles[to as usize] = t;
         self.tiles[from as usize] = 0;
-        let cols = self.g.shape.cols;
+        let cols = self.g.shape.cols();
         let (fr, fc) = (from as usize / cols, from as usize % cols);
         let (tr, tc) = (to as usize / cols, to as usize % cols);
         if fr != tr {
@@ -290,7 +290,7 @@ impl Eval for LinearConflict {
         self.md.pop(t, from, to, ());
         self.tiles[from as usize] = t;
         self.tiles[to as usize] = 0;
-        let cols = self.g.shape.cols;
+        let cols = self.g.shape.cols();
         let (fr, fc) = (from as usize / cols, from as usize % cols);
         let (tr, tc) = (to as usize / cols, to as usize % cols);
         if fr != tr {
@@ -429,7 +429,7 @@ impl PdbEval {
         }
         let mut transpose = [0u8; MAX_SEARCH_CELLS];
         for (c, t) in transpose.iter_mut().enumerate().take(n) {
-            *t = if g.shape.rows == g.shape.cols {
+            *t = if g.shape.rows() == g.shape.cols() {
                 g.transpose(c as u8)
             } else {
                 c as u8

@@ -301,7 +301,7 @@ fn drive<'a, 'l, E: Eval>(
     neighbors[..n].copy_from_slice(&g.neighbors);
     degree[..n].copy_from_slice(&g.degree);
     let mut dirs = [[0u8; 4]; MAX_SEARCH_CELLS];
-    let cols = g.shape.cols;
+    let cols = g.shape.cols();
     for b in 0..n {
         for k in 0..degree[b] as usize {
             let c = neighbors[b][k] as usize;

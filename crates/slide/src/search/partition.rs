@@ -113,7 +113,7 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
             n - 1
         )));
     }
-    if shape == (Shape { rows: 4, cols: 4 }) && blank == 15 {
+    if (shape.rows(), shape.cols()) == (4, 4) && blank == 15 {
         let known: Option<Vec<Vec<u8>>> = match sizes {
             // A staircase holding both neighbours of the blank's corner (so the blank's way home counts), a 3x2
             // block beside it, and the rest of the far row:
@@ -143,7 +143,7 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
             return Ok(k);
         }
     }
-    if shape == (Shape { rows: 5, cols: 5 }) && blank == 24 && sizes == [6, 6, 6, 6] {
+    if (shape.rows(), shape.cols()) == (5, 5) && blank == 24 && sizes == [6, 6, 6, 6] {
         // One pattern holds both neighbours of the blank's corner (so the blank's way home counts), three blocks
         // share the rest:
         //   D D D C C
@@ -162,8 +162,8 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
     }
     // Blocks of cells, ordered along the shorter side (column by column on a wide board), cut by the sizes.
     let mut order = tile_cells(shape, blank);
-    if shape.cols > shape.rows {
-        order.sort_by_key(|&c| (c as usize % shape.cols, c as usize / shape.cols));
+    if shape.cols() > shape.rows() {
+        order.sort_by_key(|&c| (c as usize % shape.cols(), c as usize / shape.cols()));
     }
     let mut out = Vec::new();
     let mut it = order.into_iter();
@@ -179,10 +179,10 @@ pub fn default_sizes(shape: Shape) -> Vec<usize> {
     let group = match shape.cells() {
         0..=16 => 6,
         17..=20 => 5,
-        25 if shape.rows == 5 => 6,
+        25 if shape.rows() == 5 => 6,
         _ => 4,
     };
-    if shape == (Shape { rows: 4, cols: 4 }) {
+    if (shape.rows(), shape.cols()) == (4, 4) {
         return vec![6, 6, 3];
     }
     let mut sizes = vec![group; tiles / group];

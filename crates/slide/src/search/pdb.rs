@@ -196,7 +196,7 @@ impl Pdb {
         let len = ranker.size();
         // Fill in blocks of whole words (16 entries per word at 4 bits).
         const BLOCK: usize = 1 << 14;
-        let cols = shape.cols;
+        let cols = shape.cols();
         let words_per_block = BLOCK * PDB_BITS as usize / 64;
         let md_of = |items: &[u8]| -> u32 {
             items
