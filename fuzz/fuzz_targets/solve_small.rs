@@ -19,7 +19,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use slide::solver::{HeuristicChoice, Method, SolveOptions};
+use slide::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
 
 const SHAPES: [(usize, usize); 22] = [
@@ -217,7 +217,7 @@ fuzz_target!(|data: &[u8]| {
         3 => Some(HeuristicChoice::Manhattan),
         4 | 5 => Some(HeuristicChoice::LinearConflict),
         6 => Some(HeuristicChoice::Pdb(
-            slide::partition::PartitionSpec::Default,
+            slide::PartitionSpec::Default,
         )),
         _ => Some(HeuristicChoice::Auto),
     };

@@ -91,10 +91,10 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     let goal = Board::goal_blank_first(first.board.shape());
     // Load or build the pattern databases first, so that their one-time cost is reported apart.
     let t0 = Instant::now();
-    let frame = slide::frame::Frame::new(&goal);
+    let frame = slide::engine::frame::Frame::new(&goal);
     let spec = match &opts.heuristic {
-        slide::solver::HeuristicChoice::Pdb(s) => Some(s.clone()),
-        slide::solver::HeuristicChoice::Auto => Some(slide::partition::PartitionSpec::Default),
+        slide::HeuristicChoice::Pdb(s) => Some(s.clone()),
+        slide::HeuristicChoice::Auto => Some(slide::PartitionSpec::Default),
         _ => None,
     };
     let mut pdb_bytes = 0;
@@ -112,7 +112,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         .num_threads(threads)
         .build()?;
     // Fewer instances than threads: share each search among the threads instead.
-    let opts = slide::solver::SolveOptions {
+    let opts = slide::SolveOptions {
         parallel: instances.len() < pool.current_num_threads(),
         ..opts
     };

@@ -242,8 +242,8 @@ fn scramble(
 ) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut rng = match seed {
-        Some(s) => slide::scramble::Scrambler::new(s),
-        None => slide::scramble::Scrambler::from_entropy(),
+        Some(s) => slide::Scrambler::new(s),
+        None => slide::Scrambler::from_entropy(),
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..count {

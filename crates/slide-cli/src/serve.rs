@@ -39,9 +39,9 @@ use std::time::{Duration, Instant};
 
 use crate::report::{answer_json, Moves};
 use slide::request::{parse_solve, shorten};
-use slide::scramble::Scrambler;
-use slide::solver::{HeuristicChoice, Method, SolveOptions};
+use slide::Scrambler;
 use slide::{Board, Shape, Solver};
+use slide::{HeuristicChoice, Method, SolveOptions};
 use tiny_http::{Header, Request, Response, Server};
 
 use crate::{EXIT_OK, EXIT_USAGE};
@@ -451,7 +451,7 @@ impl App<'_> {
         for shape in rx {
             let goal = Board::goal(shape);
             let opts = SolveOptions {
-                method: if shape.cells() <= slide::table::MAX_TABLE_CELLS {
+                method: if shape.cells() <= slide::engine::table::MAX_TABLE_CELLS {
                     Method::Table
                 } else {
                     Method::Search

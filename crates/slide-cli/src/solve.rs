@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, Shape, Solver};
+use slide::{HeuristicChoice, Method, SolveOptions};
 
 use crate::report::{answer_json, join, letters, Moves};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
@@ -90,7 +90,7 @@ impl SolveArgs {
             (_, Some(p)) => HeuristicChoice::Pdb(p.parse().map_err(|e| format!("--pdb: {e}"))?),
             ("md", _) => HeuristicChoice::Manhattan,
             ("lc", _) => HeuristicChoice::LinearConflict,
-            ("pdb", _) => HeuristicChoice::Pdb(slide::partition::PartitionSpec::Default),
+            ("pdb", _) => HeuristicChoice::Pdb(slide::PartitionSpec::Default),
             _ => HeuristicChoice::Auto,
         };
         if let Some(t) = self.timeout {
@@ -389,7 +389,7 @@ impl Job<'_> {
         if self.plain
             && !want_moves
             && !self.args.json
-            && board.shape().cells() <= slide::table::MAX_TABLE_CELLS
+            && board.shape().cells() <= slide::engine::table::MAX_TABLE_CELLS
         {
             return match self.solver.distance(&board, goal) {
                 Ok(d) => {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput};
 use slide::fast::fast_length;
-use slide::scramble::Scrambler;
+use slide::Scrambler;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 
 fn fast(c: &mut Criterion) {

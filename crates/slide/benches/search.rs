@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode};
-use slide::solver::{HeuristicChoice, SolveOptions};
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::{HeuristicChoice, SolveOptions};
 
 fn bench_cache() -> PathBuf {
     match std::env::var_os("SLIDE_BENCH_CACHE") {

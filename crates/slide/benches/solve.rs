@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
-use slide::table::CompleteTable;
+use slide::engine::table::CompleteTable;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 
 /// Every arrangement of 0..6 as 2 × 3 rows, in lexicographic order.

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use slide::scramble::Scrambler;
+use slide::Scrambler;
 use slide::{fast, Board, Shape, Solver};
 
 fn main() {

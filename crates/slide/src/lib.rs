@@ -27,24 +27,54 @@
 #![warn(missing_docs)]
 
 pub mod benchmarks;
-pub mod board;
-pub mod error;
-pub mod exact;
+mod board;
+mod error;
+mod exact;
 pub mod fast;
-pub mod progress;
+mod progress;
 pub mod request;
-pub mod scramble;
-pub mod search;
-pub mod solver;
-
-pub use board::{frame, parse};
-pub use exact::{bfs, cache, packed, rank, table};
-pub use search::{heuristic, partition, pdb, pruning};
+mod scramble;
+mod search;
+mod solver;
 
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
 pub use progress::{NoProgress, Progress};
-pub use solver::{CacheDir, Solution, Solver, Stats};
+pub use scramble::Scrambler;
+pub use search::partition::PartitionSpec;
+pub use solver::{
+    CacheDir, HeuristicChoice, Method, Solution, SolveOptions, Solver, Stats,
+    DEFAULT_CACHE_FROM_CELLS,
+};
+
+pub mod engine {
+    //! The engine behind [`Solver`](crate::Solver), for search researchers: ranking, the packed-table type, the breadth-first search
+    //! engine, complete tables and their files, canonical frames, pattern databases and partitions, the heuristics,
+    //! IDA* and move pruning.
+    //!
+    //! These are the building blocks the solver composes; their APIs are documented but change more freely than the
+    //! top-level API. The layers, bottom up:
+    //!
+    //! - [`rank`], [`packed`]: the one ranking scheme and the one bit-packed table type;
+    //! - [`bfs`]: the one breadth-first search engine, over any [`bfs::StateSpace`];
+    //! - [`table`], [`cache`]: complete distance tables (boards of at most 12 cells) and their checksummed files;
+    //! - [`frame`]: canonical frames (a grid symmetry and a tile renaming that put any goal in a standard form);
+    //! - [`pdb`], [`partition`], [`heuristic`]: pattern databases, disjoint partitions and the admissible heuristics;
+    //! - [`ida`], [`pruning`]: IDA* (sequential and parallel) and the move-pruning automaton.
+    //!
+    //! ```
+    //! use slide::engine::{frame::Frame, heuristic::Geometry};
+    //! let goal = slide::Board::goal_blank_first("4x4".parse().unwrap());
+    //! let frame = Frame::new(&goal);
+    //! let g = Geometry::new(frame.shape(), frame.blank_goal()).unwrap();
+    //! # let _ = g;
+    //! ```
+
+    pub use crate::board::frame;
+    pub use crate::exact::{bfs, cache, packed, rank, table};
+    pub use crate::search::{heuristic, ida, partition, pdb, pruning};
+    pub use crate::solver::{pdb_build_bytes, table_build_bytes};
+}
 
 /// The least number of moves that solves `board` (goal: tiles in order, blank last), or -1 when it cannot be
 /// solved; exactly the LeetCode problem, for 2 × 3 and every other shape of at most 12 cells.
@@ -55,7 +85,7 @@ pub use solver::{CacheDir, Solution, Solver, Stats};
 ///   in seconds for the 15-puzzle and possibly hours for 5 × 5; use [`Solver::solve_with`] to set limits.
 /// - Cost: the first call for a shape builds its complete table (under a millisecond for 2 × 3, about a second for
 ///   2 × 5); later calls are a table lookup (2 × 3: nanoseconds). For 3 × 4, 4 × 3, 2 × 6 and 6 × 2 the first call
-///   loads a 60 MB table from the cache directory ([`cache::default_dir`]) or, the very first time, builds it
+///   loads a 60 MB table from the cache directory ([`engine::cache::default_dir`]) or, the very first time, builds it
 ///   (tens of seconds on two cores, 300 MB of memory) and saves it there.
 ///
 /// ```
@@ -79,10 +109,10 @@ pub fn try_sliding_puzzle(board: Vec<Vec<i32>>) -> Result<i32> {
     // Fast path: the default goal on a shape with rows <= cols is its own canonical frame.
     if rows >= 2
         && cols >= rows
-        && n <= table::MAX_TABLE_CELLS
+        && n <= exact::table::MAX_TABLE_CELLS
         && board.iter().all(|r| r.len() == cols)
     {
-        let mut pos = [0u8; table::MAX_TABLE_CELLS];
+        let mut pos = [0u8; exact::table::MAX_TABLE_CELLS];
         let mut seen = 0u32;
         let mut ok = true;
         for (cell, &v) in board.iter().flatten().enumerate() {

@@ -6,20 +6,20 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::board::frame::Frame;
 use crate::board::{Board, Direction, Shape, Tile};
-use crate::cache::{self, Meta};
 use crate::error::{Error, Result};
-use crate::frame::Frame;
-use crate::heuristic::{
+use crate::exact::cache::{self, Meta};
+use crate::exact::packed::PackedTable;
+use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
+use crate::progress::{NoProgress, Progress};
+use crate::search::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
 };
-use crate::packed::PackedTable;
-use crate::partition::{self, PartitionSpec};
-use crate::pdb::{PatternSpace, Pdb};
-use crate::progress::{NoProgress, Progress};
-use crate::pruning::MovePruner;
+use crate::search::partition::{self, PartitionSpec};
+use crate::search::pdb::{PatternSpace, Pdb};
+use crate::search::pruning::MovePruner;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
-use crate::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 
 /// An answer: the moves (each the tile that slides into the blank), or why there are none.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +83,7 @@ impl Solution {
     }
 
     /// The number of moves, or -1 when unsolvable (and -1 too when a limit stopped the search: check
-    /// [`Solution::is_unsolvable`] and [`Solution::optimal`]).
+    /// [`Solution::is_unsolvable`] and `optimal`).
     pub fn distance(&self) -> i64 {
         self.moves.as_ref().map_or(-1, |m| m.len() as i64)
     }
@@ -175,8 +175,9 @@ type PdbKey = (Shape, usize, Vec<u8>);
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {
-    let states = crate::rank::PartialRanker::new(shape.cells(), shape.cells().saturating_sub(2))
-        .map_or(u64::MAX, |r| r.size());
+    let states =
+        crate::exact::rank::PartialRanker::new(shape.cells(), shape.cells().saturating_sub(2))
+            .map_or(u64::MAX, |r| r.size());
     let bits = if shape.cells() <= 10 { 8 } else { 2 };
     states.saturating_add(states.saturating_mul(bits) / 8)
 }
@@ -185,8 +186,9 @@ pub fn table_build_bytes(shape: Shape) -> u64 {
 /// placement of the pattern.
 pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
     let n = shape.cells();
-    let with_blank = crate::rank::PartialRanker::new(n, k + 1).map_or(u64::MAX, |r| r.size());
-    let placements = crate::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
+    let with_blank =
+        crate::exact::rank::PartialRanker::new(n, k + 1).map_or(u64::MAX, |r| r.size());
+    let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     with_blank.saturating_add(placements / 2)
 }
 
@@ -622,7 +624,7 @@ impl Solver {
 
     fn load_or_build_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Pdb> {
         PatternSpace::new(shape, cells, blank)?;
-        let len = crate::rank::PartialRanker::new(shape.cells(), cells.len())
+        let len = crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
             .ok_or_else(|| Error::Unsupported("pattern too large".into()))?
             .size();
         let expected = Meta {
@@ -631,7 +633,7 @@ impl Solver {
             blank,
             encoding: "extra4".into(),
             pattern: cells.iter().map(|&c| c as u32).collect(),
-            bits: crate::pdb::PDB_BITS,
+            bits: crate::search::pdb::PDB_BITS,
             len,
             histogram: vec![],
             antipodes: vec![],
@@ -724,7 +726,7 @@ pub struct SolveOptions {
     /// Share one optimal search among the threads of the current rayon pool ([`crate::search::ida_star_parallel`]):
     /// the same length, found sooner on several cores. Ignored by bounded-suboptimal search.
     pub parallel: bool,
-    /// Reject redundant move sequences beyond immediate backtracks ([`crate::pruning`]); off only to measure
+    /// Reject redundant move sequences beyond immediate backtracks ([`crate::search::pruning`]); off only to measure
     /// what it saves.
     pub move_pruning: bool,
 }

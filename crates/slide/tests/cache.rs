@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use slide::cache::Meta;
+use slide::engine::cache::Meta;
 use slide::{Board, CacheDir, Progress, Shape, Solver};
 
 /// Records the warnings a solver reports.
@@ -152,7 +152,7 @@ fn first_solve(dir: &Path) -> (PathBuf, Vec<u8>) {
         Vec::<String>::new(),
         "no warnings on a fresh cache"
     );
-    let path = dir.join(slide::cache::file_name(&expected_meta(b.shape())));
+    let path = dir.join(slide::engine::cache::file_name(&expected_meta(b.shape())));
     assert!(path.exists(), "{} was not written", path.display());
     assert_eq!(
         table_files(dir),
@@ -202,7 +202,7 @@ fn written_then_loaded() {
     assert_eq!(&good[..8], b"SLIDETB\0");
     assert_eq!(
         u32::from_le_bytes(good[8..12].try_into().unwrap()),
-        slide::cache::FORMAT_VERSION
+        slide::engine::cache::FORMAT_VERSION
     );
     let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
     // A fresh solver loads it (no warning, file untouched) and answers right from it.
@@ -285,7 +285,7 @@ fn another_tables_file_is_rebuilt() {
         assert_eq!(s.distance(&b, &Board::goal(b.shape())).unwrap(), 1);
         let small = other
             .path()
-            .join(slide::cache::file_name(&expected_meta(b.shape())));
+            .join(slide::engine::cache::file_name(&expected_meta(b.shape())));
         std::fs::copy(&small, path).unwrap();
     });
 }

@@ -19,8 +19,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
-use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, CacheDir, NoProgress, Progress, Shape, Solver};
+use slide::{HeuristicChoice, Method, SolveOptions};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -116,7 +116,7 @@ fn check_2x3(s: &Solver) {
 /// Distances of boards a few random moves from the goal, checked against IDA* (no tables).
 fn check_by_search(s: &Solver, sh: Shape, boards: usize) {
     let goal = Board::goal(sh);
-    let mut rng = slide::scramble::Scrambler::new(7);
+    let mut rng = slide::Scrambler::new(7);
     let search = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
     let opts = SolveOptions {
         method: Method::Search,

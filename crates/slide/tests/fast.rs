@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use slide::fast::{fast_length, fast_moves, solve_fast};
-use slide::scramble::Scrambler;
+use slide::Scrambler;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
 
 fn solver() -> &'static Solver {

@@ -12,8 +12,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use proptest::prelude::*;
-use slide::solver::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
+use slide::{HeuristicChoice, Method, SolveOptions};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reference: breadth-first search over arrangements indexed by Lehmer rank

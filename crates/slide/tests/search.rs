@@ -3,12 +3,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use slide::heuristic::{Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet};
-use slide::partition::PartitionSpec;
-use slide::scramble::Scrambler;
-use slide::solver::{HeuristicChoice, Method, SolveOptions};
-use slide::table::CompleteTable;
+use slide::engine::heuristic::{
+    Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet,
+};
+use slide::engine::table::CompleteTable;
+use slide::PartitionSpec;
+use slide::Scrambler;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::{HeuristicChoice, Method, SolveOptions};
 
 /// One solver for the whole file, so that pattern databases are built once (in memory).
 fn solver() -> &'static Solver {
@@ -76,7 +78,7 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
 fn pdb_eval(shape: Shape, spec: &str, reflect: bool) -> PdbEval {
     let s = solver();
     let goal = Board::goal(shape);
-    let frame = slide::frame::Frame::new(&goal);
+    let frame = slide::engine::frame::Frame::new(&goal);
     let set: PdbSet = s
         .pdb_set(&goal, &frame, &spec.parse::<PartitionSpec>().unwrap())
         .unwrap();
@@ -553,7 +555,7 @@ fn ida_star_forced_on_3x4_matches_the_table() {
 /// breadth-first distance. Checked on shapes where the board's edges cut the 2 × 2 cycles short.
 #[test]
 fn move_pruning_keeps_a_shortest_path_to_every_state() {
-    use slide::pruning::{MovePruner, DEAD};
+    use slide::engine::pruning::{MovePruner, DEAD};
     #[allow(clippy::too_many_arguments)]
     fn walk(
         shape: Shape,

@@ -12,7 +12,7 @@ use crate::board::{Board, Shape, Tile};
 use crate::error::{Error, Result};
 
 impl Board {
-    /// Reads a board in any supported format; see the [module docs](crate::parse).
+    /// Reads a board in any supported format; see the formats in [`Board::parse_with_shape`].
     ///
     /// ```
     /// use slide::Board;

@@ -65,7 +65,7 @@ pub fn bfs<S: StateSpace>(
         .map_err(|_| Error::Unsupported("state space too large for this machine".into()))?;
     // While searching, a byte holds the distance in its low 7 bits ([`OPEN`] when not reached yet) and [`DONE`]
     // once the state has been expanded, so that each state is expanded exactly once.
-    let mut bytes: Vec<u8> = crate::packed::large_vec(n);
+    let mut bytes: Vec<u8> = crate::exact::packed::large_vec(n);
     bytes.fill(OPEN);
     {
         // SAFETY: AtomicU8 has the same size and alignment as u8, and `bytes` is not otherwise used while `cells`

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::packed::PackedTable;
+use crate::exact::packed::PackedTable;
 
 /// The version of the file layout and of the tables' meaning; files of another version are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
@@ -209,7 +209,7 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
     }
     let mut skip = [0u8; 8];
     f.read_exact(&mut skip[..pad]).map_err(io)?;
-    let mut data: Vec<u64> = crate::packed::large_vec(words);
+    let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
     {
         // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
         let raw: &mut [u8] =

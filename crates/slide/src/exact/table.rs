@@ -2,7 +2,7 @@
 //!
 //! A state is named by the cells of tiles `0..n-2` (blank first) through [`PartialRanker`]; the two remaining
 //! tiles' order follows from parity, so ranks `0..n!/2` name exactly the reachable states. The table is filled by
-//! the [`bfs`](crate::bfs) engine from the canonical goal, then packed:
+//! the [`bfs`](crate::exact::bfs) engine from the canonical goal, then packed:
 //!
 //! - up to 10 cells, [`Encoding::Exact`]: each entry is the distance in as few bits as the diameter needs
 //!   (2 × 5: 6 bits × 1,814,400 = 1.4 MB);
@@ -10,13 +10,13 @@
 //!   Since every move changes the distance by exactly one, the neighbour whose entry is one less (mod 3) is one move
 //!   closer; descending to the goal yields both the distance and an optimal move sequence.
 
-use crate::bfs::{bfs, StateSpace};
+use crate::board::frame::canonical_goal;
 use crate::board::{Shape, Tile};
 use crate::error::{Error, Result};
-use crate::frame::canonical_goal;
-use crate::packed::PackedTable;
+use crate::exact::bfs::{bfs, StateSpace};
+use crate::exact::packed::PackedTable;
+use crate::exact::rank::{permutation_parity, PartialRanker};
 use crate::progress::Progress;
-use crate::rank::{permutation_parity, PartialRanker};
 
 /// The most cells a complete table covers.
 pub const MAX_TABLE_CELLS: usize = 12;

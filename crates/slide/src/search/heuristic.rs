@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::pdb::{Pdb, MAX_PATTERN};
+use crate::search::pdb::{Pdb, MAX_PATTERN};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
 
-/// The goal geometry shared by the heuristics and the search: a canonical shape and goal (see [`crate::frame`]).
+/// The goal geometry shared by the heuristics and the search: a canonical shape and goal (see [`crate::board::frame`]).
 #[derive(Debug, Clone)]
 pub struct Geometry {
     /// The shape.

@@ -2,7 +2,7 @@
 //!
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
 //! move that would undo the previous one is never generated, nor any move that the move-pruning automaton
-//! ([`crate::pruning`]) rejects, and nothing is allocated inside the loop.
+//! ([`crate::search::pruning`]) rejects, and nothing is allocated inside the loop.
 //! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
-use crate::pruning::{MovePruner, DEAD};
+use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
+use crate::search::pruning::{MovePruner, DEAD};
 
 /// When to give up.
 #[derive(Debug, Clone, Default)]

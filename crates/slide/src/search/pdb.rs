@@ -3,7 +3,7 @@
 //! A pattern is a set of goal cells; its tiles are the tiles that belong there. The abstract state is where those
 //! tiles stand and where the blank stands (other tiles are indistinguishable); a move of a pattern tile costs 1, a
 //! move of any other tile costs 0, so the costs of disjoint patterns add up to an admissible heuristic. The
-//! [`bfs`](crate::bfs) engine runs from the goal itself: the pattern's tiles home and the blank on *its* goal cell
+//! [`bfs`](crate::exact::bfs) engine runs from the goal itself: the pattern's tiles home and the blank on *its* goal cell
 //! (with every cell the blank reaches from there for free), then the database keeps, for each placement of the
 //! pattern's tiles, the least cost over the blank's cells.
 //!
@@ -25,12 +25,12 @@
 
 use rayon::prelude::*;
 
-use crate::bfs::{bfs, StateSpace};
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::packed::PackedTable;
+use crate::exact::bfs::{bfs, StateSpace};
+use crate::exact::packed::PackedTable;
+use crate::exact::rank::PartialRanker;
 use crate::progress::Progress;
-use crate::rank::PartialRanker;
 
 /// Most tiles in one pattern.
 pub const MAX_PATTERN: usize = 10;
@@ -211,7 +211,7 @@ impl Pdb {
         };
         let overflow = std::sync::atomic::AtomicU64::new(0);
         let words = PackedTable::words_for(PDB_BITS, len);
-        let mut raw: Vec<u64> = crate::packed::large_vec(words);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
         raw.par_chunks_mut(words_per_block)
             .enumerate()
             .for_each(|(bi, ws)| {
