@@ -655,15 +655,29 @@ fn each_bad_board_gives_its_error_and_status_1() {
 }
 
 #[test]
-fn more_than_12_cells_is_answered_or_unsupported() {
-    // Beyond the tables: either an error saying so (status 1) or, where a search covers the shape, the answer.
+fn more_than_12_cells_is_answered() {
+    // Beyond the tables IDA* answers, exactly: one move from the goal, and an unsolvable 15-puzzle.
     let s = Slide::new();
-    let (code, out, err) = s.run(&["solve", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"], "");
-    match code {
-        0 => assert_eq!(out, "1\n"),
-        1 => assert!(out.is_empty() && err.contains("unsupported"), "{err}"),
-        _ => panic!("status {code}: {out} {err}"),
-    }
+    let (code, out, err) = s.run(
+        &[
+            "solve",
+            "--heuristic",
+            "lc",
+            "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15",
+        ],
+        "",
+    );
+    assert_eq!((code, out.as_str()), (0, "1\n"), "{err}");
+    let (code, out, err) = s.run(
+        &[
+            "solve",
+            "--heuristic",
+            "lc",
+            "1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0",
+        ],
+        "",
+    );
+    assert_eq!((code, out.as_str()), (0, "-1\n"), "{err}");
 }
 
 #[test]

@@ -20,7 +20,10 @@ fn main() {
         size.parse()
     } else {
         size.parse::<usize>()
-            .map_err(|e| slide::Error::Unsupported(e.to_string()))
+            .map_err(|e| slide::Error::BadShape {
+                text: size.clone(),
+                reason: e.to_string(),
+            })
             .and_then(|n| Shape::new(n, n))
     }
     .unwrap_or_else(|e| {

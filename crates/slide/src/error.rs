@@ -125,9 +125,45 @@ pub enum Error {
         /// The tile asked to move.
         tile: u64,
     },
-    /// No solver of the requested kind covers this shape.
-    #[error("unsupported: {0}")]
-    Unsupported(String),
+    /// The goal cannot be reached from the board (for the calls that return only moves; [`crate::Solver`]'s
+    /// answers say so in the [`crate::Solution`] instead).
+    #[error("unsolvable: {reason}")]
+    Unsolvable {
+        /// Why: the parity argument.
+        reason: String,
+    },
+    /// No complete table covers this shape: tables cover 4 to 12 cells with at least two rows and two columns.
+    #[error("no complete table for {shape}: tables cover boards of at most 12 cells with at least two rows and two columns")]
+    NoTable {
+        /// The shape asked for.
+        shape: Shape,
+    },
+    /// Optimal search covers boards of at most 64 cells.
+    #[error("optimal search covers boards of at most 64 cells; {shape} has {}", shape.cells())]
+    SearchTooLarge {
+        /// The shape asked for.
+        shape: Shape,
+    },
+    /// A pattern or partition for pattern databases that cannot be used.
+    #[error("bad partition: {reason}")]
+    BadPartition {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An option with a value outside its range.
+    #[error("{name}: {reason}")]
+    BadOption {
+        /// The option (as the API or the command line names it).
+        name: String,
+        /// What is wrong with the value.
+        reason: String,
+    },
+    /// The work was cancelled (through a cancel flag) before it finished.
+    #[error("cancelled")]
+    Cancelled,
+    /// A fault in slide itself: a check that should never fail did.
+    #[error("internal error: {0} (a bug in slide; please report it)")]
+    Internal(String),
     /// A table or pattern-database build would need more memory than allowed.
     #[error("{what} needs {} MB of memory to build, more than the {} MB allowed (--max-memory)", needed / 1_000_000, limit / 1_000_000)]
     TooMuchMemory {

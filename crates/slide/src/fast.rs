@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use slide::{Board, Solver, fast};
-//! use slide::scramble::Scrambler;
+//! use slide::Scrambler;
 //! let goal = Board::goal("20x20".parse().unwrap());
 //! let board = Scrambler::new(1).uniform(&goal);
 //! let mut moves = Vec::new();
@@ -55,7 +55,7 @@ const MARGIN: isize = 2;
 /// Errors when the shapes differ or `goal` cannot be reached from `board` (nothing is emitted then); never panics
 /// on a valid board. Boards of at most 9 cells and single rows or columns get an optimal answer; larger boards a
 /// valid one, of about 2.65 n³ moves for a random n × n board. The error for an unsolvable board is
-/// [`Error::Unsupported`] with a message starting `unsolvable: ` and the parity reason.
+/// [`Error::Unsolvable`] with the parity reason.
 pub fn solve_fast(
     solver: &Solver,
     board: &Board,
@@ -80,7 +80,7 @@ pub fn fast_moves(solver: &Solver, board: &Board, goal: &Board) -> Result<Vec<Ti
 fn run<F: FnMut(Tile)>(solver: &Solver, board: &Board, goal: &Board, mut emit: F) -> Result<u64> {
     let shape = board.shape();
     if let Some(reason) = board.unsolvable_reason(goal)? {
-        return Err(Error::Unsupported(format!("unsolvable: {reason}")));
+        return Err(Error::Unsolvable { reason });
     }
     if shape.is_line() || shape.cells() <= EXACT_CELLS {
         let moves = solver
@@ -98,7 +98,7 @@ fn run<F: FnMut(Tile)>(solver: &Solver, board: &Board, goal: &Board, mut emit: F
 }
 
 fn internal(what: &str) -> Error {
-    Error::Unsupported(format!("fast solver internal error: {what}"))
+    Error::Internal(format!("fast mode: {what}"))
 }
 
 /// Cells the blank's routing must not enter besides the placed ones (at most three; unused slots hold a cell off

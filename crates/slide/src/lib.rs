@@ -20,7 +20,7 @@
 //! let board = Board::parse("4 1 2/5 0 3").unwrap();
 //! let goal = Board::goal(board.shape());
 //! let solution = Solver::global().solve(&board, &goal).unwrap();
-//! assert_eq!(solution.distance(), 5);
+//! assert_eq!(solution.distance(), Some(5));
 //! assert_eq!(solution.moves.as_deref(), Some(&[5, 4, 1, 2, 3][..]));
 //! ```
 

@@ -10,7 +10,7 @@ use crate::board::{Board, Tile};
 /// that keeps this generator (ChaCha8).
 ///
 /// ```
-/// use slide::{Board, scramble::Scrambler};
+/// use slide::{Board, Scrambler};
 /// let goal = Board::goal("3x3".parse().unwrap());
 /// let a = Scrambler::new(7).uniform(&goal);
 /// let b = Scrambler::new(7).uniform(&goal);

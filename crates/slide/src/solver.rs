@@ -82,10 +82,26 @@ impl Solution {
         }
     }
 
-    /// The number of moves, or -1 when unsolvable (and -1 too when a limit stopped the search: check
-    /// [`Solution::is_unsolvable`] and `optimal`).
-    pub fn distance(&self) -> i64 {
-        self.moves.as_ref().map_or(-1, |m| m.len() as i64)
+    /// The proven least number of moves, `Some(-1)` when the goal is proven unreachable, and `None` when neither is
+    /// proven: a limit stopped the search, or the moves found are not proven least (bounded-suboptimal search, fast
+    /// mode; [`Solution::length`] gives their number).
+    ///
+    /// ```
+    /// use slide::{Board, Solver};
+    /// let b = Board::parse("[[1,2,3],[5,4,0]]").unwrap();
+    /// assert_eq!(Solver::global().solve(&b, &Board::goal(b.shape())).unwrap().distance(), Some(-1));
+    /// ```
+    pub fn distance(&self) -> Option<i64> {
+        match &self.moves {
+            _ if self.is_unsolvable() => Some(-1),
+            Some(m) if self.optimal => Some(m.len() as i64),
+            _ => None,
+        }
+    }
+
+    /// The number of moves found, proven least or not; `None` when there are none (unsolvable, or stopped first).
+    pub fn length(&self) -> Option<usize> {
+        self.moves.as_ref().map(Vec::len)
     }
 
     /// True when the goal is proven unreachable.
@@ -158,7 +174,7 @@ pub enum CacheDir {
 /// let solver = Solver::new();
 /// let b = Board::parse("[[4,1,2],[5,0,3]]").unwrap();
 /// let s = solver.solve(&b, &Board::goal(b.shape())).unwrap();
-/// assert_eq!(s.distance(), 5);
+/// assert_eq!(s.distance(), Some(5));
 /// ```
 pub struct Solver {
     cache_dir: CacheDir,
@@ -280,7 +296,7 @@ impl Solver {
                 Some(t) => Ok(t),
                 None => self.first_table(i, shape, blank),
             },
-            None => Err(Error::Unsupported(format!("no complete table for {shape}"))),
+            None => Err(Error::NoTable { shape }),
         }
     }
 
@@ -294,7 +310,7 @@ impl Solver {
         }
         self.tables[i]
             .get()
-            .ok_or_else(|| Error::Unsupported("table could not be kept".into()))
+            .ok_or_else(|| Error::Internal("a table could not be kept".into()))
     }
 
     fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
@@ -385,7 +401,10 @@ impl Solver {
         if let Some(d) = self.fast_distance(board, goal)? {
             return Ok(d);
         }
-        Ok(self.solve(board, goal)?.distance())
+        // Without limits the search runs to the end: the answer is proven.
+        self.solve(board, goal)?
+            .distance()
+            .ok_or_else(|| Error::Internal("a search without limits stopped".into()))
     }
 
     /// Distance without building a path, when a table answers directly.
@@ -423,11 +442,11 @@ impl Solver {
     /// Solves `board` towards `goal` with options: method, heuristic, limits, weight.
     ///
     /// ```
-    /// use slide::{Board, Solver, solver::{SolveOptions, Method, HeuristicChoice}};
+    /// use slide::{Board, Solver, SolveOptions, Method, HeuristicChoice};
     /// let b = Board::parse("[[4,1,2],[5,0,3]]").unwrap();
     /// let opts = SolveOptions { method: Method::Search, heuristic: HeuristicChoice::Manhattan, ..Default::default() };
     /// let s = Solver::global().solve_with(&b, &Board::goal(b.shape()), &opts).unwrap();
-    /// assert_eq!(s.distance(), 5);
+    /// assert_eq!(s.distance(), Some(5));
     /// assert!(s.optimal && s.nodes > 0);
     /// ```
     pub fn solve_with(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
@@ -445,9 +464,7 @@ impl Solver {
         };
         if use_table {
             if shape.cells() > MAX_TABLE_CELLS {
-                return Err(Error::Unsupported(format!(
-                    "no complete table for {shape}: tables cover boards of at most {MAX_TABLE_CELLS} cells"
-                )));
+                return Err(Error::NoTable { shape });
             }
             let frame = Frame::new(goal);
             let table = self.table(frame.shape(), frame.blank_goal())?;
@@ -455,7 +472,7 @@ impl Solver {
             frame.positions(board, &mut pos);
             let path = table
                 .path(&pos[..shape.cells()])
-                .ok_or_else(|| Error::Unsupported("parity test and table disagree".into()))?;
+                .ok_or_else(|| Error::Internal("the parity test and the table disagree".into()))?;
             let moves = path.into_iter().map(|t| frame.tile(t)).collect();
             return Ok(Solution::optimal(moves, 0));
         }
@@ -465,10 +482,7 @@ impl Solver {
     fn search(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
         let shape = board.shape();
         if shape.cells() > MAX_SEARCH_CELLS {
-            return Err(Error::Unsupported(format!(
-                "optimal search covers boards of at most {MAX_SEARCH_CELLS} cells; {shape} has {}",
-                shape.cells()
-            )));
+            return Err(Error::SearchTooLarge { shape });
         }
         let frame = Frame::new(goal);
         let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
@@ -485,9 +499,10 @@ impl Solver {
             None => (1, 1),
             Some(w) if w.is_finite() && w >= 1.0 => ((w * 1000.0).round() as u32, 1000),
             Some(w) => {
-                return Err(Error::Unsupported(format!(
-                    "weight {w} must be a number at least 1"
-                )))
+                return Err(Error::BadOption {
+                    name: "weight".into(),
+                    reason: format!("{w} must be a number at least 1"),
+                })
             }
         };
         let heuristic = match &opts.heuristic {
@@ -625,7 +640,9 @@ impl Solver {
     fn load_or_build_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Pdb> {
         PatternSpace::new(shape, cells, blank)?;
         let len = crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
-            .ok_or_else(|| Error::Unsupported("pattern too large".into()))?
+            .ok_or_else(|| Error::BadPartition {
+                reason: "pattern too large".into(),
+            })?
             .size();
         let expected = Meta {
             kind: "pdb".into(),
@@ -798,9 +815,7 @@ impl Solver {
             });
         }
         if shape.cells() > MAX_TABLE_CELLS {
-            return Err(Error::Unsupported(format!(
-                "no complete table for {shape}: at most {MAX_TABLE_CELLS} cells"
-            )));
+            return Err(Error::NoTable { shape });
         }
         let frame = Frame::new(goal);
         let table = self.table(frame.shape(), frame.blank_goal())?;
@@ -844,7 +859,7 @@ mod tests {
             let b = Board::parse(text).unwrap();
             let g = Board::goal(b.shape());
             assert_eq!(s.distance(&b, &g).unwrap(), want, "{text}");
-            assert_eq!(s.solve(&b, &g).unwrap().distance(), want, "{text}");
+            assert_eq!(s.solve(&b, &g).unwrap().distance(), Some(want), "{text}");
         }
     }
 

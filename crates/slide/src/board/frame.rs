@@ -40,7 +40,7 @@ impl Frame {
     /// The canonical frame of `goal`.
     ///
     /// ```
-    /// use slide::{Board, frame::Frame};
+    /// use slide::{Board, engine::frame::Frame};
     /// let s = "2x3".parse().unwrap();
     /// assert!(Frame::new(&Board::goal(s)).is_identity());
     /// let f = Frame::new(&Board::goal_blank_first(s));

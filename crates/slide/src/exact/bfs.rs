@@ -61,8 +61,11 @@ pub fn bfs<S: StateSpace>(
     cancel: Option<&AtomicBool>,
 ) -> Result<Distances> {
     let size = space.size();
-    let n = usize::try_from(size)
-        .map_err(|_| Error::Unsupported("state space too large for this machine".into()))?;
+    let n = usize::try_from(size).map_err(|_| Error::TooMuchMemory {
+        what: "a state space".into(),
+        needed: size,
+        limit: usize::MAX as u64,
+    })?;
     // While searching, a byte holds the distance in its low 7 bits ([`OPEN`] when not reached yet) and [`DONE`]
     // once the state has been expanded, so that each state is expanded exactly once.
     let mut bytes: Vec<u8> = crate::exact::packed::large_vec(n);
@@ -80,11 +83,11 @@ pub fn bfs<S: StateSpace>(
         loop {
             if cancel.is_some_and(|c| c.load(Relaxed)) {
                 progress.finish();
-                return Err(Error::Unsupported("cancelled".into()));
+                return Err(Error::Cancelled);
             }
             if depth == OPEN - 1 {
                 progress.finish();
-                return Err(Error::Unsupported("distance does not fit in 7 bits".into()));
+                return Err(Error::Internal("a distance does not fit in 7 bits".into()));
             }
             let d = depth;
             let expanded: u64 = cells

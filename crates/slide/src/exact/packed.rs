@@ -36,7 +36,7 @@ fn advise_huge(ptr: *const u8, len: usize) {
 /// Memory: `ceil(len * bits / 64) * 8` bytes, for example 2 bits × 239,500,800 states = 59.9 MB.
 ///
 /// ```
-/// use slide::packed::PackedTable;
+/// use slide::engine::packed::PackedTable;
 /// let mut t = PackedTable::new(5, 100);
 /// t.set(42, 21);
 /// assert_eq!(t.get(42), 21);

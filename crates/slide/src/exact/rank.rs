@@ -11,7 +11,7 @@
 /// Ranks and unranks `k`-element partial permutations of `0..n`, `k <= n <= 64`.
 ///
 /// ```
-/// use slide::rank::PartialRanker;
+/// use slide::engine::rank::PartialRanker;
 /// let r = PartialRanker::new(4, 2).unwrap();
 /// assert_eq!(r.size(), 12);
 /// assert_eq!(r.rank(&[0, 1]), 0);

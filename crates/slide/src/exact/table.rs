@@ -71,7 +71,11 @@ impl FullSpace {
     pub fn new(shape: Shape, blank_goal: usize) -> Result<FullSpace> {
         let n = shape.cells();
         if shape.is_line() || n > MAX_TABLE_CELLS || blank_goal >= n {
-            return Err(Error::Unsupported(format!("no complete table for {shape} (at most {MAX_TABLE_CELLS} cells, two rows and two columns)")));
+            return Err(if blank_goal >= n {
+                Error::Internal(format!("goal blank cell {blank_goal} is off the board"))
+            } else {
+                Error::NoTable { shape }
+            });
         }
         let ranker = PartialRanker::new(n, n - 2).expect("n <= 12");
         let (neighbors, degree) = shape.neighbor_table();

@@ -36,9 +36,11 @@ impl Geometry {
     pub fn new(shape: Shape, blank_goal: usize) -> Result<Geometry> {
         let n = shape.cells();
         if n > MAX_SEARCH_CELLS || blank_goal >= n {
-            return Err(Error::Unsupported(format!(
-                "optimal search covers boards of at most {MAX_SEARCH_CELLS} cells; {shape} has {n}"
-            )));
+            return Err(if n > MAX_SEARCH_CELLS {
+                Error::SearchTooLarge { shape }
+            } else {
+                Error::Internal(format!("goal blank cell {blank_goal} is off the board"))
+            });
         }
         let goal_cell: Vec<u8> =
             (0..n).map(|t| if t == 0 { blank_goal } else if t - 1 < blank_goal { t - 1 } else { t } as u8).collect();
@@ -399,17 +401,19 @@ impl PdbEval {
                 || pdb.blank() != g.blank_goal
                 || pdb.cells().len() > MAX_PATTERN
             {
-                return Err(Error::Unsupported(
-                    "pattern database of another shape or goal".into(),
-                ));
+                return Err(Error::BadPartition {
+                    reason: "a pattern database of another shape or goal".into(),
+                });
             }
             let mut tiles = Vec::new();
             for &c in pdb.cells() {
                 let t = g.tile_at_goal[c as usize];
                 if t == 0 || owner[t as usize] != u8::MAX {
-                    return Err(Error::Unsupported(format!(
-                        "patterns must be disjoint and avoid the blank's goal cell (cell {c})"
-                    )));
+                    return Err(Error::BadPartition {
+                        reason: format!(
+                            "patterns must be disjoint and avoid the blank's goal cell (cell {c})"
+                        ),
+                    });
                 }
                 owner[t as usize] = p as u8;
                 tiles.push(t);
@@ -588,10 +592,12 @@ impl PdbMax {
     /// The maximum of `evals` (between 1 and [`MAX_PARTITIONS`] of them).
     pub fn new(evals: Vec<PdbEval>) -> Result<PdbMax> {
         if evals.is_empty() || evals.len() > MAX_PARTITIONS {
-            return Err(Error::Unsupported(format!(
-                "between 1 and {MAX_PARTITIONS} partitions can be maximised, not {}",
-                evals.len()
-            )));
+            return Err(Error::BadPartition {
+                reason: format!(
+                    "between 1 and {MAX_PARTITIONS} partitions can be maximised, not {}",
+                    evals.len()
+                ),
+            });
         }
         Ok(PdbMax { evals })
     }

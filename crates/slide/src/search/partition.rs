@@ -21,7 +21,7 @@ impl PartitionSpec {
     /// The partitions this spec names: itself, or the parts of a [`PartitionSpec::Max`].
     ///
     /// ```
-    /// use slide::partition::PartitionSpec;
+    /// use slide::PartitionSpec;
     /// let spec: PartitionSpec = "6-6-3+7-8".parse().unwrap();
     /// assert_eq!(spec.parts().len(), 2);
     /// ```
@@ -103,15 +103,17 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
     let n = shape.cells();
     let total: usize = sizes.iter().sum();
     if total != n - 1 {
-        return Err(Error::Unsupported(format!(
-            "pattern sizes {} add up to {total}, but {shape} has {} tiles",
-            sizes
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join("-"),
-            n - 1
-        )));
+        return Err(Error::BadPartition {
+            reason: format!(
+                "pattern sizes {} add up to {total}, but {shape} has {} tiles",
+                sizes
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                n - 1
+            ),
+        });
     }
     if (shape.rows(), shape.cols()) == (4, 4) && blank == 15 {
         let known: Option<Vec<Vec<u8>>> = match sizes {
@@ -202,7 +204,7 @@ pub fn resolve(
     match spec {
         PartitionSpec::Default => by_sizes(shape, blank, &default_sizes(shape)),
         PartitionSpec::Sizes(s) => by_sizes(shape, blank, s),
-        PartitionSpec::Max(_) => Err(Error::Unsupported(
+        PartitionSpec::Max(_) => Err(Error::Internal(
             "several partitions ('+') are resolved one by one".into(),
         )),
         PartitionSpec::Tiles(pats) => {
@@ -211,14 +213,18 @@ pub fn resolve(
             for p in pats {
                 let mut cells = Vec::new();
                 for &t in p {
-                    let c = tile_cell(t).filter(|_| t != 0).ok_or_else(|| {
-                        Error::Unsupported(format!(
-                            "pattern tile {t} is not a tile of this board (1..{})",
-                            shape.cells() - 1
-                        ))
-                    })?;
+                    let c = tile_cell(t)
+                        .filter(|_| t != 0)
+                        .ok_or_else(|| Error::BadPartition {
+                            reason: format!(
+                                "pattern tile {t} is not a tile of this board (1..{})",
+                                shape.cells() - 1
+                            ),
+                        })?;
                     if std::mem::replace(&mut seen[c], true) {
-                        return Err(Error::Unsupported(format!("tile {t} is in two patterns")));
+                        return Err(Error::BadPartition {
+                            reason: format!("tile {t} is in two patterns"),
+                        });
                     }
                     cells.push(c as u8);
                 }

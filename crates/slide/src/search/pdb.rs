@@ -56,24 +56,29 @@ impl PatternSpace {
     pub fn new(shape: Shape, cells: &[u8], blank: usize) -> Result<PatternSpace> {
         let n = shape.cells();
         if n > 64 || cells.is_empty() || cells.len() > MAX_PATTERN || cells.len() + 1 > n {
-            return Err(Error::Unsupported(format!(
-                "a pattern needs 1 to {MAX_PATTERN} tiles on a board of at most 64 cells"
-            )));
+            return Err(Error::BadPartition {
+                reason: format!(
+                    "a pattern needs 1 to {MAX_PATTERN} tiles on a board of at most 64 cells"
+                ),
+            });
         }
         let mut seen = 0u64;
         for &c in cells {
             if c as usize >= n || seen & (1 << c) != 0 {
-                return Err(Error::Unsupported(format!("bad pattern cell {c}")));
+                return Err(Error::BadPartition {
+                    reason: format!("pattern cell {c} is off the board or repeated"),
+                });
             }
             seen |= 1 << c;
         }
         if blank >= n || seen & (1 << blank) != 0 {
-            return Err(Error::Unsupported(format!(
-                "the blank's goal cell {blank} must lie outside the pattern"
-            )));
+            return Err(Error::BadPartition {
+                reason: format!("the blank's goal cell {blank} must lie outside the pattern"),
+            });
         }
-        let ranker = PartialRanker::new(n, cells.len() + 1)
-            .ok_or_else(|| Error::Unsupported("pattern too large to rank".into()))?;
+        let ranker = PartialRanker::new(n, cells.len() + 1).ok_or_else(|| Error::BadPartition {
+            reason: "pattern too large to rank".into(),
+        })?;
         let placement =
             PartialRanker::new(n, cells.len()).expect("smaller than the ranker with the blank");
         let group = (n - cells.len()) as u64;
@@ -236,7 +241,7 @@ impl Pdb {
                 }
             });
         let table = PackedTable::from_words(PDB_BITS, len, raw)
-            .ok_or_else(|| Error::Unsupported("pattern database size mismatch".into()))?;
+            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
         let capped = overflow.into_inner();
         Ok(Pdb {
             shape,

@@ -23,7 +23,7 @@
 //! and 24-puzzles.
 //!
 //! ```
-//! use slide::pruning::{MovePruner, DEAD};
+//! use slide::engine::pruning::{MovePruner, DEAD};
 //! let fsm = MovePruner::global();
 //! // Directions: 0 up, 1 down, 2 left, 3 right. Circling a 2 × 2 block seven moves one way is never needed.
 //! let mut s = fsm.start();
