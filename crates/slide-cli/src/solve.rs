@@ -119,6 +119,7 @@ impl SolveArgs {
             weight: self.within.filter(|&w| w > 1.0),
             parallel: false,
             move_pruning: !self.no_move_pruning,
+            wait_for_builds: true,
         })
     }
 }

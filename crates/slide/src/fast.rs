@@ -44,7 +44,7 @@ use crate::error::{Error, Result};
 use crate::solver::Solver;
 
 /// Boards of at most this many cells are solved exactly by the solver's complete tables.
-const EXACT_CELLS: usize = 9;
+pub(crate) const EXACT_CELLS: usize = 9;
 
 /// Margin around the blank and its destination in the routing window.
 const MARGIN: isize = 2;

@@ -43,8 +43,8 @@ pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Solution, SolveOptions, Solver, Stats,
-    DEFAULT_CACHE_FROM_CELLS,
+    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, Stats,
+    DEFAULT_CACHE_FROM_CELLS, FAST_DEFAULT_CELLS,
 };
 
 pub mod engine {

@@ -40,10 +40,12 @@ pub struct Solution {
     /// The search heuristic's estimate of the start, a lower bound on the least number of moves (0 for table
     /// lookups and fast mode).
     pub estimate: u64,
+    /// The method that answered ([`Solver::plan`]'s choice).
+    pub plan: Plan,
 }
 
 impl Solution {
-    fn unsolvable(reason: String) -> Solution {
+    fn unsolvable(reason: String, plan: Plan) -> Solution {
         Solution {
             moves: None,
             unsolvable_reason: Some(reason),
@@ -52,10 +54,11 @@ impl Solution {
             within: None,
             nodes: 0,
             estimate: 0,
+            plan,
         }
     }
 
-    fn optimal(moves: Vec<Tile>, nodes: u64) -> Solution {
+    fn optimal(moves: Vec<Tile>, nodes: u64, plan: Plan) -> Solution {
         let lower_bound = moves.len() as u64;
         Solution {
             moves: Some(moves),
@@ -65,6 +68,7 @@ impl Solution {
             within: None,
             nodes,
             estimate: 0,
+            plan,
         }
     }
 
@@ -79,6 +83,7 @@ impl Solution {
             within: None,
             nodes: 0,
             estimate: 0,
+            plan: Plan::Fast,
         }
     }
 
@@ -451,35 +456,138 @@ impl Solver {
     /// ```
     pub fn solve_with(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
         let shape = board.shape();
+        let plan = self.plan(board, goal, opts)?;
         if let Some(reason) = board.unsolvable_reason(goal)? {
-            return Ok(Solution::unsolvable(reason));
+            return Ok(Solution::unsolvable(reason, plan));
         }
-        if shape.is_line() {
-            return Ok(Solution::optimal(line_moves(board, goal), 0));
-        }
-        let use_table = match opts.method {
-            Method::Table => true,
-            Method::Search => false,
-            Method::Auto => shape.cells() <= MAX_TABLE_CELLS && opts.weight.is_none(),
-        };
-        if use_table {
-            if shape.cells() > MAX_TABLE_CELLS {
-                return Err(Error::NoTable { shape });
+        let heuristic = match plan {
+            Plan::Line => return Ok(Solution::optimal(line_moves(board, goal), 0, plan)),
+            Plan::Fast => return self.solve_fast(board, goal),
+            Plan::Search(ref h) => h.clone(),
+            Plan::Table => {
+                let frame = Frame::new(goal);
+                let table = self.table(frame.shape(), frame.blank_goal())?;
+                let mut pos = [0u8; MAX_TABLE_CELLS];
+                frame.positions(board, &mut pos);
+                let path = table.path(&pos[..shape.cells()]).ok_or_else(|| {
+                    Error::Internal("the parity test and the table disagree".into())
+                })?;
+                let moves = path.into_iter().map(|t| frame.tile(t)).collect();
+                return Ok(Solution::optimal(moves, 0, plan));
             }
-            let frame = Frame::new(goal);
-            let table = self.table(frame.shape(), frame.blank_goal())?;
-            let mut pos = [0u8; MAX_TABLE_CELLS];
-            frame.positions(board, &mut pos);
-            let path = table
-                .path(&pos[..shape.cells()])
-                .ok_or_else(|| Error::Internal("the parity test and the table disagree".into()))?;
-            let moves = path.into_iter().map(|t| frame.tile(t)).collect();
-            return Ok(Solution::optimal(moves, 0));
-        }
-        self.search(board, goal, opts)
+        };
+        self.search(board, goal, opts, &heuristic)
     }
 
-    fn search(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
+    /// Fast mode's answer: a valid solution, proven least only where fast mode answers from complete tables (at
+    /// most 9 cells), with the Manhattan distance as lower bound otherwise.
+    fn solve_fast(&self, board: &Board, goal: &Board) -> Result<Solution> {
+        let moves = crate::fast::fast_moves(self, board, goal)?;
+        let optimal = board.shape().cells() <= crate::fast::EXACT_CELLS;
+        let mut s = Solution::from_moves(moves, optimal);
+        if !optimal {
+            s.lower_bound = board.manhattan_to(goal)?;
+        }
+        Ok(s)
+    }
+
+    /// Which method answers `board` under `opts`: **the** one place where slide chooses (the CLI, the server and
+    /// the Python package all ask here).
+    ///
+    /// With [`Method::Auto`]: single rows and columns by arithmetic; at most 12 cells the complete tables (unless a
+    /// weight asks for bounded-suboptimal search); up to [`FAST_DEFAULT_CELLS`] cells, or with any search option
+    /// given (a weight or a heuristic), IDA*; above that, fast mode. The heuristic [`HeuristicChoice::Auto`] is
+    /// linear conflicts up to 9 cells and the shape's default pattern databases above. With
+    /// [`SolveOptions::wait_for_builds`] off, nothing that is not loaded yet is built: a table or pattern database
+    /// that is not in memory is replaced by IDA* with linear conflicts, which needs none.
+    ///
+    /// ```
+    /// use slide::{Board, HeuristicChoice, Plan, SolveOptions, Solver};
+    /// let solver = Solver::global();
+    /// let plan = |text: &str| {
+    ///     let b = Board::parse(text).unwrap();
+    ///     solver.plan(&b, &Board::goal(b.shape()), &SolveOptions::default()).unwrap()
+    /// };
+    /// assert_eq!(plan("[[1,2,0,3]]"), Plan::Line);
+    /// assert_eq!(plan("1 2 3/4 0 5"), Plan::Table);
+    /// assert!(matches!(plan("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"), Plan::Search(HeuristicChoice::Pdb(_))));
+    /// let big = Board::goal("6x6".parse().unwrap()).to_string();
+    /// assert_eq!(plan(&big), Plan::Fast);
+    /// ```
+    pub fn plan(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Plan> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        if shape.is_line() {
+            return Ok(Plan::Line);
+        }
+        let cells = shape.cells();
+        let explicit = opts.weight.is_some() || opts.heuristic != HeuristicChoice::Auto;
+        let method = match opts.method {
+            Method::Auto if cells <= MAX_TABLE_CELLS && opts.weight.is_none() => Method::Table,
+            Method::Auto if cells > FAST_DEFAULT_CELLS && !explicit => Method::Fast,
+            Method::Auto => Method::Search,
+            m => m,
+        };
+        let lc = Plan::Search(HeuristicChoice::LinearConflict);
+        Ok(match method {
+            Method::Table if cells > MAX_TABLE_CELLS => return Err(Error::NoTable { shape }),
+            Method::Table if opts.wait_for_builds || self.table_ready(goal) => Plan::Table,
+            Method::Table => lc,
+            Method::Fast => Plan::Fast,
+            _ if cells > MAX_SEARCH_CELLS => return Err(Error::SearchTooLarge { shape }),
+            _ => match &opts.heuristic {
+                HeuristicChoice::Auto if cells <= 9 => lc,
+                HeuristicChoice::Auto => self.pdb_plan(goal, PartitionSpec::Default, opts),
+                HeuristicChoice::Pdb(spec) => self.pdb_plan(goal, spec.clone(), opts),
+                h => Plan::Search(h.clone()),
+            },
+        })
+    }
+
+    /// Pattern databases of `spec`, or linear conflicts when they are not loaded and may not be built.
+    fn pdb_plan(&self, goal: &Board, spec: PartitionSpec, opts: &SolveOptions) -> Plan {
+        if opts.wait_for_builds || self.pdbs_ready(goal, &spec) {
+            Plan::Search(HeuristicChoice::Pdb(spec))
+        } else {
+            Plan::Search(HeuristicChoice::LinearConflict)
+        }
+    }
+
+    /// True when the complete table for `goal` is in memory (no load or build needed).
+    pub fn table_ready(&self, goal: &Board) -> bool {
+        let frame = Frame::new(goal);
+        slot(frame.shape(), frame.blank_goal()).is_some_and(|i| self.tables[i].get().is_some())
+    }
+
+    /// True when every pattern database of `spec` for `goal` is in memory (no load or build needed).
+    pub fn pdbs_ready(&self, goal: &Board, spec: &PartitionSpec) -> bool {
+        let frame = Frame::new(goal);
+        let goal_pos = goal.positions();
+        let loaded = self.pdbs.lock().unwrap_or_else(|e| e.into_inner());
+        spec.parts().into_iter().all(|part| {
+            partition::resolve(part, frame.shape(), frame.blank_goal(), |t| {
+                goal_pos.get(t as usize).map(|&c| frame.cell(c))
+            })
+            .is_ok_and(|sets| {
+                sets.iter().all(|cells| {
+                    loaded.contains_key(&(frame.shape(), frame.blank_goal(), cells.clone()))
+                })
+            })
+        })
+    }
+
+    fn search(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        heuristic: &HeuristicChoice,
+    ) -> Result<Solution> {
         let shape = board.shape();
         if shape.cells() > MAX_SEARCH_CELLS {
             return Err(Error::SearchTooLarge { shape });
@@ -505,11 +613,6 @@ impl Solver {
                 })
             }
         };
-        let heuristic = match &opts.heuristic {
-            HeuristicChoice::Auto if shape.cells() <= 9 => HeuristicChoice::LinearConflict,
-            HeuristicChoice::Auto => HeuristicChoice::Pdb(PartitionSpec::Default),
-            h => h.clone(),
-        };
         let parallel = opts.parallel && weight.0 == weight.1;
         let no_pruning;
         let pruner = if opts.move_pruning {
@@ -518,7 +621,7 @@ impl Solver {
             no_pruning = MovePruner::none();
             &no_pruning
         };
-        let outcome = match &heuristic {
+        let outcome = match heuristic {
             HeuristicChoice::Manhattan => run_ida(
                 &geometry,
                 Manhattan::new(&geometry),
@@ -560,7 +663,7 @@ impl Solver {
                 estimate,
             } => {
                 let moves: Vec<Tile> = moves.into_iter().map(|t| frame.tile(t as Tile)).collect();
-                let mut s = Solution::optimal(moves, nodes);
+                let mut s = Solution::optimal(moves, nodes, Plan::Search(heuristic.clone()));
                 s.estimate = estimate as u64;
                 if within.is_some() {
                     s.optimal = false;
@@ -581,6 +684,7 @@ impl Solver {
                 within,
                 nodes,
                 estimate: estimate as u64,
+                plan: Plan::Search(heuristic.clone()),
             },
         })
     }
@@ -697,16 +801,47 @@ fn geometry_lower_bound(g: &Geometry, pos: &[u8]) -> u64 {
     m.h() as u64
 }
 
-/// Which method answers.
+/// Which method answers, as asked for ([`Solver::plan`] turns it into a [`Plan`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Method {
-    /// Complete tables up to 12 cells, IDA* above.
+    /// Complete tables up to 12 cells, IDA* up to [`FAST_DEFAULT_CELLS`], fast mode above.
     #[default]
     Auto,
     /// Complete tables only.
     Table,
     /// IDA* even where a table exists.
     Search,
+    /// Fast mode: a valid solution at once, not proven least (above 9 cells).
+    Fast,
+}
+
+/// Boards of more cells than this are answered in fast mode by [`Method::Auto`] unless a search option (a weight,
+/// a heuristic) is given: optimal search beyond 5 × 5 is out of reach.
+pub const FAST_DEFAULT_CELLS: usize = 25;
+
+/// The method that answers a board, as [`Solver::plan`] chose it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plan {
+    /// A single row or column: the blank walks straight home.
+    Line,
+    /// The complete distance table (exact).
+    Table,
+    /// IDA* with this heuristic (exact unless weighted or stopped by a limit).
+    Search(HeuristicChoice),
+    /// Fast mode (valid; exact only up to 9 cells).
+    Fast,
+}
+
+impl Plan {
+    /// A short name: `line`, `table`, `search` or `fast`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Plan::Line => "line",
+            Plan::Table => "table",
+            Plan::Search(_) => "search",
+            Plan::Fast => "fast",
+        }
+    }
 }
 
 /// Which heuristic IDA* uses.
@@ -746,6 +881,9 @@ pub struct SolveOptions {
     /// Reject redundant move sequences beyond immediate backtracks ([`crate::search::pruning`]); off only to measure
     /// what it saves.
     pub move_pruning: bool,
+    /// Load or build the tables and pattern databases a board needs (the default). Off, as in a server that must
+    /// answer at once, whatever is not in memory yet is done without: see [`Solver::plan`].
+    pub wait_for_builds: bool,
 }
 
 impl Default for SolveOptions {
@@ -760,6 +898,7 @@ impl Default for SolveOptions {
             weight: None,
             parallel: false,
             move_pruning: true,
+            wait_for_builds: true,
         }
     }
 }
@@ -861,6 +1000,79 @@ mod tests {
             assert_eq!(s.distance(&b, &g).unwrap(), want, "{text}");
             assert_eq!(s.solve(&b, &g).unwrap().distance(), Some(want), "{text}");
         }
+    }
+
+    /// The one planning point: methods by shape and options, and "never wait for a build" falling back to linear
+    /// conflicts until the table or databases are in memory.
+    #[test]
+    fn plans() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let b = |t: &str| Board::parse(t).unwrap();
+        let plan = |board: &Board, opts: &SolveOptions| {
+            s.plan(board, &Board::goal(board.shape()), opts).unwrap()
+        };
+        let lc = Plan::Search(HeuristicChoice::LinearConflict);
+        let pdb = Plan::Search(HeuristicChoice::Pdb(PartitionSpec::Default));
+        let dflt = SolveOptions::default();
+        let no_wait = SolveOptions {
+            wait_for_builds: false,
+            ..Default::default()
+        };
+        let small = b("1 2 3/4 0 5");
+        let fifteen = b("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15");
+        let weighted = SolveOptions {
+            weight: Some(1.5),
+            ..Default::default()
+        };
+        assert_eq!(plan(&b("[[0,1]]"), &dflt), Plan::Line);
+        assert_eq!(plan(&small, &dflt), Plan::Table);
+        assert_eq!(plan(&small, &weighted), lc);
+        assert_eq!(plan(&fifteen, &dflt), pdb);
+        assert_eq!(plan(&fifteen, &weighted), pdb);
+        let six = Board::goal(Shape::new(6, 6).unwrap());
+        assert_eq!(plan(&six, &dflt), Plan::Fast);
+        assert_eq!(plan(&six, &weighted), pdb);
+        let fast = SolveOptions {
+            method: Method::Fast,
+            ..Default::default()
+        };
+        assert_eq!(plan(&small, &fast), Plan::Fast);
+        // Nothing loaded yet: without waiting, linear conflicts; once loaded, the table and the databases.
+        assert_eq!(plan(&small, &no_wait), lc);
+        assert_eq!(plan(&fifteen, &no_wait), lc);
+        s.solve(&small, &Board::goal(small.shape())).unwrap();
+        assert_eq!(plan(&small, &no_wait), Plan::Table);
+        let pdb33 = SolveOptions {
+            method: Method::Search,
+            heuristic: HeuristicChoice::Pdb(PartitionSpec::Default),
+            ..Default::default()
+        };
+        let eight = b("1 2 3/4 5 6/7 0 8");
+        let no_wait33 = SolveOptions {
+            wait_for_builds: false,
+            ..pdb33.clone()
+        };
+        assert_eq!(plan(&eight, &no_wait33), lc);
+        s.solve_with(&eight, &Board::goal(eight.shape()), &pdb33)
+            .unwrap();
+        assert_eq!(
+            plan(&eight, &no_wait33),
+            Plan::Search(HeuristicChoice::Pdb(PartitionSpec::Default))
+        );
+        // Errors say what is wrong.
+        let table = SolveOptions {
+            method: Method::Table,
+            ..Default::default()
+        };
+        assert!(matches!(
+            s.plan(&fifteen, &Board::goal(fifteen.shape()), &table),
+            Err(Error::NoTable { .. })
+        ));
+        let nine = Board::goal(Shape::new(9, 9).unwrap());
+        assert!(matches!(
+            s.plan(&nine, &nine, &weighted),
+            Err(Error::SearchTooLarge { .. })
+        ));
     }
 
     #[test]
