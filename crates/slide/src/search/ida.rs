@@ -127,6 +127,27 @@ impl<E: Eval> Ida<'_, '_, E> {
         }
     }
 
+    /// Moves tile `t` from cell `c` into the blank on cell `b`: the board, the path and the heuristic (with the
+    /// probe computed for this move). **The** one move of the search; [`Ida::undo`] takes it back.
+    #[inline(always)]
+    fn apply(&mut self, t: u8, c: u8, b: u8, probe: E::Probe) -> E::Undo {
+        self.tiles[b as usize & 63] = t;
+        self.tiles[c as usize & 63] = 0;
+        self.blank = c;
+        self.path.push(t);
+        self.eval.push_probed(t, c, b, probe)
+    }
+
+    /// Takes back [`Ida::apply`]`(t, c, b, …)`.
+    #[inline(always)]
+    fn undo(&mut self, t: u8, c: u8, b: u8, undo: E::Undo) {
+        self.path.pop();
+        self.eval.pop(t, c, b, undo);
+        self.blank = b;
+        self.tiles[c as usize & 63] = t;
+        self.tiles[b as usize & 63] = 0;
+    }
+
     /// Adds this worker's new nodes to the shared count; returns the total.
     #[inline(never)]
     fn report(&mut self, sh: &Shared) -> u64 {
@@ -200,11 +221,7 @@ impl<E: Eval> Ida<'_, '_, E> {
         }
         for &(c, sc, hc, probe) in &inside[..k] {
             let t = self.tiles[c as usize & 63];
-            self.tiles[b as usize & 63] = t;
-            self.tiles[c as usize & 63] = 0;
-            self.blank = c;
-            let undo = self.eval.push_probed(t, c, b, probe);
-            self.path.push(t);
+            let undo = self.apply(t, c, b, probe);
             let hc = if E::INCONSISTENT {
                 hc.max(h.saturating_sub(1))
             } else {
@@ -214,11 +231,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             if child == FOUND {
                 return FOUND;
             }
-            self.path.pop();
-            self.eval.pop(t, c, b, undo);
-            self.blank = b;
-            self.tiles[c as usize & 63] = t;
-            self.tiles[b as usize & 63] = 0;
+            self.undo(t, c, b, undo);
             if self.stopped {
                 return h;
             }
@@ -422,21 +435,13 @@ impl<E: Eval> Ida<'_, '_, E> {
                 self.next_bound = self.next_bound.min(fc);
                 continue;
             }
-            self.tiles[b as usize & 63] = t;
-            self.tiles[c as usize & 63] = 0;
-            self.blank = c;
-            let undo = self.eval.push_probed(t, c, b, probe);
-            self.path.push(t);
+            let undo = self.apply(t, c, b, probe);
             cells.push(c);
             if self.frontier(depth + 1, b, sc, hc, cut, cells, out) {
                 return true;
             }
             cells.pop();
-            self.path.pop();
-            self.eval.pop(t, c, b, undo);
-            self.blank = b;
-            self.tiles[c as usize & 63] = t;
-            self.tiles[b as usize & 63] = 0;
+            self.undo(t, c, b, undo);
         }
         false
     }
@@ -506,11 +511,8 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
             for &c in &sp.cells {
                 let b = w.blank;
                 let t = w.tiles[c as usize & 63];
-                w.tiles[b as usize & 63] = t;
-                w.tiles[c as usize & 63] = 0;
-                w.blank = c;
-                w.eval.push(t, c, b, u32::MAX);
-                w.path.push(t);
+                let (_, probe) = w.eval.probe(t, c, b, u32::MAX);
+                w.apply(t, c, b, probe);
                 prev = b;
             }
             let found = w.dfs(cut, prev, sp.s, sp.h) == FOUND;
