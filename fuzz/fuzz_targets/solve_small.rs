@@ -1,12 +1,12 @@
 //! Small boards (at most 9 cells, any shape including single rows and columns, any goal) through `slide::Solver`,
-//! every answer checked against a plain breadth-first search written here.
+//! every answer checked against a plain breadth-first search (the dev-only crate `slide-reference`).
 //!
 //! Input layout: byte 0 picks the shape, byte 1 the goal (default, blank first, or a permutation from the input),
 //! byte 2 the method (table; IDA* with Manhattan, linear conflicts or pattern databases, under a node limit; or
 //! weighted IDA*), byte 3 extra checks; the following bytes shuffle the board (and the goal).
 //!
 //! The reference: for each shape and goal blank cell, a BFS from the goal "tiles 1.. in reading order around the
-//! blank" over all arrangements, indexed by a Lehmer rank. A custom goal is reduced to it by renaming the tiles
+//! blank" over all arrangements. A custom goal is reduced to it by renaming the tiles
 //! (the tile on goal cell `c` becomes the reference goal's tile on `c`), which keeps every distance.
 //!
 //! Properties: distance, solvability and `solve` agree with the BFS; every returned move sequence replays, move by
@@ -15,12 +15,13 @@
 
 #![no_main]
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use slide::{HeuristicChoice, Method, SolveOptions};
 use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
+use slide::{HeuristicChoice, Method, SolveOptions};
+use slide_reference::{Metric, Reference};
 
 const SHAPES: [(usize, usize); 22] = [
     (1, 2),
@@ -47,86 +48,22 @@ const SHAPES: [(usize, usize); 22] = [
     (3, 3),
 ];
 
-const UNREACHED: u8 = u8::MAX;
-
 fn solver() -> &'static Solver {
     static S: OnceLock<Solver> = OnceLock::new();
     S.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
 }
 
-/// Lehmer rank of a permutation of `0..n` (n <= 9).
-fn rank(p: &[u8]) -> usize {
-    let n = p.len();
-    let mut r = 0usize;
-    for i in 0..n {
-        let smaller_after = p[i + 1..].iter().filter(|&&x| x < p[i]).count();
-        r = r * (n - i) + smaller_after;
-    }
-    r
-}
-
-fn factorial(n: usize) -> usize {
-    (1..=n).product()
-}
-
-/// The reference goal of a shape with the blank on `blank`: tiles 1.. in reading order, skipping the blank.
-fn reference_goal(n: usize, blank: usize) -> Vec<u8> {
-    let mut g = Vec::with_capacity(n);
-    let mut next = 1u8;
-    for c in 0..n {
-        if c == blank {
-            g.push(0);
-        } else {
-            g.push(next);
-            next += 1;
-        }
-    }
-    g
-}
-
-/// Distances to the reference goal of every arrangement (UNREACHED when it cannot get there), by BFS.
-fn bfs(rows: usize, cols: usize, blank: usize) -> Vec<u8> {
-    let n = rows * cols;
-    let mut dist = vec![UNREACHED; factorial(n)];
-    let goal = reference_goal(n, blank);
-    dist[rank(&goal)] = 0;
-    let mut queue = VecDeque::from([(goal, blank)]);
-    while let Some((b, e)) = queue.pop_front() {
-        let d = dist[rank(&b)];
-        let (r, c) = (e / cols, e % cols);
-        let mut next = [usize::MAX; 4];
-        if r > 0 {
-            next[0] = e - cols;
-        }
-        if r + 1 < rows {
-            next[1] = e + cols;
-        }
-        if c > 0 {
-            next[2] = e - 1;
-        }
-        if c + 1 < cols {
-            next[3] = e + 1;
-        }
-        for &x in next.iter().filter(|&&x| x != usize::MAX) {
-            let mut nb = b.clone();
-            nb.swap(e, x);
-            let k = rank(&nb);
-            if dist[k] == UNREACHED {
-                dist[k] = d + 1;
-                queue.push_back((nb, x));
-            }
-        }
-    }
-    dist
-}
-
-fn reference(rows: usize, cols: usize, blank: usize) -> Arc<Vec<u8>> {
-    static TABLES: OnceLock<Mutex<HashMap<(usize, usize, usize), Arc<Vec<u8>>>>> = OnceLock::new();
+/// The reference search of a shape towards the goal with the blank on `blank` (the dev-only crate
+/// `slide-reference`), built once.
+fn reference(rows: usize, cols: usize, blank: usize) -> Arc<Reference> {
+    static TABLES: OnceLock<Mutex<HashMap<(usize, usize, usize), Arc<Reference>>>> =
+        OnceLock::new();
     let m = TABLES.get_or_init(Default::default);
     if let Some(t) = m.lock().unwrap().get(&(rows, cols, blank)) {
         return t.clone();
     }
-    let t = Arc::new(bfs(rows, cols, blank));
+    let goal = slide_reference::goal_with_blank(rows * cols, blank);
+    let t = Arc::new(Reference::new(rows, cols, &goal, Metric::Stm));
     m.lock().unwrap().insert((rows, cols, blank), t.clone());
     t
 }
@@ -135,14 +72,13 @@ fn reference(rows: usize, cols: usize, blank: usize) -> Arc<Vec<u8>> {
 fn reference_distance(board: &Board, goal: &Board) -> Option<u32> {
     let s = board.shape();
     let n = s.cells();
-    let canon = reference_goal(n, goal.blank());
+    let canon = slide_reference::goal_with_blank(n, goal.blank());
     let mut rename = vec![0u8; n];
     for (c, &t) in goal.tiles().iter().enumerate() {
         rename[t as usize] = canon[c];
     }
     let renamed: Vec<u8> = board.tiles().iter().map(|&t| rename[t as usize]).collect();
-    let d = reference(s.rows(), s.cols(), goal.blank())[rank(&renamed)];
-    (d != UNREACHED).then_some(d as u32)
+    reference(s.rows(), s.cols(), goal.blank()).distance(&renamed)
 }
 
 /// A permutation of `0..n` shuffled by the bytes (Fisher–Yates, each byte one swap).
@@ -216,9 +152,7 @@ fuzz_target!(|data: &[u8]| {
         0..=2 => None,
         3 => Some(HeuristicChoice::Manhattan),
         4 | 5 => Some(HeuristicChoice::LinearConflict),
-        6 => Some(HeuristicChoice::Pdb(
-            slide::PartitionSpec::Default,
-        )),
+        6 => Some(HeuristicChoice::Pdb(slide::PartitionSpec::Default)),
         _ => Some(HeuristicChoice::Auto),
     };
     if let Some(h) = heuristic {
@@ -276,20 +210,15 @@ fuzz_target!(|data: &[u8]| {
     if data[3] & 0x7f == 0x55 {
         let st = s.stats(&goal).expect("stats");
         let table = reference(rows, cols, goal.blank());
-        let reached = table.iter().filter(|&&x| x != UNREACHED).count() as u64;
-        let far = table
-            .iter()
-            .filter(|&&x| x != UNREACHED)
-            .max()
-            .copied()
-            .unwrap_or(0);
+        let (reached, far) = (table.states(), table.diameter());
         assert_eq!(st.states, reached, "stats of {goal}");
         assert_eq!(st.histogram.iter().sum::<u64>(), reached);
-        assert_eq!(st.diameter(), u32::from(far));
+        assert_eq!(st.histogram, table.histogram(), "histogram of {goal}");
+        assert_eq!(st.diameter(), far);
         for a in &st.antipodes {
             assert_eq!(
                 reference_distance(a, &goal),
-                Some(u32::from(far)),
+                Some(far),
                 "antipode {a} of {goal}"
             );
         }

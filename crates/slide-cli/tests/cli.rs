@@ -1,7 +1,5 @@
-//! The `slide` binary, end to end. Answers are checked against a breadth-first search written here over plain
-//! `Vec<u8>` boards, not against the library. Every run gets its own empty cache directory (`SLIDE_CACHE_DIR`).
-
-use std::collections::HashMap;
+//! The `slide` binary, end to end. Answers are checked against a plain breadth-first search over
+//! `Vec<u8>` boards (the dev-only crate `slide-reference`), not against the library. Every run gets its own empty cache directory (`SLIDE_CACHE_DIR`).
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -12,68 +10,28 @@ use predicates::prelude::*;
 
 type Cells = Vec<u8>;
 
-/// Distances from `goal` to every board that reaches it, by breadth-first search; and the count at each distance.
+/// Distances from `goal` to every board that reaches it (the dev-only crate `slide-reference`, a plain
+/// breadth-first search written apart from the library); and the count at each distance.
 struct Reference {
     cols: usize,
     goal: Cells,
-    dist: HashMap<u64, u8>,
+    bfs: slide_reference::Reference,
     histogram: Vec<u64>,
-}
-
-fn key(b: &[u8]) -> u64 {
-    b.iter().fold(0u64, |k, &t| (k << 4) | t as u64)
 }
 
 impl Reference {
     fn new(rows: usize, cols: usize, goal: &[u8]) -> Reference {
-        let mut dist = HashMap::new();
-        dist.insert(key(goal), 0u8);
-        let mut histogram = vec![1u64];
-        let mut frontier: Vec<Cells> = vec![goal.to_vec()];
-        while !frontier.is_empty() {
-            let d = histogram.len() as u8;
-            let mut next = Vec::new();
-            for b in &frontier {
-                let blank = b.iter().position(|&t| t == 0).unwrap();
-                let (r, c) = (blank / cols, blank % cols);
-                let mut cells = Vec::new();
-                if r > 0 {
-                    cells.push(blank - cols);
-                }
-                if r + 1 < rows {
-                    cells.push(blank + cols);
-                }
-                if c > 0 {
-                    cells.push(blank - 1);
-                }
-                if c + 1 < cols {
-                    cells.push(blank + 1);
-                }
-                for cell in cells {
-                    let mut n = b.clone();
-                    n.swap(blank, cell);
-                    let k = key(&n);
-                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(k) {
-                        e.insert(d);
-                        next.push(n);
-                    }
-                }
-            }
-            if !next.is_empty() {
-                histogram.push(next.len() as u64);
-            }
-            frontier = next;
-        }
+        let bfs = slide_reference::Reference::new(rows, cols, goal, slide_reference::Metric::Stm);
         Reference {
             cols,
             goal: goal.to_vec(),
-            dist,
-            histogram,
+            histogram: bfs.histogram().to_vec(),
+            bfs,
         }
     }
 
     fn distance(&self, b: &[u8]) -> i64 {
-        self.dist.get(&key(b)).map_or(-1, |&d| d as i64)
+        self.bfs.distance(b).map_or(-1, i64::from)
     }
 
     /// Replays moves (tiles sliding into the blank): every move legal, ending on the goal.
@@ -496,7 +454,7 @@ fn stats_match_the_reference() {
         let r = Reference::new(rows, cols, &default_goal(rows * cols));
         let (states, histogram, diameter) = stats(&s, &[&format!("{rows}x{cols}")]);
         assert_eq!(histogram, r.histogram, "{rows}x{cols}");
-        assert_eq!(states, r.dist.len() as u64, "{rows}x{cols}");
+        assert_eq!(states, r.bfs.states(), "{rows}x{cols}");
         assert_eq!(diameter as usize, r.histogram.len() - 1, "{rows}x{cols}");
         assert_eq!(diameter, god, "{rows}x{cols}");
     }

@@ -2,9 +2,8 @@
 //! not a table file at all) detected, reported through `Progress::warn`, and rebuilt. A small shape (2 × 3) is
 //! forced onto disk with `cache_from_cells`, so that no test needs a 12-cell table.
 //!
-//! Answers are checked against a breadth-first search written here, over plain `Vec<u8>` boards.
+//! Answers are checked against a plain breadth-first search over `Vec<u8>` boards (`slide-reference`).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -33,41 +32,16 @@ fn solver(dir: &Path) -> (Solver, Arc<Warnings>) {
     (s, w)
 }
 
-/// Distances of all 2 × 3 boards that reach the default goal, by breadth-first search.
-fn reference_2x3() -> HashMap<Vec<u8>, i64> {
-    let (rows, cols) = (2usize, 3usize);
-    let goal: Vec<u8> = vec![1, 2, 3, 4, 5, 0];
-    let mut dist = HashMap::new();
-    dist.insert(goal.clone(), 0i64);
-    let mut queue = std::collections::VecDeque::from([goal]);
-    while let Some(b) = queue.pop_front() {
-        let d = dist[&b];
-        let blank = b.iter().position(|&t| t == 0).unwrap();
-        let (r, c) = (blank / cols, blank % cols);
-        let mut next = Vec::new();
-        if r > 0 {
-            next.push(blank - cols);
-        }
-        if r + 1 < rows {
-            next.push(blank + cols);
-        }
-        if c > 0 {
-            next.push(blank - 1);
-        }
-        if c + 1 < cols {
-            next.push(blank + 1);
-        }
-        for cell in next {
-            let mut n = b.clone();
-            n.swap(blank, cell);
-            if !dist.contains_key(&n) {
-                dist.insert(n.clone(), d + 1);
-                queue.push_back(n);
-            }
-        }
-    }
-    assert_eq!(dist.len(), 360);
-    dist
+/// Distances of all 2 × 3 boards that reach the default goal (the dev-only crate `slide-reference`).
+fn reference_2x3() -> slide_reference::Reference {
+    let r = slide_reference::Reference::new(
+        2,
+        3,
+        &slide_reference::goal(6),
+        slide_reference::Metric::Stm,
+    );
+    assert_eq!(r.states(), 360);
+    r
 }
 
 /// All 720 arrangements of 2 × 3, each with its distance (-1 when unreachable).
@@ -77,7 +51,7 @@ fn all_2x3() -> Vec<(Vec<u8>, i64)> {
     let mut a: Vec<u8> = (0..6).collect();
     // Lexicographic order, by the next-permutation step.
     loop {
-        out.push((a.clone(), reference.get(&a).copied().unwrap_or(-1)));
+        out.push((a.clone(), reference.distance(&a).map_or(-1, i64::from)));
         let Some(i) = (0..5).rev().find(|&i| a[i] < a[i + 1]) else {
             break;
         };

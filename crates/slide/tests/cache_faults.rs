@@ -13,7 +13,6 @@
 //! search written here. The processes killed are this test binary itself, re-run on the `#[ignore]`d helper
 //! `helper_build_table` (which does nothing unless its environment variables are set).
 
-use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier, Mutex};
@@ -52,33 +51,16 @@ fn shape(r: usize, c: usize) -> Shape {
     Shape::new(r, c).unwrap()
 }
 
-/// Distances to the default goal of every reachable 2 × 3 arrangement, by BFS.
-fn bfs_2x3() -> HashMap<Vec<u32>, i64> {
-    let (rows, cols) = (2, 3);
-    let goal = vec![1u32, 2, 3, 4, 5, 0];
-    let mut dist = HashMap::from([(goal.clone(), 0i64)]);
-    let mut q = VecDeque::from([goal]);
-    while let Some(b) = q.pop_front() {
-        let d = dist[&b];
-        let e = b.iter().position(|&t| t == 0).unwrap();
-        let (r, c) = (e / cols, e % cols);
-        let steps = [
-            (r > 0).then(|| e - cols),
-            (r + 1 < rows).then(|| e + cols),
-            (c > 0).then(|| e - 1),
-            (c + 1 < cols).then(|| e + 1),
-        ];
-        for x in steps.into_iter().flatten() {
-            let mut n = b.clone();
-            n.swap(e, x);
-            if !dist.contains_key(&n) {
-                dist.insert(n.clone(), d + 1);
-                q.push_back(n);
-            }
-        }
-    }
-    assert_eq!(dist.len(), 360);
-    dist
+/// Distances to the default goal of every reachable 2 × 3 arrangement (the dev-only crate `slide-reference`).
+fn bfs_2x3() -> slide_reference::Reference {
+    let r = slide_reference::Reference::new(
+        2,
+        3,
+        &slide_reference::goal(6),
+        slide_reference::Metric::Stm,
+    );
+    assert_eq!(r.states(), 360);
+    r
 }
 
 /// Every 2 × 3 arrangement answered right (distance, and moves that replay to the goal).
@@ -90,7 +72,8 @@ fn check_2x3(s: &Solver) {
     let mut count = 0;
     loop {
         let b = Board::new(sh, tiles.clone()).unwrap();
-        let want = reference.get(&tiles).copied().unwrap_or(-1);
+        let cells: Vec<u8> = tiles.iter().map(|&t| t as u8).collect();
+        let want = reference.distance(&cells).map_or(-1, i64::from);
         assert_eq!(s.distance(&b, &goal).unwrap(), want, "{b}");
         let sol = s.solve(&b, &goal).unwrap();
         assert_eq!(sol.distance(), Some(want), "{b}");

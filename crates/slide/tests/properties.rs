@@ -4,82 +4,34 @@
 //!   written in every format and then damaged (a character dropped, inserted or replaced, a number repeated, …);
 //! - a parsed board is a permutation of its shape, and its Display (and the slash and flat forms) parse back to it;
 //! - on every shape of at most 9 cells (single rows and columns too), with random goals, solvability is exactly
-//!   reachability by a breadth-first search written here, `distance` is the BFS distance, and the moves of `solve`
+//!   reachability by a plain breadth-first search (`slide-reference`), `distance` is the BFS distance, and the moves of `solve`
 //!   replay from the board to the goal in exactly that many moves;
 //! - IDA* (Manhattan, linear conflicts) agrees with the BFS when it finishes.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use proptest::prelude::*;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
 use slide::{HeuristicChoice, Method, SolveOptions};
+use slide_reference::{Metric, Reference};
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reference: breadth-first search over arrangements indexed by Lehmer rank
+// Reference: breadth-first search (the dev-only crate `slide-reference`), one per shape and goal blank cell
 // ---------------------------------------------------------------------------------------------------------------
 
-const UNREACHED: u8 = u8::MAX;
-
-fn rank(p: &[u8]) -> usize {
-    let n = p.len();
-    let mut r = 0;
-    for i in 0..n {
-        r = r * (n - i) + p[i + 1..].iter().filter(|&&x| x < p[i]).count();
-    }
-    r
-}
-
-/// The goal with the blank on `blank` and tiles 1.. in reading order around it.
-fn reference_goal(n: usize, blank: usize) -> Vec<u8> {
-    let mut next = 0u8;
-    (0..n)
-        .map(|c| {
-            if c == blank {
-                0
-            } else {
-                next += 1;
-                next
-            }
-        })
-        .collect()
-}
-
-/// Reference tables by (rows, cols, goal blank cell).
-type Tables = Mutex<HashMap<(usize, usize, usize), Arc<Vec<u8>>>>;
+/// Reference searches by (rows, cols, goal blank cell).
+type Tables = Mutex<HashMap<(usize, usize, usize), Arc<Reference>>>;
 
 /// Distances of all arrangements of `rows x cols` to the reference goal with the blank on `blank`.
-fn reference(rows: usize, cols: usize, blank: usize) -> Arc<Vec<u8>> {
+fn reference(rows: usize, cols: usize, blank: usize) -> Arc<Reference> {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     let tables = TABLES.get_or_init(Default::default);
     if let Some(t) = tables.lock().unwrap().get(&(rows, cols, blank)) {
         return t.clone();
     }
-    let n = rows * cols;
-    let mut dist = vec![UNREACHED; (1..=n).product()];
-    let goal = reference_goal(n, blank);
-    dist[rank(&goal)] = 0;
-    let mut queue = VecDeque::from([(goal, blank)]);
-    while let Some((b, e)) = queue.pop_front() {
-        let d = dist[rank(&b)];
-        let (r, c) = (e / cols, e % cols);
-        let steps = [
-            (r > 0).then(|| e - cols),
-            (r + 1 < rows).then(|| e + cols),
-            (c > 0).then(|| e - 1),
-            (c + 1 < cols).then(|| e + 1),
-        ];
-        for x in steps.into_iter().flatten() {
-            let mut nb = b.clone();
-            nb.swap(e, x);
-            let k = rank(&nb);
-            if dist[k] == UNREACHED {
-                dist[k] = d + 1;
-                queue.push_back((nb, x));
-            }
-        }
-    }
-    let t = Arc::new(dist);
+    let goal = slide_reference::goal_with_blank(rows * cols, blank);
+    let t = Arc::new(Reference::new(rows, cols, &goal, Metric::Stm));
     tables
         .lock()
         .unwrap()
@@ -90,14 +42,13 @@ fn reference(rows: usize, cols: usize, blank: usize) -> Arc<Vec<u8>> {
 /// BFS distance from `board` to `goal` (renaming tiles so that `goal` becomes the reference goal).
 fn bfs_distance(board: &Board, goal: &Board) -> Option<u32> {
     let s = board.shape();
-    let canon = reference_goal(s.cells(), goal.blank());
+    let canon = slide_reference::goal_with_blank(s.cells(), goal.blank());
     let mut rename = vec![0u8; s.cells()];
     for (c, &t) in goal.tiles().iter().enumerate() {
         rename[t as usize] = canon[c];
     }
     let renamed: Vec<u8> = board.tiles().iter().map(|&t| rename[t as usize]).collect();
-    let d = reference(s.rows(), s.cols(), goal.blank())[rank(&renamed)];
-    (d != UNREACHED).then_some(d as u32)
+    reference(s.rows(), s.cols(), goal.blank()).distance(&renamed)
 }
 
 fn solver() -> &'static Solver {

@@ -3,7 +3,7 @@
 //! permutation enumeration, its own move replay and its own board symmetries. Nothing here uses slide's ranking,
 //! tables or frames; the library is only asked for answers.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
@@ -15,81 +15,33 @@ use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 /// A board of the reference: `cells[i]` is the tile on cell `i` (row-major), 0 the blank.
 type Cells = Vec<u8>;
 
-/// A compact key for a board of at most 16 cells: four bits per cell.
-fn key(b: &[u8]) -> u64 {
-    assert!(b.len() <= 16);
-    b.iter().fold(0u64, |k, &t| (k << 4) | t as u64)
-}
-
-/// The cells next to `cell` on a `rows` × `cols` grid.
-fn adjacent(rows: usize, cols: usize, cell: usize) -> Vec<usize> {
-    let (r, c) = (cell / cols, cell % cols);
-    let mut out = Vec::with_capacity(4);
-    if r > 0 {
-        out.push(cell - cols);
-    }
-    if r + 1 < rows {
-        out.push(cell + cols);
-    }
-    if c > 0 {
-        out.push(cell - 1);
-    }
-    if c + 1 < cols {
-        out.push(cell + 1);
-    }
-    out
-}
-
-/// Everything a breadth-first search from one goal finds.
+/// Everything a breadth-first search from one goal finds (the dev-only crate `slide-reference`: a plain
+/// search over `Vec<u8>` boards with a `HashMap`, written apart from the library).
 struct Reference {
-    dist: HashMap<u64, u8>,
+    bfs: slide_reference::Reference,
     histogram: Vec<u64>,
 }
 
 impl Reference {
-    /// Breadth-first search from `goal`, level by level; the graph is undirected, so the distance from the goal to a
-    /// board is the board's distance to the goal.
     fn new(rows: usize, cols: usize, goal: &[u8]) -> Reference {
-        assert_eq!(goal.len(), rows * cols);
-        let mut dist: HashMap<u64, u8> = HashMap::new();
-        dist.insert(key(goal), 0);
-        let mut histogram = vec![1u64];
-        let mut frontier: Vec<Cells> = vec![goal.to_vec()];
-        let mut d: u8 = 0;
-        loop {
-            let mut next: Vec<Cells> = Vec::new();
-            for b in &frontier {
-                let blank = b.iter().position(|&t| t == 0).unwrap();
-                for cell in adjacent(rows, cols, blank) {
-                    let mut c = b.clone();
-                    c.swap(blank, cell);
-                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(key(&c)) {
-                        e.insert(d + 1);
-                        next.push(c);
-                    }
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            d += 1;
-            histogram.push(next.len() as u64);
-            frontier = next;
+        let bfs = slide_reference::Reference::new(rows, cols, goal, slide_reference::Metric::Stm);
+        Reference {
+            histogram: bfs.histogram().to_vec(),
+            bfs,
         }
-        Reference { dist, histogram }
     }
 
     /// The distance of a board to the goal, or -1 when the search never reached it.
     fn distance(&self, b: &[u8]) -> i64 {
-        self.dist.get(&key(b)).map_or(-1, |&d| d as i64)
+        self.bfs.distance(b).map_or(-1, i64::from)
     }
 
     fn diameter(&self) -> u32 {
-        self.histogram.len() as u32 - 1
+        self.bfs.diameter()
     }
 
     fn states(&self) -> u64 {
-        self.dist.len() as u64
+        self.bfs.states()
     }
 }
 

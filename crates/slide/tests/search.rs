@@ -1,6 +1,6 @@
 //! IDA* and its heuristics against independent references: complete tables, a plain BFS, Korf's published optima.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use slide::engine::heuristic::{
@@ -151,51 +151,10 @@ fn heuristics_admissible_and_consistent_on_2x4() {
     check_exhaustively(shape, &mut pdb_eval(shape, "7", false), "pdb 7", true);
 }
 
-/// Plain BFS from `start` to `goal` up to `limit` moves: the least number of moves, or None.
-fn bfs_distance(
-    start: &[u8],
-    goal: &[u8],
-    rows: usize,
-    cols: usize,
-    limit: usize,
-) -> Option<usize> {
-    let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut q = VecDeque::new();
-    seen.insert(start.to_vec(), 0);
-    q.push_back(start.to_vec());
-    while let Some(s) = q.pop_front() {
-        let d = seen[&s];
-        if s == goal {
-            return Some(d);
-        }
-        if d == limit {
-            continue;
-        }
-        let b = s.iter().position(|&x| x == 0).unwrap();
-        let (r, c) = (b / cols, b % cols);
-        let mut nbrs = vec![];
-        if r > 0 {
-            nbrs.push(b - cols);
-        }
-        if r + 1 < rows {
-            nbrs.push(b + cols);
-        }
-        if c > 0 {
-            nbrs.push(b - 1);
-        }
-        if c + 1 < cols {
-            nbrs.push(b + 1);
-        }
-        for nb in nbrs {
-            let mut t = s.clone();
-            t.swap(b, nb);
-            if !seen.contains_key(&t) {
-                seen.insert(t.clone(), d + 1);
-                q.push_back(t);
-            }
-        }
-    }
-    None
+/// Plain BFS from `start` to `goal` up to `limit` moves (`slide-reference`): the least number of moves, or None.
+fn bfs_distance(start: &[u8], goal: &[u8], rows: usize, cols: usize, limit: u32) -> Option<usize> {
+    slide_reference::distance(rows, cols, start, goal, slide_reference::Metric::Stm, limit)
+        .map(|d| d as usize)
 }
 
 fn replay(board: &Board, moves: &[u32], goal: &Board) {
@@ -617,22 +576,13 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
         let start: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
         let blank = start.iter().position(|&t| t == 0).unwrap();
         // Plain breadth-first distances from the goal, up to the limit.
-        let mut dist: HashMap<Vec<u8>, u32> = HashMap::from([(start.clone(), 0)]);
-        let mut queue = VecDeque::from([(start.clone(), blank)]);
-        while let Some((t, b)) = queue.pop_front() {
-            let d = dist[&t];
-            if d == limit {
-                continue;
-            }
-            for c in shape.neighbors(b) {
-                let mut u = t.clone();
-                u.swap(b, c);
-                if !dist.contains_key(&u) {
-                    dist.insert(u.clone(), d + 1);
-                    queue.push_back((u, c));
-                }
-            }
-        }
+        let dist = slide_reference::Reference::within(
+            rows,
+            cols,
+            &start,
+            slide_reference::Metric::Stm,
+            limit,
+        );
         let mut counts = [0u64; 2];
         for (k, fsm) in [MovePruner::none(), MovePruner::global().clone()]
             .iter()
@@ -652,9 +602,9 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
                 &mut best,
                 &mut counts[k],
             );
-            assert_eq!(best.len(), dist.len(), "{shape}: states reached");
-            for (t, d) in &dist {
-                assert_eq!(best.get(t), Some(d), "{shape}: {t:?}");
+            assert_eq!(best.len() as u64, dist.states(), "{shape}: states reached");
+            for (t, &d) in &best {
+                assert_eq!(dist.distance(t), Some(d), "{shape}: {t:?}");
             }
         }
         assert!(
