@@ -33,6 +33,7 @@ pub mod error;
 pub mod fast;
 pub mod frame;
 pub mod heuristic;
+pub mod notation;
 pub mod packed;
 pub mod parse;
 pub mod partition;
@@ -48,6 +49,7 @@ pub mod table;
 
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
+pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};
 pub use solver::{CacheDir, Solution, Solver, Stats};
 
