@@ -130,13 +130,11 @@ impl Moves {
     ///
     /// Errors with [`Error::BadMove`] at the first tile that is not next to the blank.
     pub fn from_tiles(start: &Board, tiles: &[Tile]) -> Result<Moves> {
-        let cols = start.shape().cols;
         let cells = start.shape().cells();
         let mut b = start.clone();
         let mut blank = Vec::with_capacity(tiles.len());
         for (i, &t) in tiles.iter().enumerate() {
-            let from = b.blank();
-            if b.apply(t).is_err() {
+            let Some(d) = play(&mut b, t) else {
                 let reason = if t == 0 {
                     "0 is the blank, not a tile".to_string()
                 } else if t as usize >= cells {
@@ -149,17 +147,8 @@ impl Moves {
                     token: t.to_string(),
                     reason,
                 });
-            }
-            let to = b.blank();
-            blank.push(if to + cols == from {
-                Direction::Up
-            } else if to == from + cols {
-                Direction::Down
-            } else if to + 1 == from {
-                Direction::Left
-            } else {
-                Direction::Right
-            });
+            };
+            blank.push(d);
         }
         Ok(Moves { blank })
     }
@@ -303,6 +292,24 @@ impl FromStr for Moves {
             Written::Letters { moves, .. } => Ok(moves),
         }
     }
+}
+
+/// Slides `tile` into the blank ([`Board::apply`]) and returns the blank's direction, in O(1); `None`, leaving the
+/// board as it was, when the tile is not next to the blank.
+pub fn play(board: &mut Board, tile: Tile) -> Option<Direction> {
+    let cols = board.shape().cols;
+    let from = board.blank();
+    board.apply(tile).ok()?;
+    let to = board.blank();
+    Some(if to + cols == from {
+        Direction::Up
+    } else if to == from + cols {
+        Direction::Down
+    } else if to + 1 == from {
+        Direction::Left
+    } else {
+        Direction::Right
+    })
 }
 
 /// Writes the blank's directions as letters in a letter notation, move by move: for sequences too long to hold
