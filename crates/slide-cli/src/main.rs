@@ -5,6 +5,7 @@ mod progress;
 mod report;
 mod serve;
 mod solve;
+mod toolkit;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,6 +100,17 @@ enum Command {
         #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
         format: String,
     },
+    /// Play a move sequence on a board and print the board it ends on (1 2 3/4 5 0).
+    ///
+    /// MOVES are tile numbers (5 4 1 2 3: the tiles that slide into the blank) or letters U D L R naming the
+    /// direction a tile moves, the speedsolvers' convention (U: the tile below the blank moves up), long (RRUULD)
+    /// or short (R2U2LD); spaces and lower case are allowed; --blank reads letters as the blank's directions
+    /// instead. Without MOVES, lines `BOARD | MOVES` are read from standard input, one answer per line.
+    #[command(verbatim_doc_comment)]
+    Apply(toolkit::ApplyArgs),
+    /// Transform a move sequence: invert (the moves that undo it, same notation), simplify (cancel every move
+    /// followed by its reverse; printed short), length (STM MTM).
+    Moves(toolkit::MovesArgs),
     /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
     ///
     /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
@@ -131,6 +143,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(&solver, args, cli.quiet),
         Command::Bench(args) => bench::run(&solver, args),
         Command::Serve(args) => serve::run(&solver, args),
+        Command::Apply(args) => toolkit::apply(args),
+        Command::Moves(args) => toolkit::moves(args),
         Command::Stats { shape, goal, all } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
