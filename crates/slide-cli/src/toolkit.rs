@@ -73,19 +73,21 @@ pub fn apply(args: &ApplyArgs) -> anyhow::Result<u8> {
             }
         },
     };
-    let answer = |board: Result<Board, String>, moves: &str| -> Result<String, String> {
-        let board = board?;
-        if moves.trim().is_empty() {
-            return Err("no moves given".into());
-        }
-        let written = notation::read(moves, args.blank).map_err(|e| format!("moves: {e}"))?;
-        let end = written.apply(&board).map_err(|e| e.to_string())?;
-        Ok(if args.json {
-            end.to_string()
-        } else {
-            slash(&end)
-        })
-    };
+    // `column`: where the moves start in their line, so that errors name the line's column.
+    let answer =
+        |board: Result<Board, String>, moves: &str, column: usize| -> Result<String, String> {
+            let board = board?;
+            if moves.trim().is_empty() {
+                return Err("no moves given".into());
+            }
+            let written = read(moves, args.blank, column)?;
+            let end = written.apply(&board).map_err(|e| e.to_string())?;
+            Ok(if args.json {
+                end.to_string()
+            } else {
+                slash(&end)
+            })
+        };
     let parse = |text: &str| Board::parse(text).map_err(|e| format!("board: {e}"));
     match (&start, args.args.as_slice()) {
         (Some(_), [_, _]) => {
@@ -96,10 +98,10 @@ pub fn apply(args: &ApplyArgs) -> anyhow::Result<u8> {
             eprintln!("slide: apply needs BOARD and MOVES (or --solved RxC and MOVES)");
             Ok(EXIT_USAGE)
         }
-        (Some(s), [moves]) => single(args.json, answer(Ok(s.clone()), moves)),
-        (None, [board, moves]) => single(args.json, answer(parse(board), moves)),
+        (Some(s), [moves]) => single(args.json, answer(Ok(s.clone()), moves, 0)),
+        (None, [board, moves]) => single(args.json, answer(parse(board), moves, 0)),
         (_, _) => batch(args.json, |line| match &start {
-            Some(s) => answer(Ok(s.clone()), line),
+            Some(s) => answer(Ok(s.clone()), line, 0),
             None => {
                 let (board, moves) = line
                     .split_once('|')
@@ -107,7 +109,7 @@ pub fn apply(args: &ApplyArgs) -> anyhow::Result<u8> {
                 if moves.trim().is_empty() {
                     return Err("no moves after '|'".into());
                 }
-                answer(parse(board), moves)
+                answer(parse(board), moves, board.chars().count() + 1)
             }
         }),
     }
@@ -123,7 +125,7 @@ pub fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
         }
     };
     let answer = |text: &str| -> Result<String, String> {
-        let written = notation::read(text, args.blank).map_err(|e| format!("moves: {e}"))?;
+        let written = read(text, args.blank, 0)?;
         let moves = match (&board, &written) {
             (Some(b), _) => {
                 // Check the sequence on the board.
@@ -171,6 +173,29 @@ pub fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
         Some(m) => single(false, answer(m)),
         None => batch(false, answer),
     }
+}
+
+/// Reads a move sequence that starts after `column` characters of its line; errors name the line's column.
+fn read(text: &str, blank: bool, column: usize) -> Result<Written, String> {
+    use slide::Error;
+    notation::read(text, blank).map_err(|e| {
+        let e = match e {
+            Error::MoveSyntax { message, column: c } => Error::MoveSyntax {
+                message,
+                column: c + column,
+            },
+            Error::NotANumber { token, column: c } => Error::NotANumber {
+                token,
+                column: c + column,
+            },
+            Error::NumberTooLarge { token, column: c } => Error::NumberTooLarge {
+                token,
+                column: c + column,
+            },
+            e => e,
+        };
+        format!("moves: {e}")
+    })
 }
 
 /// Prints the one answer of a command-line argument, or its error.
