@@ -99,6 +99,13 @@ enum Command {
         /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0) or flat (1 2 3 0).
         #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
         format: String,
+        /// After each board, a tab and a move sequence that takes the goal to it: optimal up to 12 cells (and on
+        /// single rows and columns), else fast mode's solution inverted; checked before it is printed.
+        #[arg(long)]
+        moves: bool,
+        /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
+        #[arg(long, value_name = "NAME")]
+        notation: Option<slide::Notation>,
     },
     /// Play a move sequence on a board and print the board it ends on (1 2 3/4 5 0).
     ///
@@ -158,11 +165,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             walk,
             goal,
             format,
+            moves,
+            notation,
         } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
             };
-            scramble(&goal, *count, *seed, *walk, format)
+            let notation = notation.or(moves.then_some(slide::Notation::Short));
+            scramble(&solver, &goal, *count, *seed, *walk, format, notation)
         }
     }
 }
@@ -248,11 +258,13 @@ fn stats(solver: &slide::Solver, goal: &slide::Board, all: bool) -> anyhow::Resu
 }
 
 fn scramble(
+    solver: &slide::Solver,
     goal: &slide::Board,
     count: u64,
     seed: Option<u64>,
     walk: Option<u64>,
     format: &str,
+    notation: Option<slide::Notation>,
 ) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut rng = match seed {
@@ -265,9 +277,18 @@ fn scramble(
             Some(l) => rng.walk(goal, l),
             None => rng.uniform(goal),
         };
+        let tail = match notation.map(|n| scramble_moves(solver, goal, &b, n)) {
+            None => String::new(),
+            Some(Ok(m)) => format!("\t{m}"),
+            Some(Err(e)) => {
+                let _ = out.flush();
+                eprintln!("slide: {b}: {e}");
+                return Ok(EXIT_BAD_INPUT);
+            }
+        };
         let r = match format {
-            "slash" => writeln!(out, "{}", solve::slash(&b)),
-            "flat" => writeln!(
+            "slash" => write!(out, "{}", solve::slash(&b)),
+            "flat" => write!(
                 out,
                 "{}",
                 b.tiles()
@@ -276,8 +297,9 @@ fn scramble(
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
-            _ => writeln!(out, "{b}"),
-        };
+            _ => write!(out, "{b}"),
+        }
+        .and_then(|()| writeln!(out, "{tail}"));
         if let Err(e) = r {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 return Ok(EXIT_OK);
@@ -289,4 +311,29 @@ fn scramble(
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(EXIT_OK),
     }
+}
+
+/// A move sequence that takes `goal` to `board`, written in `notation`: the inverse of an optimal solution where a
+/// complete table (or a single row or column) answers, else of fast mode's solution; replayed before it is returned.
+fn scramble_moves(
+    solver: &slide::Solver,
+    goal: &slide::Board,
+    board: &slide::Board,
+    notation: slide::Notation,
+) -> slide::Result<String> {
+    let shape = board.shape();
+    let tiles = if shape.cells() <= slide::table::MAX_TABLE_CELLS || shape.is_line() {
+        solver
+            .solve(board, goal)
+            .map(|s| s.moves.unwrap_or_default())
+    } else {
+        slide::fast::fast_moves(solver, board, goal)
+    };
+    let there = slide::Moves::from_tiles(board, &tiles?)?.invert();
+    if there.apply(goal)? != *board {
+        return Err(slide::Error::Unsupported(
+            "the move sequence found does not reach the board".into(),
+        ));
+    }
+    there.format(notation, Some(goal))
 }

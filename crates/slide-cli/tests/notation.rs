@@ -624,3 +624,107 @@ fn readme_speedsolvers_examples() {
     }
     assert!(commands >= 5, "only {commands} examples");
 }
+
+/// Single-tile moves of a short sequence: each letter once, or its count.
+fn short_len(seq: &str) -> usize {
+    let mut total = 0;
+    for run in seq.split(|c: char| c.is_alphabetic()).skip(1) {
+        total += if run.is_empty() {
+            1
+        } else {
+            run.parse::<usize>().unwrap()
+        };
+    }
+    total
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// scramble --moves
+// ---------------------------------------------------------------------------------------------------------------
+
+#[test]
+fn scramble_moves_take_the_goal_to_each_board() {
+    let s = Slide::new();
+    // Up to 12 cells the sequences are optimal: as long as `slide solve` says.
+    for (shape, rows, cols) in [("3x3", 3, 3), ("2x4", 2, 4), ("1x5", 1, 5)] {
+        for n in NOTATIONS {
+            let out = s.ok(
+                &[
+                    "scramble",
+                    shape,
+                    "--count",
+                    "5",
+                    "--seed",
+                    "9",
+                    "--notation",
+                    n,
+                    "--format",
+                    "slash",
+                ],
+                "",
+            );
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 5);
+            let boards: String = lines
+                .iter()
+                .map(|l| format!("{}\n", l.split('\t').next().unwrap()))
+                .collect();
+            let lengths = s.ok(&["solve", "--shape", shape], &boards);
+            for (line, len) in lines.iter().zip(lengths.lines()) {
+                let (board, seq) = line
+                    .split_once('\t')
+                    .unwrap_or_else(|| panic!("no tab: {line:?}"));
+                let mut g = Grid::goal(rows, cols);
+                g.play(n, seq);
+                assert_eq!(g.slash(), board, "{n}: {seq}");
+                let stm = match n {
+                    "tiles" => seq.split_whitespace().count(),
+                    "short" => short_len(seq),
+                    _ => seq.len(),
+                };
+                assert_eq!(
+                    stm.to_string(),
+                    len,
+                    "{shape} {board}: {seq} is not optimal"
+                );
+            }
+        }
+    }
+    // The default is short; --moves alone asks for it; --goal is the start.
+    let out = s.ok(
+        &[
+            "scramble",
+            "3x3",
+            "--moves",
+            "--seed",
+            "4",
+            "--goal",
+            "0 1 2/3 4 5/6 7 8",
+        ],
+        "",
+    );
+    let (board, seq) = out.trim_end().split_once('\t').unwrap();
+    let mut g = Grid::parse("0 1 2/3 4 5/6 7 8");
+    g.play("short", seq);
+    assert_eq!(g, Grid::parse(board));
+    // Over 12 cells: fast mode's solution, inverted.
+    let out = s.ok(
+        &[
+            "scramble",
+            "4x4",
+            "--count",
+            "3",
+            "--seed",
+            "5",
+            "--notation",
+            "long",
+        ],
+        "",
+    );
+    for line in out.lines() {
+        let (board, seq) = line.split_once('\t').unwrap();
+        let mut g = Grid::goal(4, 4);
+        g.play("long", seq);
+        assert_eq!(g, Grid::parse(board), "{seq}");
+    }
+}
