@@ -222,21 +222,7 @@ impl Moves {
         let mut b = start.clone();
         for (i, &d) in self.blank.iter().enumerate() {
             if b.apply_direction(d).is_none() {
-                let token = match notation {
-                    Notation::Blank => d.letter(),
-                    _ => d.opposite().letter(),
-                };
-                let side = match d {
-                    Direction::Up => "above",
-                    Direction::Down => "below",
-                    Direction::Left => "left of",
-                    Direction::Right => "right of",
-                };
-                return Err(Error::BadMove {
-                    index: i + 1,
-                    token: token.to_string(),
-                    reason: format!("no tile {side} the blank"),
-                });
+                return Err(bad_move(i, d, notation));
             }
         }
         Ok(b)
@@ -246,22 +232,29 @@ impl Moves {
     pub fn tiles(&self, start: &Board) -> Result<Vec<Tile>> {
         let mut b = start.clone();
         let mut out = Vec::with_capacity(self.blank.len());
-        for &d in &self.blank {
+        for (i, &d) in self.blank.iter().enumerate() {
             match b.apply_direction(d) {
                 Some(t) => out.push(t),
-                None => {
-                    // Reuse apply's message for the first illegal move.
-                    return Err(self.apply(start).expect_err("an illegal move"));
-                }
+                None => return Err(bad_move(i, d, Notation::Long)),
             }
         }
         Ok(out)
     }
 
+    /// The letters of a letter notation.
+    fn letters(&self, mut w: LetterWriter) -> String {
+        let mut s = String::with_capacity(self.blank.len());
+        for &d in &self.blank {
+            w.push(d, &mut s);
+        }
+        w.finish(&mut s);
+        s
+    }
+
     /// The sequence written in `notation`. [`Notation::Tiles`] needs the start board (else
     /// [`Error::NeedsBoard`]); the letter notations ignore it.
     pub fn format(&self, notation: Notation, start: Option<&Board>) -> Result<String> {
-        let Some(mut w) = LetterWriter::new(notation) else {
+        let Some(w) = LetterWriter::new(notation) else {
             let start = start.ok_or(Error::NeedsBoard)?;
             let tiles = self.tiles(start)?;
             let mut s = String::with_capacity(tiles.len() * 3);
@@ -273,12 +266,7 @@ impl Moves {
             }
             return Ok(s);
         };
-        let mut s = String::with_capacity(self.blank.len());
-        for &d in &self.blank {
-            w.push(d, &mut s);
-        }
-        w.finish(&mut s);
-        Ok(s)
+        Ok(self.letters(w))
     }
 }
 
@@ -291,6 +279,25 @@ impl FromStr for Moves {
             Written::Tiles(_) => Err(Error::NeedsBoard),
             Written::Letters { moves, .. } => Ok(moves),
         }
+    }
+}
+
+/// The error of the `i`-th move (0-based), whose blank would go in `d` off the board, named as `notation` writes it.
+fn bad_move(i: usize, d: Direction, notation: Notation) -> Error {
+    let token = match notation {
+        Notation::Blank => d.letter(),
+        _ => d.opposite().letter(),
+    };
+    let side = match d {
+        Direction::Up => "above",
+        Direction::Down => "below",
+        Direction::Left => "left of",
+        Direction::Right => "right of",
+    };
+    Error::BadMove {
+        index: i + 1,
+        token: token.to_string(),
+        reason: format!("no tile {side} the blank"),
     }
 }
 
@@ -424,9 +431,10 @@ impl Written {
                 .map(|t| t.to_string())
                 .collect::<Vec<_>>()
                 .join(" "),
-            Written::Letters { moves, notation } => moves
-                .format(*notation, None)
-                .expect("letter notations need no board"),
+            Written::Letters { moves, notation } => match LetterWriter::new(*notation) {
+                Some(w) => moves.letters(w),
+                None => String::new(), // never built: letters are read as long, short or blank
+            },
         }
     }
 }
@@ -449,12 +457,11 @@ impl Written {
 /// assert!(read("R99999999999", false).is_err());
 /// ```
 pub fn read(text: &str, blank_letters: bool) -> Result<Written> {
-    let chars: Vec<char> = text.chars().collect();
-    let first = chars.iter().find(|c| !is_separator(**c));
+    let first = text.chars().find(|&c| !is_separator(c));
     if first.is_some_and(|c| c.is_ascii_digit()) {
-        read_tiles(&chars).map(Written::Tiles)
+        read_tiles(text).map(Written::Tiles)
     } else {
-        let (moves, counted) = read_letters(&chars, blank_letters)?;
+        let (moves, counted) = read_letters(text, blank_letters)?;
         let notation = if blank_letters {
             Notation::Blank
         } else if counted {
@@ -478,28 +485,37 @@ fn shorten(text: &str) -> String {
     s
 }
 
-fn read_tiles(chars: &[char]) -> Result<Vec<Tile>> {
+/// Tile numbers separated by white space or commas.
+fn read_tiles(text: &str) -> Result<Vec<Tile>> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if is_separator(chars[i]) {
-            i += 1;
+    let mut column = 0; // characters before the current one
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        column += 1;
+        if is_separator(c) {
             continue;
         }
-        let start = i;
-        while i < chars.len() && !is_separator(chars[i]) {
-            i += 1;
+        let start = column;
+        let mut token = String::from(c);
+        let mut digits = c.is_ascii_digit();
+        while let Some(&c) = chars.peek().filter(|&&c| !is_separator(c)) {
+            digits &= c.is_ascii_digit();
+            // Past 40 characters a token is neither a tile nor worth quoting whole.
+            if token.len() < 40 {
+                token.push(c);
+            }
+            chars.next();
+            column += 1;
         }
-        let token: String = chars[start..i].iter().collect();
-        if !token.bytes().all(|b| b.is_ascii_digit()) {
+        if !digits {
             return Err(Error::NotANumber {
                 token: shorten(&token),
-                column: start + 1,
+                column: start,
             });
         }
         let t: Tile = token.parse().map_err(|_| Error::NumberTooLarge {
             token: shorten(&token),
-            column: start + 1,
+            column: start,
         })?;
         if out.len() == MAX_MOVES {
             return Err(Error::TooManyMoves { max: MAX_MOVES });
@@ -510,15 +526,15 @@ fn read_tiles(chars: &[char]) -> Result<Vec<Tile>> {
 }
 
 /// Letters into the blank's directions; also whether any count was written.
-fn read_letters(chars: &[char], blank_letters: bool) -> Result<(Moves, bool)> {
+fn read_letters(text: &str, blank_letters: bool) -> Result<(Moves, bool)> {
     let mut out: Vec<Direction> = Vec::new();
     let mut counted = false;
-    let mut i = 0;
+    let mut column = 0; // characters before the current one
+    let mut chars = text.chars().peekable();
     let syntax = |message: String, column: usize| Error::MoveSyntax { message, column };
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(c) = chars.next() {
+        column += 1;
         if is_separator(c) {
-            i += 1;
             continue;
         }
         let named = match c.to_ascii_uppercase() {
@@ -529,31 +545,31 @@ fn read_letters(chars: &[char], blank_letters: bool) -> Result<(Moves, bool)> {
             _ if c.is_ascii_digit() => {
                 return Err(syntax(
                     format!("count {c}… without a letter before it"),
-                    i + 1,
+                    column,
                 ))
             }
-            _ => return Err(syntax(format!("unknown letter {c:?}"), i + 1)),
+            _ => return Err(syntax(format!("unknown letter {c:?}"), column)),
         };
         let d = if blank_letters {
             named
         } else {
             named.opposite()
         };
-        i += 1;
-        let count_at = i;
+        let count_at = column + 1;
+        let mut digits = 0;
         let mut count: usize = 0;
-        while i < chars.len() && chars[i].is_ascii_digit() {
-            count = count
-                .saturating_mul(10)
-                .saturating_add(chars[i] as usize - '0' as usize);
-            i += 1;
+        while let Some(v) = chars.peek().and_then(|c| c.to_digit(10)) {
+            count = count.saturating_mul(10).saturating_add(v as usize);
+            digits += 1;
+            chars.next();
+            column += 1;
         }
-        let count = if i == count_at {
+        let count = if digits == 0 {
             1
         } else {
             counted = true;
             if count == 0 {
-                return Err(syntax("count 0".into(), count_at + 1));
+                return Err(syntax("count 0".into(), count_at));
             }
             count
         };
@@ -644,6 +660,11 @@ mod tests {
         );
         assert!(read("R5000000 L5000000", false).is_ok());
         assert_eq!(e("5 4x"), "not a number: \"4x\" at column 3");
+        let long = format!("1 {}x", "9".repeat(50));
+        assert_eq!(
+            e(&long),
+            format!("not a number: \"{}…\" at column 3", "9".repeat(20))
+        );
         assert_eq!(
             e("5 99999999999"),
             "number too large: \"99999999999\" at column 3"
@@ -853,6 +874,31 @@ mod tests {
             // Nothing left to cancel.
             let d = s.directions();
             prop_assert!(d.windows(2).all(|w| w[1] != w[0].opposite()));
+        }
+
+        #[test]
+        fn any_text_reads_or_errs(text in "[UDLRudlr0-9 ,xX'\\-]{0,24}", blank in any::<bool>()) {
+            match read(&text, blank) {
+                Ok(w) => {
+                    let again = read(&w.format(), blank).unwrap();
+                    prop_assert_eq!(again.invert().invert(), again.clone());
+                    if let Written::Letters { moves, .. } = &w {
+                        prop_assert_eq!(again.moves().unwrap(), moves);
+                    } else {
+                        prop_assert_eq!(&again, &w);
+                    }
+                }
+                Err(e) => {
+                    let known = matches!(
+                        e,
+                        Error::MoveSyntax { .. }
+                            | Error::NotANumber { .. }
+                            | Error::NumberTooLarge { .. }
+                            | Error::TooManyMoves { .. }
+                    );
+                    prop_assert!(known, "{}", e);
+                }
+            }
         }
 
         #[test]
