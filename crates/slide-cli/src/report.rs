@@ -19,8 +19,9 @@ pub enum Moves {
 /// The JSON object of one answer (no trailing newline):
 /// `{"board": [[…]], "moves": N, "optimal": bool, "nodes": N, "seconds": S, …}` with `"lower_bound"` when not
 /// optimal, `"bound"` for bounded-suboptimal answers, `"method"` when given, `"solution"` when moves are asked for,
-/// `"notation"` (the moves written in a notation) when one is asked for, and `"reason"` when the goal cannot be reached. `"moves"` is -1 when unsolvable and null when a limit stopped the
-/// search before any solution. `counted` gives the length of a solution that was counted, not kept.
+/// `"notation"` (the moves written in a notation) when one is asked for, and `"reason"` when the goal cannot be
+/// reached. `"moves"` is -1 when unsolvable and null when a limit stopped the search before any solution.
+/// `counted` gives the length of a solution that was counted, not kept.
 pub fn answer_json(
     board: &Board,
     s: &Solution,

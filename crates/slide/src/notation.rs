@@ -189,8 +189,8 @@ impl Moves {
         }
     }
 
-    /// The sequence with every move that is followed by its reverse cancelled, repeatedly (`RUDL` becomes empty): the same
-    /// end board from any board where the original is legal, never longer. Written `short`, runs are merged.
+    /// The sequence with every move that is followed by its reverse cancelled, repeatedly (`RUDL` becomes empty):
+    /// the same end board from any board where the original is legal, never longer. Written `short`, runs merge.
     ///
     /// ```
     /// let m: slide::Moves = "RULDDUR".parse().unwrap(); // DU cancels
