@@ -5,6 +5,7 @@ mod progress;
 mod report;
 mod serve;
 mod solve;
+mod toolkit;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -98,7 +99,25 @@ enum Command {
         /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0) or flat (1 2 3 0).
         #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
         format: String,
+        /// After each board, a tab and a move sequence that takes the goal to it: optimal up to 12 cells (and on
+        /// single rows and columns), else fast mode's solution inverted; checked before it is printed.
+        #[arg(long)]
+        moves: bool,
+        /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
+        #[arg(long, value_name = "NAME")]
+        notation: Option<slide::Notation>,
     },
+    /// Play a move sequence on a board and print the board it ends on (1 2 3/4 5 0).
+    ///
+    /// MOVES are tile numbers (5 4 1 2 3: the tiles that slide into the blank) or letters U D L R naming the
+    /// direction a tile moves, the speedsolvers' convention (U: the tile below the blank moves up), long (RRUULD)
+    /// or short (R2U2LD); spaces and lower case are allowed; --blank reads letters as the blank's directions
+    /// instead. Without MOVES, lines `BOARD | MOVES` are read from standard input, one answer per line.
+    #[command(verbatim_doc_comment)]
+    Apply(toolkit::ApplyArgs),
+    /// Transform a move sequence: invert (the moves that undo it, same notation), simplify (cancel every move
+    /// followed by its reverse; printed short), length (STM MTM).
+    Moves(toolkit::MovesArgs),
     /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
     ///
     /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
@@ -131,6 +150,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve::run(&solver, args, cli.quiet),
         Command::Bench(args) => bench::run(&solver, args),
         Command::Serve(args) => serve::run(&solver, args),
+        Command::Apply(args) => toolkit::apply(args),
+        Command::Moves(args) => toolkit::moves(args),
         Command::Stats { shape, goal, all } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
@@ -144,11 +165,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             walk,
             goal,
             format,
+            moves,
+            notation,
         } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
             };
-            scramble(&goal, *count, *seed, *walk, format)
+            let notation = notation.or(moves.then_some(slide::Notation::Short));
+            scramble(&solver, &goal, *count, *seed, *walk, format, notation)
         }
     }
 }
@@ -234,11 +258,13 @@ fn stats(solver: &slide::Solver, goal: &slide::Board, all: bool) -> anyhow::Resu
 }
 
 fn scramble(
+    solver: &slide::Solver,
     goal: &slide::Board,
     count: u64,
     seed: Option<u64>,
     walk: Option<u64>,
     format: &str,
+    notation: Option<slide::Notation>,
 ) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut rng = match seed {
@@ -251,9 +277,18 @@ fn scramble(
             Some(l) => rng.walk(goal, l),
             None => rng.uniform(goal),
         };
+        let tail = match notation.map(|n| scramble_moves(solver, goal, &b, n)) {
+            None => String::new(),
+            Some(Ok(m)) => format!("\t{m}"),
+            Some(Err(e)) => {
+                let _ = out.flush();
+                eprintln!("slide: {b}: {e}");
+                return Ok(EXIT_BAD_INPUT);
+            }
+        };
         let r = match format {
-            "slash" => writeln!(out, "{}", solve::slash(&b)),
-            "flat" => writeln!(
+            "slash" => write!(out, "{}", solve::slash(&b)),
+            "flat" => write!(
                 out,
                 "{}",
                 b.tiles()
@@ -262,8 +297,9 @@ fn scramble(
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
-            _ => writeln!(out, "{b}"),
-        };
+            _ => write!(out, "{b}"),
+        }
+        .and_then(|()| writeln!(out, "{tail}"));
         if let Err(e) = r {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 return Ok(EXIT_OK);
@@ -275,4 +311,33 @@ fn scramble(
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(EXIT_OK),
     }
+}
+
+/// A move sequence that takes `goal` to `board`, written in `notation`: the inverse of an optimal solution where a
+/// complete table (or a single row or column) answers, else of fast mode's solution; replayed before it is returned.
+fn scramble_moves(
+    solver: &slide::Solver,
+    goal: &slide::Board,
+    board: &slide::Board,
+    notation: slide::Notation,
+) -> slide::Result<String> {
+    let with = |method| slide::SolveOptions {
+        method,
+        ..Default::default()
+    };
+    // Optimal where a complete table answers at once; above that, fast mode.
+    let solution = match solver.solve_with(board, goal, &with(slide::Method::Table)) {
+        Err(slide::Error::NoTable { .. }) => {
+            solver.solve_with(board, goal, &with(slide::Method::Fast))
+        }
+        r => r,
+    }?;
+    let tiles = solution.moves.unwrap_or_default();
+    let there = slide::Moves::from_tiles(board, &tiles)?.invert();
+    if there.apply(goal)? != *board {
+        return Err(slide::Error::Internal(
+            "the move sequence found does not reach the board".into(),
+        ));
+    }
+    there.format(notation, Some(goal))
 }

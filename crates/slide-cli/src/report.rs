@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use slide::{Board, Solution};
+use slide::{Board, Notation, Solution};
 
 /// Which moves an answer carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,15 +12,16 @@ pub enum Moves {
     Omit,
     /// The tiles that slide into the blank, as a JSON array.
     Tiles,
-    /// The blank's directions, as a string of U, D, L, R.
-    Directions,
+    /// The tiles as a JSON array, and the sequence written in a notation as the string `"notation"`.
+    Notation(Notation),
 }
 
 /// The JSON object of one answer (no trailing newline):
 /// `{"board": [[…]], "moves": N, "optimal": bool, "nodes": N, "seconds": S, …}` with `"lower_bound"` when not
 /// optimal, `"bound"` for bounded-suboptimal answers, `"method"` when given, `"solution"` when moves are asked for,
-/// and `"reason"` when the goal cannot be reached. `"moves"` is -1 when unsolvable and null when a limit stopped the
-/// search before any solution. `counted` gives the length of a solution that was counted, not kept.
+/// `"notation"` (the moves written in a notation) when one is asked for, and `"reason"` when the goal cannot be
+/// reached. `"moves"` is -1 when unsolvable and null when a limit stopped the search before any solution.
+/// `counted` gives the length of a solution that was counted, not kept.
 pub fn answer_json(
     board: &Board,
     s: &Solution,
@@ -52,12 +53,18 @@ pub fn answer_json(
     }
     match (moves, s.moves.as_deref()) {
         (Moves::Omit, _) => {}
-        (_, None) => out.push_str(", \"solution\": null"),
+        (Moves::Tiles, None) => out.push_str(", \"solution\": null"),
+        (Moves::Notation(_), None) => out.push_str(", \"solution\": null, \"notation\": null"),
         (Moves::Tiles, Some(m)) => {
             let _ = write!(out, ", \"solution\": [{}]", join(m, ","));
         }
-        (Moves::Directions, Some(_)) => {
-            let _ = write!(out, ", \"solution\": \"{}\"", letters(s, board));
+        (Moves::Notation(n), Some(m)) => {
+            let _ = write!(
+                out,
+                ", \"solution\": [{}], \"notation\": \"{}\"",
+                join(m, ","),
+                written(m, board, n)
+            );
         }
     }
     if let Some(reason) = &s.unsolvable_reason {
@@ -71,11 +78,13 @@ pub fn answer_json(
     out
 }
 
-/// The blank's directions for a solution's moves, as letters.
-pub fn letters(solution: &Solution, board: &Board) -> String {
-    solution
-        .directions(board)
-        .map(|d| d.iter().map(|d| d.letter()).collect())
+/// A solution's moves (tiles sliding into the blank from `board`) written in `notation`.
+pub fn written(tiles: &[u32], board: &Board, notation: Notation) -> String {
+    if notation == Notation::Tiles {
+        return join(tiles, " ");
+    }
+    slide::Moves::from_tiles(board, tiles)
+        .and_then(|m| m.format(notation, Some(board)))
         .unwrap_or_default()
 }
 

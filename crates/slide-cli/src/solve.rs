@@ -10,10 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slide::{Board, Shape, Solver};
+use slide::{Board, Notation, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
-use crate::report::{answer_json, join, letters, Moves};
+use crate::report::{answer_json, join, written, Moves};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 /// Longest input line accepted (64 MiB); longer lines are reported as errors and skipped.
@@ -31,7 +31,14 @@ pub struct SolveArgs {
     /// Also print an optimal move sequence: the tiles that slide into the blank, in order.
     #[arg(long)]
     pub moves: bool,
-    /// Print the moves as the blank's directions (U, D, L, R) instead of tiles; implies --moves.
+    /// Print the moves in a notation, implies --moves: tiles (the tiles that slide into the blank: 5 4 1 2 3),
+    /// long (the direction each tile moves, the speedsolvers' convention: U = the tile below the blank moves up:
+    /// RDLLU), short (long with runs counted: RDL2U), blank (the direction the blank moves: LURRD). With --json,
+    /// "solution" stays the tiles and "notation" holds the sequence so written.
+    #[arg(long, value_name = "NAME", conflicts_with = "directions")]
+    pub notation: Option<Notation>,
+    /// The same as --notation blank: the moves as the blank's directions (U, D, L, R; the opposite of the
+    /// speedsolvers' tile letters); implies --moves.
     #[arg(long)]
     pub directions: bool,
     /// One JSON object per line: {"board": [[...]], "moves": N, "optimal": true, "nodes": N, "seconds": S,
@@ -76,7 +83,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["search", "within"])]
     pub fast: bool,
     /// Print only the number of moves, never the moves (for huge fast-mode solutions).
-    #[arg(long, conflicts_with_all = ["moves", "directions"])]
+    #[arg(long, conflicts_with_all = ["moves", "directions", "notation"])]
     pub count_only: bool,
     /// Worker threads for a batch (default: all cores).
     #[arg(long, value_name = "N")]
@@ -84,6 +91,11 @@ pub struct SolveArgs {
 }
 
 impl SolveArgs {
+    /// The notation asked for by --notation or --directions.
+    pub fn notation(&self) -> Option<Notation> {
+        self.notation.or(self.directions.then_some(Notation::Blank))
+    }
+
     /// The library options these flags ask for, or a usage error.
     pub fn options(&self, cancel: Arc<AtomicBool>) -> Result<SolveOptions, String> {
         let heuristic = match (self.heuristic.as_str(), &self.pdb) {
@@ -201,7 +213,7 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
             }
             out.write_all(a.out.as_bytes())?;
             if let Some((board, goal)) = &a.stream {
-                if let Some(e) = stream_fast(solver, board, goal, args.directions, out)? {
+                if let Some(e) = stream_fast(solver, board, goal, args.notation(), out)? {
                     bad = true;
                     eprintln!("slide: {e}");
                 }
@@ -385,7 +397,7 @@ impl Job<'_> {
                 &default_goal
             }
         };
-        let want_moves = self.args.moves || self.args.directions;
+        let want_moves = self.args.moves || self.args.notation().is_some();
         let start = Instant::now();
         if self.plain
             && !want_moves
@@ -441,12 +453,10 @@ impl Job<'_> {
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
-            let kind = if !want_moves {
-                Moves::Omit
-            } else if self.args.directions {
-                Moves::Directions
-            } else {
-                Moves::Tiles
+            let kind = match (want_moves, self.args.notation()) {
+                (false, _) => Moves::Omit,
+                (true, Some(n)) => Moves::Notation(n),
+                (true, None) => Moves::Tiles,
             };
             out.push_str(&answer_json(&board, &solution, seconds, kind, None, None));
             out.push('\n');
@@ -461,10 +471,9 @@ impl Job<'_> {
                     let _ = write!(out, "{mark}{}", m.len());
                     if want_moves && !m.is_empty() {
                         out.push(' ');
-                        if self.args.directions {
-                            out.push_str(&letters(&solution, &board));
-                        } else {
-                            out.push_str(&join(m, " "));
+                        match self.args.notation() {
+                            Some(n) => out.push_str(&written(m, &board, n)),
+                            None => out.push_str(&join(m, " ")),
                         }
                     }
                 }
@@ -528,10 +537,10 @@ impl Job<'_> {
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
-            let kind = match (&moves, self.args.directions) {
+            let kind = match (&moves, self.args.notation()) {
                 (None, _) => Moves::Omit,
-                (Some(_), true) => Moves::Directions,
-                (Some(_), false) => Moves::Tiles,
+                (Some(_), Some(n)) => Moves::Notation(n),
+                (Some(_), None) => Moves::Tiles,
             };
             let mut sol = slide::Solution::from_moves(moves.clone().unwrap_or_default(), optimal);
             sol.lower_bound = if optimal { len } else { lower };
@@ -549,10 +558,9 @@ impl Job<'_> {
             let _ = write!(out, "{}{len}", if optimal { "" } else { "~" });
             if let Some(m) = moves.filter(|m| !m.is_empty()) {
                 out.push(' ');
-                if self.args.directions {
-                    out.push_str(&letters(&slide::Solution::from_moves(m, optimal), board));
-                } else {
-                    out.push_str(&join(&m, " "));
+                match self.args.notation() {
+                    Some(n) => out.push_str(&written(&m, board, n)),
+                    None => out.push_str(&join(&m, " ")),
                 }
             }
             out.push('\n');
@@ -572,7 +580,7 @@ fn stream_fast(
     solver: &Solver,
     board: &Board,
     goal: &Board,
-    directions: bool,
+    notation: Option<Notation>,
     out: &mut impl Write,
 ) -> std::io::Result<Option<String>> {
     let len = match slide::fast::fast_length(solver, board, goal) {
@@ -586,14 +594,19 @@ fn stream_fast(
     let mut b = board.clone();
     let mut err: Option<std::io::Error> = None;
     let mut first = true;
+    let mut letters = notation.and_then(slide::notation::LetterWriter::new);
+    let mut text = String::new();
     let r = slide::fast::solve_fast(solver, board, goal, &mut |t| {
         if err.is_some() {
             return;
         }
-        let res = if directions {
-            let d = b.direction_of(t).map_or('?', |d| d.letter());
-            let _ = b.apply(t);
-            out.write_all(&[d as u8])
+        let res = if let Some(w) = &mut letters {
+            text.clear();
+            match slide::notation::play(&mut b, t) {
+                Some(d) => w.push(d, &mut text),
+                None => text.push('?'),
+            }
+            out.write_all(text.as_bytes())
         } else {
             let sep: &[u8] = if first { b"" } else { b" " };
             out.write_all(sep)
@@ -609,6 +622,11 @@ fn stream_fast(
     }
     if let Err(e) = r {
         return Ok(Some(e.to_string()));
+    }
+    if let Some(w) = &mut letters {
+        text.clear();
+        w.finish(&mut text);
+        out.write_all(text.as_bytes())?;
     }
     out.write_all(b"\n")?;
     Ok(None)

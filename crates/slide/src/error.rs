@@ -164,6 +164,42 @@ pub enum Error {
     /// A fault in slide itself: a check that should never fail did.
     #[error("internal error: {0} (a bug in slide; please report it)")]
     Internal(String),
+    /// A move that cannot be made on the board it is applied to (see [`crate::notation`]).
+    #[error("move {index} ({token}): {reason}")]
+    BadMove {
+        /// 1-based position of the move in the sequence, counting single-tile moves (`R3` is three).
+        index: usize,
+        /// The move as written: a letter or a tile number.
+        token: String,
+        /// Why it cannot be made, such as "no tile below the blank".
+        reason: String,
+    },
+    /// A move sequence that cannot be read (see [`crate::notation`]).
+    #[error("{message} at column {column}")]
+    MoveSyntax {
+        /// What is wrong, such as "unknown letter 'X'" or "count 0".
+        message: String,
+        /// 1-based character column.
+        column: usize,
+    },
+    /// A move sequence longer than the notation reader accepts.
+    #[error("move sequence too long: more than {max} moves")]
+    TooManyMoves {
+        /// The limit ([`crate::notation::MAX_MOVES`]).
+        max: usize,
+    },
+    /// A notation name that is not one of the accepted ones.
+    #[error("unknown notation {name:?}: expected tiles, long, short or blank")]
+    UnknownNotation {
+        /// The name as written (shortened when long).
+        name: String,
+    },
+    /// Tile numbers asked for (or given) without the board they refer to.
+    #[error("tile numbers need the start board: a tile's number does not say which way it moves")]
+    NeedsBoard,
+    /// No solver of the requested kind covers this shape.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
     /// A table or pattern-database build would need more memory than allowed.
     #[error("{what} needs {} MB of memory to build, more than the {} MB allowed (--max-memory)", needed / 1_000_000, limit / 1_000_000)]
     TooMuchMemory {

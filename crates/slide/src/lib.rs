@@ -31,6 +31,7 @@ mod board;
 mod error;
 mod exact;
 pub mod fast;
+pub mod notation;
 mod progress;
 pub mod request;
 mod scramble;
@@ -39,6 +40,7 @@ mod solver;
 
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
+pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;

@@ -129,16 +129,9 @@ impl Solution {
     /// assert_eq!(letters, "R");
     /// ```
     pub fn directions(&self, board: &Board) -> Result<Vec<Direction>> {
-        let mut b = board.clone();
-        let mut out = Vec::new();
-        for &t in self.moves.iter().flatten() {
-            out.push(
-                b.direction_of(t)
-                    .ok_or(Error::IllegalMove { tile: t as u64 })?,
-            );
-            b.apply(t)?;
-        }
-        Ok(out)
+        let tiles = self.moves.as_deref().unwrap_or_default();
+        crate::notation::Moves::from_tiles(board, tiles)
+            .map(crate::notation::Moves::into_directions)
     }
 }
 

@@ -38,6 +38,16 @@ impl Direction {
             Direction::Right => 'R',
         }
     }
+
+    /// The direction that undoes this one.
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::Up => Direction::Down,
+            Direction::Down => Direction::Up,
+            Direction::Left => Direction::Right,
+            Direction::Right => Direction::Left,
+        }
+    }
 }
 
 /// A board: `shape.cells()` tiles in row-major order, each of `0..cells` exactly once, `0` the blank.
