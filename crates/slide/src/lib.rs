@@ -31,13 +31,13 @@ mod board;
 mod error;
 mod exact;
 pub mod fast;
-pub mod notation;
 mod progress;
 pub mod request;
 mod scramble;
 mod search;
 mod solver;
 
+pub use board::notation;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
 pub use notation::{Moves, Notation};

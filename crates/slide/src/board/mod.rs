@@ -1,6 +1,7 @@
 //! The board model: shapes, boards of any size, goals, moves and the O(cells) solvability test.
 
 pub mod frame;
+pub mod notation;
 pub mod parse;
 mod shape;
 
