@@ -203,6 +203,9 @@ pub(crate) fn solver(cli: &Cli) -> slide::Solver {
         slide::CacheDir::None
     } else if let Some(d) = &cli.cache_dir {
         slide::CacheDir::At(d.clone())
+    } else if let Some(d) = std::env::var_os("SLIDE_CACHE_DIR").filter(|d| !d.is_empty()) {
+        // The library reads no environment variable: the face does.
+        slide::CacheDir::At(d.into())
     } else {
         slide::CacheDir::Default
     };

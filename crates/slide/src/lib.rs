@@ -36,6 +36,7 @@ pub mod request;
 mod scramble;
 mod search;
 mod solver;
+pub mod store;
 
 pub use board::notation;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
@@ -87,8 +88,11 @@ pub mod engine {
 ///   in seconds for the 15-puzzle and possibly hours for 5 × 5; use [`Solver::solve_with`] to set limits.
 /// - Cost: the first call for a shape builds its complete table (under a millisecond for 2 × 3, about a second for
 ///   2 × 5); later calls are a table lookup (2 × 3: nanoseconds). For 3 × 4, 4 × 3, 2 × 6 and 6 × 2 the first call
-///   loads a 60 MB table from the cache directory ([`engine::cache::default_dir`]) or, the very first time, builds it
-///   (tens of seconds on two cores, 300 MB of memory) and saves it there.
+///   loads a 60 MB table from the platform's cache directory ([`store::FileStore::platform`]) or, the very first
+///   time, builds it (tens of seconds on two cores, 300 MB of memory) and saves it there.
+/// - What it touches: memory, and for the 12-cell shapes (and, above 12 cells, the pattern databases) that one
+///   directory. It reads no environment variable and prints nothing. For control over all of this, make a
+///   [`Solver`] with [`Solver::with_store`].
 ///
 /// ```
 /// assert_eq!(slide::sliding_puzzle(vec![vec![1, 2], vec![0, 3]]), 1);

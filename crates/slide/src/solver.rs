@@ -20,6 +20,7 @@ use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb};
 use crate::search::pruning::MovePruner;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
+use crate::store::{FileStore, Store};
 
 /// An answer: the moves (each the tile that slides into the blank), or why there are none.
 #[derive(Debug, Clone, PartialEq)]
@@ -154,15 +155,28 @@ fn slot(shape: Shape, blank: usize) -> Option<usize> {
     (blank < shape.cells()).then_some(i * MAX_TABLE_CELLS + blank)
 }
 
-/// Where complete tables are kept between runs.
+/// Where tables and pattern databases are kept between runs, for [`Solver::with_options`] (any other
+/// [`Store`]: [`Solver::with_store`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CacheDir {
-    /// [`cache::default_dir`]: `$SLIDE_CACHE_DIR`, else the platform's cache directory.
+    /// The platform's cache directory ([`FileStore::platform`]; on Linux `$XDG_CACHE_HOME/slide` or
+    /// `~/.cache/slide`).
     Default,
     /// This directory.
     At(PathBuf),
     /// Nowhere: build in memory every time.
     None,
+}
+
+impl CacheDir {
+    /// The store this names.
+    pub fn store(&self) -> Option<Arc<dyn Store>> {
+        match self {
+            CacheDir::Default => FileStore::platform().map(|s| Arc::new(s) as Arc<dyn Store>),
+            CacheDir::At(dir) => Some(Arc::new(FileStore::new(dir))),
+            CacheDir::None => None,
+        }
+    }
 }
 
 /// Solves boards, holding the tables it has built or loaded. Cheap to share between threads.
@@ -175,7 +189,7 @@ pub enum CacheDir {
 /// assert_eq!(s.distance(), Some(5));
 /// ```
 pub struct Solver {
-    cache_dir: CacheDir,
+    store: Option<Arc<dyn Store>>,
     progress: Arc<dyn Progress + Send>,
     tables: Vec<OnceLock<Arc<CompleteTable>>>,
     building: Mutex<()>,
@@ -213,7 +227,7 @@ pub const DEFAULT_CACHE_FROM_CELLS: usize = 11;
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Solver")
-            .field("cache_dir", &self.cache_dir)
+            .field("store", &self.store)
             .finish_non_exhaustive()
     }
 }
@@ -232,11 +246,17 @@ impl Solver {
 
     /// A solver with a cache directory and a progress receiver.
     pub fn with_options(cache_dir: CacheDir, progress: Arc<dyn Progress + Send>) -> Solver {
+        Solver::with_store(cache_dir.store(), progress)
+    }
+
+    /// A solver that keeps its tables and pattern databases in `store` (none: built in memory every time), and
+    /// reports long work to `progress`.
+    pub fn with_store(store: Option<Arc<dyn Store>>, progress: Arc<dyn Progress + Send>) -> Solver {
         let tables = (0..TABLE_SHAPES.len() * MAX_TABLE_CELLS)
             .map(|_| OnceLock::new())
             .collect();
         Solver {
-            cache_dir,
+            store,
             progress,
             tables,
             building: Mutex::new(()),
@@ -276,13 +296,9 @@ impl Solver {
         GLOBAL.get_or_init(Solver::new)
     }
 
-    /// The directory table files go to, if any.
-    pub fn cache_path(&self) -> Option<PathBuf> {
-        match &self.cache_dir {
-            CacheDir::Default => cache::default_dir(),
-            CacheDir::At(p) => Some(p.clone()),
-            CacheDir::None => None,
-        }
+    /// Where table files go, if anywhere.
+    pub fn store(&self) -> Option<&Arc<dyn Store>> {
+        self.store.as_ref()
     }
 
     /// The complete table of a canonical shape (`rows <= cols`, both ≥ 2, at most 12 cells) and goal blank cell:
@@ -312,10 +328,10 @@ impl Solver {
     }
 
     fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
-        let dir = if shape.cells() < self.cache_from_cells {
+        let store = if shape.cells() < self.cache_from_cells {
             None
         } else {
-            self.cache_path()
+            self.store.as_deref()
         };
         let encoding = CompleteTable::encoding_for(shape);
         let expected = Meta {
@@ -330,7 +346,7 @@ impl Solver {
             antipodes: vec![],
         };
         self.cached(
-            dir,
+            store,
             expected,
             (&format!("the {shape} table"), table_build_bytes(shape)),
             |meta, packed| {
@@ -354,14 +370,14 @@ impl Solver {
         )
     }
 
-    /// Loads the table file in `dir` that matches `expected`, or builds the table (after checking its memory
-    /// need against the limit) and saves it there; without a directory, builds in memory. A damaged or foreign
-    /// file is reported through [`Progress::warn`] and rebuilt; a file that cannot be written leaves the table in
-    /// memory only, with a warning.
+    /// Loads the table file in `store` that matches `expected`, or builds the table (after checking its memory
+    /// need against the limit) and saves it there; without a store, builds in memory. A damaged or foreign file is
+    /// reported through [`Progress::warn`] and rebuilt; a file that cannot be written leaves the table in memory
+    /// only, with a warning.
     #[allow(clippy::too_many_arguments)]
     fn cached<T>(
         &self,
-        dir: Option<PathBuf>,
+        store: Option<&dyn Store>,
         expected: Meta,
         (what, needed): (&str, u64),
         from_file: impl FnOnce(Meta, PackedTable) -> Result<T>,
@@ -370,24 +386,31 @@ impl Solver {
         packed: fn(&T) -> &PackedTable,
     ) -> Result<T> {
         let progress: &dyn Progress = &*self.progress;
-        let Some(dir) = dir else {
+        let Some(store) = store else {
             self.check_memory(what, needed)?;
             return build(progress);
         };
-        let path = dir.join(cache::file_name(&expected));
-        match cache::load(&path, &expected) {
-            Ok((meta, table)) => match from_file(meta, table) {
-                Ok(t) => return Ok(t),
-                Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
-            },
-            Err(e) if path.exists() => progress.warn(&format!("{e}; rebuilding")),
-            Err(_) => {}
+        let name = cache::file_name(&expected);
+        let place = store.locate(&name);
+        match store.open(&name) {
+            Ok(Some((mut input, len))) => {
+                match cache::read(&mut input, len, &expected, &place)
+                    .and_then(|(meta, table)| from_file(meta, table))
+                {
+                    Ok(t) => return Ok(t),
+                    Err(e) => progress.warn(&format!("{e}; rebuilding")),
+                }
+            }
+            Ok(None) => {}
+            Err(e) => progress.warn(&format!("cannot read {place}: {e}; rebuilding")),
         }
         self.check_memory(what, needed)?;
         let t = build(progress)?;
         let meta = meta_of(&t, expected);
-        if let Err(e) = cache::save(&path, &meta, packed(&t)) {
-            progress.warn(&format!("{e}; keeping {what} in memory only"));
+        if let Err(e) = store.write(&name, &mut |w| cache::write(w, &meta, packed(&t))) {
+            progress.warn(&format!(
+                "cannot write {place}: {e}; keeping {what} in memory only"
+            ));
         }
         Ok(t)
     }
@@ -753,7 +776,7 @@ impl Solver {
             antipodes: vec![],
         };
         self.cached(
-            self.cache_path(),
+            self.store.as_deref(),
             expected,
             (
                 &format!("a {}-tile pattern database of {shape}", cells.len()),

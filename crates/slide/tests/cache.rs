@@ -278,6 +278,6 @@ fn nothing_on_disk_below_the_threshold_or_without_a_directory() {
     // No cache directory at all.
     let s = Solver::with_options(CacheDir::None, w.clone()).cache_from_cells(4);
     check_answers(&s);
-    assert!(s.cache_path().is_none());
+    assert!(s.store().is_none());
     assert_eq!(w.taken(), Vec::<String>::new());
 }

@@ -1,4 +1,4 @@
-//! Table files on disk: versioned, checksummed, written atomically, verified when loaded.
+//! Table files: versioned and checksummed, verified when read.
 //!
 //! Layout (all integers little-endian):
 //!
@@ -11,11 +11,10 @@
 //! | 24..24+m | metadata, JSON ([`Meta`]) |
 //! | then | zero padding to a multiple of 8, then the payload: the [`PackedTable`]'s words |
 //!
-//! A file is written to a temporary name in the same directory, flushed to disk, then renamed over the final name,
-//! so a reader sees either no file or a whole one, and two processes building the same table both succeed.
+//! This module encodes, decodes and checks; it does no file I/O. Where the bytes go is a [`crate::store::Store`]'s
+//! business (the [`crate::store::FileStore`] writes them atomically into a directory).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
@@ -64,15 +63,6 @@ impl Meta {
     }
 }
 
-/// The cache directory: `$SLIDE_CACHE_DIR` if set, else the platform's cache directory (on Linux
-/// `$XDG_CACHE_HOME/slide` or `~/.cache/slide`); `None` when neither can be found.
-pub fn default_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("SLIDE_CACHE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    directories::ProjectDirs::from("", "", "slide").map(|p| p.cache_dir().to_path_buf())
-}
-
 /// The file name of a table.
 pub fn file_name(meta: &Meta) -> String {
     let mut name = format!("{}-{}-blank{}", meta.kind, meta.shape, meta.blank);
@@ -88,99 +78,62 @@ pub fn file_name(meta: &Meta) -> String {
     format!("{name}-{}.v{FORMAT_VERSION}.tbl", meta.encoding)
 }
 
-/// Writes a table atomically (temporary file in the same directory, fsync, rename).
-pub fn save(path: &Path, meta: &Meta, table: &PackedTable) -> Result<()> {
-    let err =
-        |what: &str, e: std::io::Error| Error::Cache(format!("{what} {}: {e}", path.display()));
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| err("cannot create the directory of", e))?;
-    let meta_bytes = serde_json::to_vec(meta).map_err(|e| Error::Cache(e.to_string()))?;
+/// Writes a table file to `out`: header, metadata and payload, the checksum computed first in a pass over the
+/// table's words (no copy of the table is made).
+pub fn write(out: &mut dyn Write, meta: &Meta, table: &PackedTable) -> std::io::Result<()> {
+    let meta_bytes = serde_json::to_vec(meta).map_err(std::io::Error::other)?;
     let pad = (8 - (HEADER + meta_bytes.len()) % 8) % 8;
-    let mut payload = Vec::with_capacity(table.words().len() * 8);
-    for w in table.words() {
-        payload.extend_from_slice(&w.to_le_bytes());
-    }
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     hasher.update(&meta_bytes);
-    hasher.update(&payload);
-    let sum = hasher.digest();
-    remove_stale_temporaries(dir, path);
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("table"),
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-    ));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(MAGIC)?;
-        f.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        f.write_all(&(meta_bytes.len() as u32).to_le_bytes())?;
-        f.write_all(&sum.to_le_bytes())?;
-        f.write_all(&meta_bytes)?;
-        f.write_all(&[0u8; 8][..pad])?;
-        f.write_all(&payload)?;
-        f.sync_all()?;
-        Ok(())
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(err("cannot write", e));
+    let mut chunk = Vec::with_capacity(CHUNK_WORDS * 8);
+    for words in table.words().chunks(CHUNK_WORDS) {
+        chunk.clear();
+        words
+            .iter()
+            .for_each(|w| chunk.extend_from_slice(&w.to_le_bytes()));
+        hasher.update(&chunk);
     }
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(err("cannot rename into", e));
+    let sum = hasher.digest();
+    out.write_all(MAGIC)?;
+    out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+    out.write_all(&(meta_bytes.len() as u32).to_le_bytes())?;
+    out.write_all(&sum.to_le_bytes())?;
+    out.write_all(&meta_bytes)?;
+    out.write_all(&[0u8; 8][..pad])?;
+    for words in table.words().chunks(CHUNK_WORDS) {
+        chunk.clear();
+        words
+            .iter()
+            .for_each(|w| chunk.extend_from_slice(&w.to_le_bytes()));
+        out.write_all(&chunk)?;
     }
     Ok(())
 }
 
-/// Removes temporary files of `path` left by writers that were killed (their process is gone), so that they do
-/// not pile up. Only files named like this module's temporaries are touched; failures are ignored.
-fn remove_stale_temporaries(dir: &Path, path: &Path) {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return;
-    };
-    let prefix = format!(".{name}.tmp-");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let file = e.file_name();
-        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
-            continue;
-        };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
-        if cfg!(target_os = "linux") && !alive {
-            let _ = std::fs::remove_file(e.path());
-        }
-    }
-}
+/// Words written or hashed at a time.
+const CHUNK_WORDS: usize = 1 << 13;
 
-/// Reads and verifies a table file against the expected metadata. Any mismatch or damage is an error saying what.
+/// Reads and verifies a table file of `file_len` bytes from `input` against the expected metadata; `name` says
+/// where it comes from in messages. Any mismatch or damage is an error saying what.
 ///
 /// The payload is read straight into the table's words (no second copy of the file in memory).
-pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
-    use std::io::Read;
-    let io = |e: std::io::Error| Error::Cache(format!("cannot read {}: {e}", path.display()));
-    let bad = |what: &str| Error::Cache(format!("{} is damaged: {what}", path.display()));
-    let mut f = std::fs::File::open(path).map_err(io)?;
-    let file_len = f.metadata().map_err(io)?.len();
+pub fn read(
+    input: &mut dyn Read,
+    file_len: u64,
+    expected: &Meta,
+    name: &str,
+) -> Result<(Meta, PackedTable)> {
+    let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
+    let bad = |what: &str| Error::Cache(format!("{name} is damaged: {what}"));
     let mut head = [0u8; HEADER];
-    if file_len < HEADER as u64 || f.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
+    if file_len < HEADER as u64 || input.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
         return Err(bad("not a slide table file"));
     }
     let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
     if version != FORMAT_VERSION {
         return Err(Error::Cache(format!(
-            "{} has format version {version}, this slide writes version {FORMAT_VERSION}",
-            path.display()
+            "{name} has format version {version}, this slide writes version {FORMAT_VERSION}"
         )));
     }
     let m = u32_at(12) as usize;
@@ -190,15 +143,12 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
         return Err(bad("truncated header"));
     }
     let mut meta_bytes = vec![0u8; m];
-    f.read_exact(&mut meta_bytes).map_err(io)?;
+    input.read_exact(&mut meta_bytes).map_err(io)?;
     let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|_| bad("unreadable metadata"))?;
     if !meta.same_table(expected) {
         return Err(Error::Cache(format!(
-            "{} holds another table ({} {} blank {})",
-            path.display(),
-            meta.kind,
-            meta.shape,
-            meta.blank
+            "{name} holds another table ({} {} blank {})",
+            meta.kind, meta.shape, meta.blank
         )));
     }
     let pad = (8 - meta_end % 8) % 8;
@@ -208,13 +158,13 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
         return Err(bad(&format!("{file_len} bytes, expected {want}")));
     }
     let mut skip = [0u8; 8];
-    f.read_exact(&mut skip[..pad]).map_err(io)?;
+    input.read_exact(&mut skip[..pad]).map_err(io)?;
     let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
     {
         // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
         let raw: &mut [u8] =
             unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, words * 8) };
-        f.read_exact(raw).map_err(io)?;
+        input.read_exact(raw).map_err(io)?;
         let mut hasher = xxhash_rust::xxh3::Xxh3::new();
         hasher.update(&meta_bytes);
         hasher.update(raw);
@@ -253,38 +203,30 @@ mod tests {
         (meta, t)
     }
 
+    fn load(bytes: &[u8], meta: &Meta) -> Result<(Meta, PackedTable)> {
+        read(&mut &bytes[..], bytes.len() as u64, meta, "test")
+    }
+
     #[test]
     fn roundtrip_and_damage() {
-        let dir = tempfile::tempdir().unwrap();
         let (meta, t) = sample();
-        let path = dir.path().join(file_name(&meta));
-        save(&path, &meta, &t).unwrap();
-        let (m2, t2) = load(&path, &meta).unwrap();
+        let mut good = Vec::new();
+        write(&mut good, &meta, &t).unwrap();
+        let (m2, t2) = load(&good, &meta).unwrap();
         assert_eq!((m2, t2), (meta.clone(), t));
-        // no temporary files left behind, and those of killed writers are swept
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-        let stale = dir
-            .path()
-            .join(format!(".{}.tmp-4000000000-1", file_name(&meta)));
-        std::fs::write(&stale, b"partial").unwrap();
-        save(&path, &meta, &sample().1).unwrap();
-        assert!(!stale.exists() || !cfg!(target_os = "linux"));
-        let good = std::fs::read(&path).unwrap();
+        assert!(file_name(&meta).ends_with(&format!(".v{FORMAT_VERSION}.tbl")));
         // bit flips anywhere are caught
         for pos in [0, 9, 13, 17, 30, good.len() / 2, good.len() - 1] {
             let mut b = good.clone();
             b[pos] ^= 0x10;
-            std::fs::write(&path, &b).unwrap();
-            assert!(load(&path, &meta).is_err(), "flip at {pos}");
+            assert!(load(&b, &meta).is_err(), "flip at {pos}");
         }
         for len in [0, 10, 24, 40, good.len() - 8] {
-            std::fs::write(&path, &good[..len]).unwrap();
-            assert!(load(&path, &meta).is_err(), "truncated to {len}");
+            assert!(load(&good[..len], &meta).is_err(), "truncated to {len}");
         }
         let mut other = meta.clone();
         other.shape = Shape::new(3, 2).unwrap();
-        std::fs::write(&path, &good).unwrap();
-        assert!(load(&path, &other)
+        assert!(load(&good, &other)
             .unwrap_err()
             .to_string()
             .contains("another table"));
