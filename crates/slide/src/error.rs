@@ -138,6 +138,14 @@ pub enum Error {
         /// Bytes allowed.
         limit: u64,
     },
+    /// A numeric option outside its accepted range (see docs/limits.md).
+    #[error("{option}: {reason}")]
+    InvalidOption {
+        /// The option, as the library names it (for example `weight`).
+        option: String,
+        /// What is wrong with the value, and the accepted range.
+        reason: String,
+    },
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),
