@@ -4,7 +4,7 @@
 //! that docs/limits.md gives (written again here, as the reference), and otherwise a bounded run (exit status 0 or
 //! 1); never a panic, a signal or a run without end.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
