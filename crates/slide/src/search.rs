@@ -285,7 +285,7 @@ pub fn ida_star<E: Eval + Send>(
         match spawned {
             Ok(Ok(outcome)) => return outcome,
             Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            // No thread to be had: no search, and only the estimate is proven.
+            // No thread to be had: no search, and nothing proven.
             Err(_) => {
                 return Outcome::Stopped {
                     lower_bound: 0,

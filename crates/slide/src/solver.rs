@@ -952,8 +952,8 @@ mod tests {
             f64::MAX,
             f64::MIN,
             1e30,
-            // 4 294 968 (u32::MAX / 1000, rounded up) made `w * 1000` wrap as a u32; the estimate times it overflowed
-            // far below.
+            // From 4 294 968 (u32::MAX / 1000, rounded up) `w * 1000` saturated at u32::MAX; the estimate times the
+            // weight overflowed already far below.
             4_294_968.0,
             MAX_WEIGHT + 0.001,
             MAX_WEIGHT * 2.0,
