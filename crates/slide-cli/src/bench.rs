@@ -78,7 +78,13 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         instances.retain(|i| ranges.iter().any(|&(a, b)| (a..=b).contains(&i.id)));
     }
     let Some(first) = instances.first() else {
-        eprintln!("slide: no instances");
+        match &args.only {
+            Some(only) => eprintln!(
+                "slide: --only {only}: no instance of {} has these ids",
+                args.set
+            ),
+            None => eprintln!("slide: no instances in {}", args.set),
+        }
         return Ok(EXIT_USAGE);
     };
     let opts = match args.solve.options(Arc::new(AtomicBool::new(false))) {

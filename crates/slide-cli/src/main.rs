@@ -1,6 +1,7 @@
 //! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing).
 
 mod bench;
+mod numbers;
 mod progress;
 mod report;
 mod serve;
@@ -33,8 +34,8 @@ pub struct Cli {
     #[arg(long, global = true)]
     no_cache: bool,
     /// Refuse table and pattern-database builds that would need more memory than this, in MB (default: the
-    /// machine's physical memory).
-    #[arg(long, global = true, value_name = "MB")]
+    /// machine's physical memory; 0 refuses every build).
+    #[arg(long, global = true, value_name = "MB", allow_hyphen_values = true)]
     max_memory: Option<u64>,
     /// No progress bars or warnings.
     #[arg(long, short, global = true)]
@@ -84,14 +85,16 @@ enum Command {
     Scramble {
         /// The shape, RxC.
         shape: String,
-        /// How many boards.
-        #[arg(long, short = 'n', default_value_t = 1)]
+        /// How many boards (any number: they stream out, and a closed pipe ends the command).
+        #[arg(long, short = 'n', default_value_t = 1, allow_hyphen_values = true)]
         count: u64,
-        /// Seed for reproducible boards (default: random).
-        #[arg(long)]
+        /// Seed for reproducible boards, 0 to 18446744073709551615 (default: random).
+        #[arg(long, allow_hyphen_values = true)]
         seed: Option<u64>,
-        /// Instead of uniformly random boards, walk this many random moves from the goal (never undoing a move).
-        #[arg(long, value_name = "L")]
+        /// Instead of uniformly random boards, walk this many random moves from the goal (never undoing a move),
+        /// at most 1000000000.
+        #[arg(long, value_name = "L", allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u64).range(..=numbers::MAX_WALK))]
         walk: Option<u64>,
         /// A custom goal board (default: tiles in order, blank last).
         #[arg(long, value_name = "BOARD")]
@@ -189,7 +192,7 @@ fn usage<T>(r: Result<T, String>) -> anyhow::Result<Option<T>> {
 }
 
 fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
-    let shape: slide::Shape = shape.parse().map_err(|e| format!("{e}"))?;
+    let shape: slide::Shape = shape.parse().map_err(|e| format!("shape: {e}"))?;
     match goal {
         None => Ok(slide::Board::goal(shape)),
         Some(g) => {

@@ -67,35 +67,32 @@ const HUGE_BODY: usize = 64 << 20;
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Port to listen on; 0 picks a free one (the URL printed on the first line of standard output tells which).
-    #[arg(long, default_value_t = 8773)]
+    #[arg(long, default_value_t = 8773, allow_hyphen_values = true)]
     pub port: u16,
     /// Address to listen on (an IP address or a host name). The default only accepts connections from this
     /// machine; 0.0.0.0 accepts them from anywhere.
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: String,
-    /// Time budget of one solve, in seconds; the answer is then marked as not proven optimal.
-    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    /// Time budget of one solve, in seconds (more than 0, at most 86400); the answer is then marked as not proven
+    /// optimal.
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS", allow_hyphen_values = true,
+          value_parser = crate::numbers::serve_timeout)]
     pub timeout: f64,
-    /// Node budget of one solve.
-    #[arg(long, default_value_t = 50_000_000, value_name = "N")]
+    /// Node budget of one solve (0 to 18446744073709551615).
+    #[arg(
+        long,
+        default_value_t = 50_000_000,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     pub max_nodes: u64,
-    /// Most solves running at once (default: the number of cores, at least 2); other requests wait for a turn.
-    #[arg(long, value_name = "N")]
+    /// Most solves running at once, 1 to 256 (default: the number of cores, at least 2); other requests wait for
+    /// a turn.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::serve_threads)]
     pub threads: Option<usize>,
 }
 
 pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
-        eprintln!(
-            "slide: --timeout: {} is not a number of seconds between 0 and 86400",
-            args.timeout
-        );
-        return Ok(EXIT_USAGE);
-    }
-    if args.threads == Some(0) {
-        eprintln!("slide: --threads: must be at least 1");
-        return Ok(EXIT_USAGE);
-    }
     let addr: SocketAddr = match (args.bind.as_str(), args.port).to_socket_addrs() {
         Ok(mut a) => match a.next() {
             Some(a) => a,
@@ -144,7 +141,8 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
     let app = App {
         solver,
         budget: Budget {
-            time: Duration::from_secs_f64(args.timeout),
+            // Checked by the value parser: more than 0 and at most a day.
+            time: Duration::try_from_secs_f64(args.timeout)?,
             nodes: args.max_nodes,
         },
         warm: Warm {

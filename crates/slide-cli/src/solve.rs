@@ -69,24 +69,24 @@ pub struct SolveArgs {
     /// pruning saves; the answers are the same).
     #[arg(long)]
     pub no_move_pruning: bool,
-    /// Stop each search after this many nodes; the answer is then marked as not proven.
-    #[arg(long, value_name = "N")]
+    /// Stop each search after this many nodes (0 to 18446744073709551615); the answer is then marked as not
+    /// proven.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub max_nodes: Option<u64>,
-    /// Stop each search after this many seconds; the answer is then marked as not proven.
-    #[arg(long, value_name = "SECONDS")]
+    /// Stop each search after this many seconds (more than 0, at most 1e9); the answer is then marked as not
+    /// proven.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::numbers::timeout)]
     pub timeout: Option<f64>,
-    /// Bounded-suboptimal search: a solution at most W times the least number of moves (W >= 1). Printed as ~N.
-    #[arg(long, value_name = "W")]
+    /// Bounded-suboptimal search: a solution at most W times the least number of moves (1 <= W <= 100). Printed
+    /// as ~N.
+    #[arg(long, value_name = "W", allow_hyphen_values = true, value_parser = crate::numbers::weight)]
     pub within: Option<f64>,
     /// Fast mode: a valid solution for any solvable board up to 2048 x 2048 cells in polynomial time (not the
     /// shortest: printed as ~N). The default for boards over 25 cells.
     #[arg(long, conflicts_with_all = ["search", "within"])]
     pub fast: bool,
-    /// Print only the number of moves, never the moves (for huge fast-mode solutions).
-    #[arg(long, conflicts_with_all = ["moves", "directions", "notation"])]
-    pub count_only: bool,
-    /// Worker threads for a batch (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Worker threads for a batch, at most 256 (default, or 0: all cores).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::threads)]
     pub threads: Option<usize>,
 }
 
@@ -105,18 +105,12 @@ impl SolveArgs {
             ("pdb", _) => HeuristicChoice::Pdb(slide::PartitionSpec::Default),
             _ => HeuristicChoice::Auto,
         };
-        if let Some(t) = self.timeout {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(format!(
-                    "--timeout: {t} is not a positive number of seconds"
-                ));
-            }
-        }
-        if let Some(w) = self.within {
-            if !(w.is_finite() && w >= 1.0) {
-                return Err(format!("--within: {w} must be a number at least 1"));
-            }
-        }
+        // The value parsers checked both ranges (crate::numbers); the conversion cannot fail then.
+        let timeout = self
+            .timeout
+            .map(Duration::try_from_secs_f64)
+            .transpose()
+            .map_err(|e| format!("--timeout: {e}"))?;
         Ok(SolveOptions {
             method: if self.search {
                 Method::Search
@@ -126,7 +120,7 @@ impl SolveArgs {
             heuristic,
             reflect: !self.no_reflect,
             max_nodes: self.max_nodes,
-            timeout: self.timeout.map(Duration::from_secs_f64),
+            timeout,
             cancel: Some(cancel),
             weight: self.within.filter(|&w| w > 1.0),
             parallel: false,

@@ -823,3 +823,27 @@ fn bench_sets_are_built_in() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read no-such-set.txt"), "{err}");
 }
+
+#[test]
+fn fast_mode_prints_only_the_length_and_count_only_is_gone() {
+    // `--count-only` was accepted and never read: without --moves only the length is printed anyway (fast mode
+    // counts the moves without keeping them). It is now an unknown flag rather than one that does nothing.
+    let s = Slide::new();
+    let (code, out, err) = s.run(&["solve", "--count-only", "1 0/2 3"], "");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("--count-only"), "{err}");
+    let board = s.ok(
+        &["scramble", "40x40", "--seed", "5", "--format", "slash"],
+        "",
+    );
+    let counted = s.ok(&["solve", "--fast", board.trim()], "");
+    let len: usize = counted
+        .trim()
+        .strip_prefix('~')
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{counted:?}"));
+    let listed = s.ok(&["solve", "--fast", "--moves", board.trim()], "");
+    let mut words = listed.split_whitespace();
+    assert_eq!(words.next(), Some(counted.trim()));
+    assert_eq!(words.count(), len);
+}

@@ -150,14 +150,6 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// An option with a value outside its range.
-    #[error("{name}: {reason}")]
-    BadOption {
-        /// The option (as the API or the command line names it).
-        name: String,
-        /// What is wrong with the value.
-        reason: String,
-    },
     /// The work was cancelled (through a cancel flag) before it finished.
     #[error("cancelled")]
     Cancelled,
@@ -216,6 +208,14 @@ pub enum Error {
         /// 1-based line number.
         line: usize,
         /// What is wrong with it.
+        reason: String,
+    },
+    /// An option outside its accepted range (see docs/limits.md).
+    #[error("{option}: {reason}")]
+    InvalidOption {
+        /// The option, as the library names it (for example `weight`).
+        option: String,
+        /// What is wrong with the value, and the accepted range.
         reason: String,
     },
     /// A table file could not be used (the caller usually rebuilds it).

@@ -471,6 +471,9 @@ impl Solver {
     /// assert!(s.optimal && s.nodes > 0);
     /// ```
     pub fn solve_with(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
+        if let Some(w) = opts.weight {
+            weight_fraction(w)?; // a bad weight is an error whatever answers
+        }
         let shape = board.shape();
         let plan = self.plan(board, goal, opts)?;
         if let Some(reason) = board.unsolvable_reason(goal)? {
@@ -613,7 +616,8 @@ impl Solver {
         let mut pos = [0u8; MAX_SEARCH_CELLS];
         frame.positions(board, &mut pos);
         let pos = &pos[..shape.cells()];
-        let deadline = opts.timeout.map(|t| Instant::now() + t);
+        // A timeout too long for the clock to represent (Duration::MAX, say) is no limit at all.
+        let deadline = opts.timeout.and_then(|t| Instant::now().checked_add(t));
         let limits = Limits {
             max_nodes: opts.max_nodes,
             deadline,
@@ -621,13 +625,7 @@ impl Solver {
         };
         let weight = match opts.weight {
             None => (1, 1),
-            Some(w) if w.is_finite() && w >= 1.0 => ((w * 1000.0).round() as u32, 1000),
-            Some(w) => {
-                return Err(Error::BadOption {
-                    name: "weight".into(),
-                    reason: format!("{w} must be a number at least 1"),
-                })
-            }
+            Some(w) => weight_fraction(w)?,
         };
         let parallel = opts.parallel && weight.0 == weight.1;
         let no_pruning;
@@ -793,6 +791,23 @@ impl Solver {
     }
 }
 
+/// Largest weight of bounded-suboptimal search ([`SolveOptions::weight`]). Weighted IDA* may go as deep as
+/// `weight` times the optimum before it finds a solution, so larger weights only make longer solutions.
+pub const MAX_WEIGHT: f64 = 100.0;
+
+/// A weight in `1 ..= MAX_WEIGHT` as the fraction `num / 1000`, rounded down so that the search's weight is never
+/// more than `w` (the bound then holds for `w`); anything else is an [`Error::InvalidOption`].
+fn weight_fraction(w: f64) -> Result<(u32, u32)> {
+    if !(w.is_finite() && (1.0..=MAX_WEIGHT).contains(&w)) {
+        return Err(Error::InvalidOption {
+            option: "weight".into(),
+            reason: format!("{w} is not a number from 1 to {MAX_WEIGHT}"),
+        });
+    }
+    // At most 100 000: no overflow, and `h * num` stays far below u32::MAX for any estimate of a 64-cell board.
+    Ok(((w * 1000.0).floor() as u32, 1000))
+}
+
 /// IDA* on one thread, or shared among the rayon pool's threads.
 fn run_ida<E: Eval + Clone + Send + Sync>(
     g: &Geometry,
@@ -885,11 +900,12 @@ pub struct SolveOptions {
     pub reflect: bool,
     /// Stop after this many search nodes.
     pub max_nodes: Option<u64>,
-    /// Stop after this long.
+    /// Stop after this long. A duration too long for the clock (such as `Duration::MAX`) is no limit.
     pub timeout: Option<Duration>,
     /// Stop when this flag is set.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Bounded-suboptimal search: a solution at most this many times the least number of moves.
+    /// Bounded-suboptimal search: a solution at most this many times the least number of moves. From 1 to
+    /// [`MAX_WEIGHT`]; anything else (NaN, infinite, below 1, above the cap) is [`Error::InvalidOption`].
     pub weight: Option<f64>,
     /// Share one optimal search among the threads of the current rayon pool ([`crate::search::ida_star_parallel`]):
     /// the same length, found sooner on several cores. Ignored by bounded-suboptimal search.
@@ -1104,5 +1120,164 @@ mod tests {
                 .unwrap(),
             -1
         );
+    }
+
+    /// Distances from `goal` to every board that reaches it, by a plain breadth-first search (the reference).
+    fn bfs_distances(goal: &Board) -> std::collections::HashMap<Board, usize> {
+        let mut dist = std::collections::HashMap::from([(goal.clone(), 0)]);
+        let mut queue = std::collections::VecDeque::from([goal.clone()]);
+        while let Some(b) = queue.pop_front() {
+            let d = dist[&b];
+            for c in b.shape().neighbors(b.blank()) {
+                let mut next = b.clone();
+                next.apply(b.tiles()[c]).unwrap();
+                if !dist.contains_key(&next) {
+                    dist.insert(next.clone(), d + 1);
+                    queue.push_back(next);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Replays a solution's moves: they must be legal and end on the goal. Returns the length.
+    fn replay(board: &Board, goal: &Board, s: &Solution) -> usize {
+        let moves = s.moves.as_ref().expect("a solution");
+        let mut b = board.clone();
+        for &t in moves {
+            b.apply(t).unwrap();
+        }
+        assert_eq!(&b, goal, "the moves of {board} do not reach the goal");
+        moves.len()
+    }
+
+    #[test]
+    fn a_timeout_too_long_for_the_clock_is_no_limit() {
+        // Instant::now() + Duration::MAX used to panic ("overflow when adding duration to instant").
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let goal = Board::goal(Shape::new(2, 3).unwrap());
+        let dist = bfs_distances(&goal);
+        for timeout in [
+            Duration::MAX,
+            Duration::from_secs(u64::MAX),
+            Duration::from_secs(1 << 62),
+        ] {
+            let opts = SolveOptions {
+                method: Method::Search,
+                heuristic: HeuristicChoice::Manhattan,
+                timeout: Some(timeout),
+                ..Default::default()
+            };
+            let b = Board::parse("4 1 2/5 0 3").unwrap();
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            assert!(sol.optimal, "{timeout:?}");
+            assert_eq!(replay(&b, &goal, &sol), dist[&b], "{timeout:?}");
+        }
+        // And the shortest one the type holds stops the search at once, with a lower bound.
+        let opts = SolveOptions {
+            method: Method::Search,
+            heuristic: HeuristicChoice::Manhattan,
+            timeout: Some(Duration::ZERO),
+            ..Default::default()
+        };
+        let b = Board::parse("4 1 2/5 0 3").unwrap();
+        let sol = s.solve_with(&b, &goal, &opts).unwrap();
+        assert!(!sol.optimal && sol.moves.is_none());
+        assert!(sol.lower_bound <= dist[&b] as u64);
+    }
+
+    #[test]
+    fn weights_outside_their_range_are_errors() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let b = Board::parse("4 1 2/5 0 3").unwrap();
+        let goal = Board::goal(b.shape());
+        let unsolvable = Board::parse("1 2 3/5 4 0").unwrap();
+        for w in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+            1e30,
+            // From 4 294 968 (u32::MAX / 1000, rounded up) `w * 1000` saturated at u32::MAX; the estimate times the
+            // weight overflowed already far below.
+            4_294_968.0,
+            MAX_WEIGHT + 0.001,
+            MAX_WEIGHT * 2.0,
+            0.999,
+            0.0,
+            -0.0,
+            -1.0,
+            f64::MIN_POSITIVE,
+        ] {
+            for board in [&b, &unsolvable] {
+                for method in [Method::Auto, Method::Search, Method::Table] {
+                    let opts = SolveOptions {
+                        method,
+                        weight: Some(w),
+                        ..Default::default()
+                    };
+                    match s.solve_with(board, &goal, &opts) {
+                        Err(Error::InvalidOption { option, reason }) => {
+                            assert_eq!(option, "weight");
+                            assert!(reason.contains(&MAX_WEIGHT.to_string()), "{reason}");
+                        }
+                        other => panic!("weight {w}, {method:?}, {board}: {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_answers_stay_within_the_bound_up_to_the_largest_weight() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let dist = bfs_distances(&goal);
+        let mut rng = crate::scramble::Scrambler::new(17);
+        for w in [1.0, 1.0009, 1.5, 2.0, 7.25, 99.9999, MAX_WEIGHT] {
+            for _ in 0..8 {
+                let b = rng.uniform(&goal);
+                for heuristic in [HeuristicChoice::Manhattan, HeuristicChoice::LinearConflict] {
+                    let opts = SolveOptions {
+                        heuristic: heuristic.clone(),
+                        weight: Some(w),
+                        ..Default::default()
+                    };
+                    let sol = s.solve_with(&b, &goal, &opts).unwrap();
+                    let len = replay(&b, &goal, &sol);
+                    let best = dist[&b];
+                    assert!(
+                        len as f64 <= w * best as f64,
+                        "weight {w}, {heuristic:?}, {b}: {len} moves, optimum {best}"
+                    );
+                    assert!(sol.lower_bound <= best as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_weight_does_not_overflow_the_stack() {
+        // Weighted IDA* follows paths as deep as its threshold (up to w times the optimum): with weight 100 on a
+        // 6x6 board it went more than 13 000 moves deep and overflowed the stack of the thread it ran on.
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let goal = Board::goal(Shape::new(6, 6).unwrap());
+        let b = crate::scramble::Scrambler::new(3).uniform(&goal);
+        let opts = SolveOptions {
+            method: Method::Search,
+            heuristic: HeuristicChoice::LinearConflict,
+            weight: Some(MAX_WEIGHT),
+            max_nodes: Some(2_000_000),
+            ..Default::default()
+        };
+        let sol = s.solve_with(&b, &goal, &opts).unwrap();
+        let len = replay(&b, &goal, &sol);
+        assert!(
+            len > 1000 && len <= crate::search::MAX_WEIGHTED_DEPTH as usize,
+            "{len}"
+        );
+        assert!(!sol.optimal && sol.within == Some(MAX_WEIGHT));
+        assert!(sol.lower_bound == b.manhattan_to(&goal).unwrap() && sol.lower_bound <= len as u64);
     }
 }

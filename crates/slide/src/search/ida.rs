@@ -95,7 +95,11 @@ impl<E: Eval> Ida<'_, '_, E> {
         if self.weight_num == self.weight_den {
             g + h
         } else {
-            g + h * self.weight_num / self.weight_den
+            // In 64 bits nothing overflows ((2^32 - 1)^2 + 2^32 < 2^64); the weight is at most MAX_SEARCH_WEIGHT, so
+            // the cap (below FOUND and the "nothing beyond" mark) is never reached by any real estimate.
+            let f = u64::from(g)
+                + u64::from(h) * u64::from(self.weight_num) / u64::from(self.weight_den);
+            f.min(u64::from(u32::MAX - 1)) as u32
         }
     }
 
@@ -182,6 +186,9 @@ impl<E: Eval> Ida<'_, '_, E> {
         // The largest child estimate within the bound (weighted search refines every estimate).
         let budget = if self.weight_num == self.weight_den {
             self.bound - depth - 1
+        } else if depth >= MAX_WEIGHTED_DEPTH {
+            // Weighted search goes no deeper: the stack stays bounded (see MAX_WEIGHTED_DEPTH).
+            return h;
         } else {
             u32::MAX
         };
@@ -251,11 +258,61 @@ impl<E: Eval> Ida<'_, '_, E> {
 /// What [`Ida::dfs`] returns when it reached the goal.
 const FOUND: u32 = u32::MAX;
 
+/// Deepest path weighted IDA* follows. Its thresholds grow with the weight (up to `w` times the optimum), and the
+/// depth-first search with them, so it runs on a thread of its own with a stack for this many levels
+/// ([`WEIGHTED_STACK`]), and goes no deeper. Cutting deeper paths keeps the bound: every node of an optimal path
+/// lies at most the optimum deep, so a board whose optimum is at most this many moves is solved within `w` times
+/// it as before; a board whose optimum were longer would find no solution and stop at its limits, never with a
+/// longer answer.
+pub const MAX_WEIGHTED_DEPTH: u32 = 1 << 15;
+
+/// Stack of the thread that runs weighted IDA*: 2 KiB for each level of [`MAX_WEIGHTED_DEPTH`] (a level takes
+/// about 1 KiB in an unoptimised build, far less optimised) and 1 MiB more. Only the pages used are touched.
+pub const WEIGHTED_STACK: usize = (MAX_WEIGHTED_DEPTH as usize) * 2048 + (1 << 20);
+
+/// Largest weight [`ida_star`] applies (`num / den` above it counts as this).
+pub const MAX_SEARCH_WEIGHT: u32 = 1000;
+
 /// Runs IDA* from `pos` (tile → cell, canonical frame of `g`) with heuristic `eval`. With `weight` > 1 (as a
 /// fraction `num/den`), runs weighted IDA*: `f = g + ⌊w·h⌋`; the solution is then at most `w` times the optimum
 /// (every node of an optimal path has `f ≤ w·C*`, so no threshold passes `w·C*` before a solution is found).
 /// `pruner` rejects redundant move sequences ([`MovePruner::global`], or [`MovePruner::none`] to compare).
-pub fn ida_star<E: Eval>(
+pub fn ida_star<E: Eval + Send>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    limits: &Limits<'_>,
+    weight: (u32, u32),
+    pruner: &MovePruner,
+) -> Outcome {
+    let (num, den) = clamp_weight(weight);
+    if num > den {
+        // Weighted: deep paths, on a stack made for them (see MAX_WEIGHTED_DEPTH).
+        let spawned = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("slide-weighted-ida".into())
+                .stack_size(WEIGHTED_STACK)
+                .spawn_scoped(s, || ida_star_here(g, eval, pos, limits, weight, pruner))
+                .map(|t| t.join())
+        });
+        match spawned {
+            Ok(Ok(outcome)) => return outcome,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            // No thread to be had: no search, and nothing proven.
+            Err(_) => {
+                return Outcome::Stopped {
+                    lower_bound: 0,
+                    nodes: 0,
+                    estimate: 0,
+                }
+            }
+        }
+    }
+    ida_star_here(g, eval, pos, limits, weight, pruner)
+}
+
+/// [`ida_star`] on the calling thread.
+fn ida_star_here<E: Eval>(
     g: &Geometry,
     eval: E,
     pos: &[u8],
@@ -343,8 +400,8 @@ fn drive<'a, 'l, E: Eval>(
         next_check: CHECK_EVERY,
         bound: 0,
         next_bound: 0,
-        weight_num: weight.0.max(1),
-        weight_den: weight.1.max(1),
+        weight_num: clamp_weight(weight).0,
+        weight_den: clamp_weight(weight).1,
         limits,
         stopped: false,
         shared: None,
@@ -375,6 +432,16 @@ fn drive<'a, 'l, E: Eval>(
         if weight.0 <= weight.1 {
             proven = ida.bound;
         }
+    }
+}
+
+/// A weight fraction with no zero and at most [`MAX_SEARCH_WEIGHT`].
+fn clamp_weight((num, den): (u32, u32)) -> (u32, u32) {
+    let (num, den) = (num.max(1), den.max(1));
+    if u64::from(num) > u64::from(den) * u64::from(MAX_SEARCH_WEIGHT) {
+        (MAX_SEARCH_WEIGHT, 1)
+    } else {
+        (num, den)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::board::{Shape, Tile};
 use crate::error::{Error, Result};
+use crate::search::heuristic::MAX_SEARCH_CELLS;
 
 /// How the user names a partition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +87,12 @@ impl std::str::FromStr for PartitionSpec {
         if sizes.contains(&0) {
             return Err(bad("pattern sizes must be at least 1"));
         }
+        if sizes.iter().any(|&k| k >= MAX_SEARCH_CELLS) {
+            return Err(bad(&format!(
+                "pattern sizes must be at most {} (the tiles of the largest board IDA* takes)",
+                MAX_SEARCH_CELLS - 1
+            )));
+        }
         Ok(PartitionSpec::Sizes(sizes))
     }
 }
@@ -101,7 +108,8 @@ fn tile_cells(shape: Shape, blank: usize) -> Vec<u8> {
 /// The partition named by `sizes` on a canonical shape and blank cell: cells in blocks.
 pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u8>>> {
     let n = shape.cells();
-    let total: usize = sizes.iter().sum();
+    // Saturating: sizes given in code may be anything (parsed ones are at most MAX_SEARCH_CELLS - 1).
+    let total = sizes.iter().fold(0usize, |a, &k| a.saturating_add(k));
     if total != n - 1 {
         return Err(Error::BadPartition {
             reason: format!(
@@ -279,6 +287,12 @@ mod tests {
             ])
         );
         assert!("6-6-3+".parse::<PartitionSpec>().is_err());
+        // Sizes that no board can take, and that used to overflow their sum.
+        assert!("18446744073709551615-1".parse::<PartitionSpec>().is_err());
+        assert!("64".parse::<PartitionSpec>().is_err());
+        assert!("63".parse::<PartitionSpec>().is_ok());
+        let huge = PartitionSpec::Sizes(vec![usize::MAX, 1]);
+        assert!(resolve(&huge, s, 15, |_| None).is_err());
         assert!(resolve(&max, s, 15, |_| None).is_err());
     }
 }

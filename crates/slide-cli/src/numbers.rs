@@ -1,0 +1,128 @@
+//! Value parsers of the numeric flags: every number is checked against its documented range (docs/limits.md)
+//! while the command line is read, so a bad value is a usage error (exit status 2) naming the flag, never a panic,
+//! a run without end or an exhausted machine.
+
+use std::time::Duration;
+
+/// Longest `--timeout` of `solve` and `bench`, in seconds (about 31.7 years; leave the flag out for no limit).
+pub const MAX_TIMEOUT: f64 = 1e9;
+/// Longest `--timeout` of one `serve` solve, in seconds (a day).
+pub const MAX_SERVE_TIMEOUT: f64 = 86_400.0;
+/// Most threads of `--threads` (a pool this large starts in well under a second; each thread takes memory).
+pub const MAX_THREADS: usize = 256;
+/// Longest `scramble --walk`: its time grows with the length, about 2 s of CPU per 10^8 moves in an optimised build
+/// (so about 20 s at the cap).
+pub const MAX_WALK: u64 = 1_000_000_000;
+
+fn number(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| format!("{s:?} is not a number"))
+}
+
+fn seconds(s: &str, max: f64, otherwise: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    if t.is_nan() {
+        return Err(format!("{s} is not a number of seconds"));
+    }
+    if t <= 0.0 {
+        return Err(format!(
+            "{s} is not a positive number of seconds (more than 0, at most {max})"
+        ));
+    }
+    if t > max {
+        return Err(format!(
+            "{s} seconds is too long: at most {max} ({otherwise})"
+        ));
+    }
+    Duration::try_from_secs_f64(t).map_err(|e| format!("{s}: {e}"))?;
+    Ok(t)
+}
+
+/// `--timeout` of `solve` and `bench`: seconds, more than 0 and at most [`MAX_TIMEOUT`].
+pub fn timeout(s: &str) -> Result<f64, String> {
+    seconds(s, MAX_TIMEOUT, "leave the flag out for no limit")
+}
+
+/// `--timeout` of `serve`: seconds, more than 0 and at most [`MAX_SERVE_TIMEOUT`].
+pub fn serve_timeout(s: &str) -> Result<f64, String> {
+    seconds(s, MAX_SERVE_TIMEOUT, "the default is 2")
+}
+
+/// `--within`: a weight from 1 to [`slide::MAX_WEIGHT`].
+pub fn weight(s: &str) -> Result<f64, String> {
+    let w = number(s)?;
+    let max = slide::MAX_WEIGHT;
+    if !(w.is_finite() && (1.0..=max).contains(&w)) {
+        return Err(format!("{s} is not a number from 1 to {max}"));
+    }
+    Ok(w)
+}
+
+fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number from {min} to {max}"))?;
+    usize::try_from(n)
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| format!("{s} is not a whole number from {min} to {max}"))
+}
+
+/// `--threads` of `solve` and `bench`: 0 (all cores) to [`MAX_THREADS`].
+pub fn threads(s: &str) -> Result<usize, String> {
+    whole(s, 0, MAX_THREADS)
+}
+
+/// `--threads` of `serve`: 1 to [`MAX_THREADS`] solves at once.
+pub fn serve_threads(s: &str) -> Result<usize, String> {
+    whole(s, 1, MAX_THREADS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        for ok in ["1e-300", "0.5", "1", "1e9"] {
+            assert!(timeout(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "0",
+            "-0",
+            "-1",
+            "1e9.1",
+            "1.000001e9",
+            "1e30",
+            "1e308",
+            "NaN",
+            "inf",
+            "-inf",
+            "",
+            "x",
+        ] {
+            assert!(timeout(bad).is_err(), "{bad}");
+        }
+        assert!(serve_timeout("86400").is_ok() && serve_timeout("86400.5").is_err());
+        for ok in ["1", "1.5", "100"] {
+            assert!(weight(ok).is_ok(), "{ok}");
+        }
+        for bad in ["0.99", "100.01", "1e30", "NaN", "inf", "-1", "x"] {
+            assert!(weight(bad).is_err(), "{bad}");
+        }
+        assert_eq!(threads("0"), Ok(0));
+        assert_eq!(threads("256"), Ok(256));
+        for bad in [
+            "257",
+            "-1",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1.5",
+        ] {
+            assert!(threads(bad).is_err(), "{bad}");
+        }
+        assert!(serve_threads("0").is_err() && serve_threads("1") == Ok(1));
+    }
+}
