@@ -2,8 +2,8 @@
 """Stalled-connection test of `slide serve` on loopback: can clients that never finish their requests hold it?
 
 Starts the release binary on 127.0.0.1, port 0, with an empty table cache; opens --connections connections
-(default 2000) that each send part of a request and then stall (half the headers, headers and half a body, or
-nothing at all); while they are held, measures the latency of normal solves (2x3 and 3x3 boards, each on a new
+(default 2000) that each send part of a request and then stall (half the headers, headers and half a body,
+nothing at all, or 15 KB of headers); while they are held, measures the latency of normal solves (2x3 and 3x3 boards, each on a new
 connection); samples the server's thread count and resident memory from /proc/PID/status; then waits for the
 server to close every stalled connection itself. Prints the figures and exits non-zero when a target is missed:
 
@@ -120,13 +120,15 @@ def main():
             (f"POST /api/solve HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\n"
              f"Content-Length: 40\r\n\r\n{{\"board\":").encode(),
             b"",
+            # Nearly as much header as the server takes (16 KiB): the most memory one stalled connection holds.
+            f"GET / HTTP/1.1\r\nHost: {hostport}\r\nX-Pad: {'a' * 15000}\r\nX-Mo".encode(),
         ]
         t_open = time.monotonic()
         open_failures = 0
         for i in range(args.connections):
             try:
                 s = socket.create_connection((host, port), timeout=10)
-                s.sendall(partial[i % 3])
+                s.sendall(partial[i % len(partial)])
                 s.setblocking(False)
                 stalled.append((s, time.monotonic()))
             except OSError as e:

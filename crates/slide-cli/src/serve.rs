@@ -92,9 +92,9 @@ pub const WRITE_DEADLINE: Duration = Duration::from_secs(10);
 /// How long a request waits for a free solver before it gets 503.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(30);
 /// Most connections open at once; further ones wait in the listening socket's backlog until one closes.
-pub const MAX_CONNECTIONS: usize = 8192;
+pub const MAX_CONNECTIONS: usize = 4096;
 /// Most bytes of request headers (hyper's read buffer); more get 431.
-pub const MAX_HEADER_BYTES: usize = 64 << 10;
+pub const MAX_HEADER_BYTES: usize = 16 << 10;
 /// Worker threads of the async runtime that runs the connections (solves run on threads of their own).
 pub const RUNTIME_THREADS: usize = 2;
 /// After Ctrl-C, how long the requests under way may take to finish.

@@ -919,3 +919,44 @@ fn ctrl_c_stops_the_server() {
     let mut rest = Vec::new();
     let _ = hanging.read_to_end(&mut rest);
 }
+
+/// A client that asks for pages and never reads them cannot hold its connection: once the answers fill the
+/// socket buffers, the server gives up on the write within its deadline (10 s) and closes the connection.
+#[test]
+fn clients_that_do_not_read_are_dropped() {
+    let s = Serve::start();
+    let page = s.get("/").body.len();
+    let c = s.connect();
+    // Far more answers than the loopback socket buffers hold (32 MiB), pipelined; never read until later.
+    let n = (32 << 20) / page + 1;
+    let mut w = c.try_clone().unwrap();
+    w.set_write_timeout(Some(Duration::from_secs(40))).unwrap();
+    let one = request_bytes(&s.addr, "GET", "/", None, false);
+    let writer = std::thread::spawn(move || {
+        for _ in 0..n {
+            if w.write_all(&one).is_err() {
+                break; // the server closed the connection
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_secs(16));
+    // Now read what is there: the connection must end (EOF or reset) well before every answer arrives.
+    let mut r = c;
+    r.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut got = 0usize;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("after {got} bytes: {e}"),
+        }
+    }
+    writer.join().unwrap();
+    assert!(
+        got < n * page / 2,
+        "received {got} bytes of {n} pages of {page}: the connection was not cut"
+    );
+    assert_eq!(s.get("/").status, 200);
+}
