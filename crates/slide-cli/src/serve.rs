@@ -1,26 +1,37 @@
 //! `slide serve`: a small local HTTP server for the web page (`assets/index.html`) and its JSON API.
 //!
 //! - `GET /` — the page.
-//! - `POST /api/solve` — body `{"board": B, "goal"?: B, "moves"?: bool, "shape"?: "RxC"}` where `B` is a board in
-//!   any text format `slide solve` reads, or an array of rows of whole numbers. The answer has the fields of
-//!   `slide solve --json` (`board` as rows, `moves` — -1 when unsolvable, null when the budget stopped the search
-//!   first —, `optimal`, `nodes`, `seconds`, `lower_bound` when not optimal, `solution` when moves are asked for)
-//!   plus `reason` when the board cannot be solved.
+//! - `POST /api/solve` — body `{"board": B, "goal"?: B, "moves"?: bool, "shape"?: "RxC"}` (`Content-Type:
+//!   application/json`) where `B` is a board in any text format `slide solve` reads, or an array of rows of whole
+//!   numbers. The answer has the fields of `slide solve --json` (`board` as rows, `moves` — -1 when unsolvable,
+//!   null when the budget stopped the search first —, `optimal`, `nodes`, `seconds`, `lower_bound` when not
+//!   optimal, `solution` when moves are asked for) plus `reason` when the board cannot be solved.
 //! - `GET /api/scramble?shape=RxC[&seed=S]` — `{"board": [[...]], "shape": "RxC"}`, a uniformly random solvable
 //!   board of at most [`MAX_SCRAMBLE_CELLS`] cells.
 //!
-//! Errors are JSON `{"error": "..."}`: 400 for bad input, 404 for unknown paths, 405 for a wrong method, 408 when
-//! the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 503 when every solver stays busy for
-//! [`QUEUE_WAIT`].
+//! Errors are JSON `{"error": "..."}`: 400 for bad input, 403 for a foreign `Host`, 404 for unknown paths, 405
+//! for a wrong method, 408 when the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 415 for a
+//! POST whose body is not declared as JSON, 503 when every solver stays busy for [`QUEUE_WAIT`] (or a library
+//! error says the work cannot be done now, see [`error_status`]), 500 for an internal error.
 //!
-//! Nothing holds the server long:
-//! - Each request is handled on a thread of its own (tiny_http already keeps a thread for each connection), so a
-//!   client that sends its body slowly, or not at all, holds only that thread; the body must also arrive within
-//!   [`BODY_DEADLINE`] (checked between reads) and is read at most [`MAX_BODY`] + 1 bytes far. tiny_http 0.12 has
-//!   no socket timeouts; setting `SO_RCVTIMEO` on the listening socket would make its accept loop stop at the
-//!   first idle timeout, so there are none.
-//! - At most `--threads` solves run at once (a counting semaphore): other requests wait for a turn, the newest
-//!   first, for at most [`QUEUE_WAIT`].
+//! Only pages of this machine's user may drive it: a request's `Host` must name the bound address, `localhost`,
+//! or a name given with `--allow-host` (any IP address when bound to all interfaces), so a web page whose name
+//! is rebound to 127.0.0.1 (DNS rebinding) is refused; a POST must say `Content-Type: application/json`, which a
+//! cross-site form or `text/plain` fetch cannot send without the browser asking first (and nothing here answers
+//! that CORS preflight).
+//!
+//! Nothing holds the server long (the stalled-connection test, `scripts/stall-serve.py`, measures it):
+//! - It runs on a small tokio runtime ([`RUNTIME_THREADS`] threads) with hyper's HTTP/1.1 server: a connection
+//!   costs a task and its buffers, not a thread. At most [`MAX_CONNECTIONS`] are open at once; more wait to be
+//!   accepted.
+//! - Request headers must arrive within [`HEADER_DEADLINE`] (also the longest a kept-alive connection may stay
+//!   idle), the whole body within [`BODY_DEADLINE`] (408), and a response write that makes no progress for
+//!   [`WRITE_DEADLINE`] (a client that does not read) closes the connection. Headers may take at most
+//!   [`MAX_HEADER_BYTES`]; bodies are read at most [`MAX_BODY`] + 1 bytes far (a too-large Content-Length is
+//!   refused before reading).
+//! - Solves never run on the runtime's threads: at most `--threads` of them run at once, on as many solver threads
+//!   of their own; other requests wait for a turn (a permit), the newest first, for at most [`QUEUE_WAIT`]. A
+//!   request whose client has left is dropped without being solved.
 //! - Every solve runs under a node and time budget (`--max-nodes`, `--timeout`): the answer is then
 //!   `"optimal": false` with a `lower_bound`.
 //! - No request ever waits for a table or pattern database to be built. Those are built by one background thread
@@ -29,20 +40,37 @@
 //!   budget). Boards of [`LC_ONLY_CELLS`] cells or more (4x5, 5x5, ...) always use linear conflicts: their default
 //!   pattern databases take minutes and gigabytes to build (5x5), far beyond what one request may hold. So do
 //!   boards with a custom goal, whose tables would each be another build.
+//! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and the library's
+//!   own worker pool (rayon) — a fixed number, whatever the clients do.
+//! - Ctrl-C (or SIGTERM) stops accepting connections, gives the requests under way up to [`SHUTDOWN_GRACE`] to
+//!   finish, and exits with status 0 (a second Ctrl-C exits at once).
 
-use std::collections::HashMap;
-use std::io::ErrorKind;
-use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::collections::{BTreeMap, HashMap};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use http_body_util::BodyExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::sync::{oneshot, Semaphore};
+use tokio_io_timeout::TimeoutStream;
+use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::report::{answer_json, Moves};
 use slide::request::{parse_solve, shorten};
 use slide::Scrambler;
 use slide::{Board, Shape, Solver};
-use slide::{HeuristicChoice, Method, SolveOptions};
-use tiny_http::{Header, Request, Response, Server};
+use slide::{HeuristicChoice, Method as SolveMethod, SolveOptions};
 
 use crate::{EXIT_OK, EXIT_USAGE};
 
@@ -54,15 +82,28 @@ pub const MAX_BODY: usize = 64 << 10;
 pub const MAX_SCRAMBLE_CELLS: usize = 64;
 /// Boards of at least this many cells are always searched with linear conflicts (see the module comment).
 pub const LC_ONLY_CELLS: usize = 20;
-/// The whole body must arrive within this time (checked between reads).
+/// A request's headers must arrive within this time, counted from the first wait for them (for a kept-alive
+/// connection: from the end of the previous response); otherwise the connection is closed.
+pub const HEADER_DEADLINE: Duration = Duration::from_secs(10);
+/// The whole body must arrive within this time after the headers; otherwise 408.
 pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
+/// A connection whose response makes no progress for this long (the client does not read) is closed.
+pub const WRITE_DEADLINE: Duration = Duration::from_secs(10);
 /// How long a request waits for a free solver before it gets 503.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(30);
+/// Most connections open at once; further ones wait in the listening socket's backlog until one closes.
+pub const MAX_CONNECTIONS: usize = 4096;
+/// Most bytes of request headers (hyper's read buffer); more get 431.
+pub const MAX_HEADER_BYTES: usize = 16 << 10;
+/// Worker threads of the async runtime that runs the connections (solves run on threads of their own).
+pub const RUNTIME_THREADS: usize = 2;
+/// After Ctrl-C, how long the requests under way may take to finish.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// After a 413 on a body without a Content-Length (chunked), read and throw away at most this much more of it, so
 /// the connection stays usable for a well-behaved client.
 const DISCARD_AFTER_413: usize = 1 << 20;
-/// A Content-Length above this is refused without ever touching the body (see [`refuse_huge`]).
-const HUGE_BODY: usize = 64 << 20;
+/// The listening socket's backlog: connections the kernel completes before they are accepted.
+const BACKLOG: u32 = 1024;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
@@ -90,6 +131,10 @@ pub struct ServeArgs {
     /// a turn.
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::serve_threads)]
     pub threads: Option<usize>,
+    /// Also answer requests whose Host is NAME (repeatable); by default only the bound address and localhost
+    /// are answered, so that other web sites cannot reach the server through their own names.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
@@ -106,11 +151,28 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let listener =
-        TcpListener::bind(addr).map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let hosts = match Hosts::new(addr.ip(), &args.bind, &args.allow_host) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("slide: --allow-host: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let workers = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .max(2)
+    });
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(RUNTIME_THREADS)
+        .max_blocking_threads(2)
+        .thread_name("slide-http")
+        .enable_io()
+        .enable_time()
+        .build()?;
+    let listener = rt.block_on(listen(addr))?;
     let local = listener.local_addr()?;
-    let server = Server::from_listener(listener, None)
-        .map_err(|e| anyhow::anyhow!("cannot serve on {local}: {e}"))?;
 
     let url = if local.ip().is_unspecified() {
         let here = SocketAddr::new(
@@ -132,122 +194,434 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
         out.flush()?;
     }
 
-    let workers = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .max(2)
+    let (warm_tx, warm_rx) = sync_channel::<Shape>(16);
+    let (job_tx, job_rx) = sync_channel::<Job>(workers);
+    let job_rx = Mutex::new(job_rx);
+    let warm = Arc::new(Warm {
+        state: Mutex::new(HashMap::new()),
+        queue: warm_tx,
     });
-    let (tx, rx) = sync_channel::<Shape>(16);
-    let app = App {
-        solver,
+    let app = Arc::new(App {
         budget: Budget {
             // Checked by the value parser: more than 0 and at most a day.
             time: Duration::try_from_secs_f64(args.timeout)?,
             nodes: args.max_nodes,
         },
-        warm: Warm {
-            state: Mutex::new(HashMap::new()),
-            queue: tx,
-        },
+        warm: Arc::clone(&warm),
         permits: Permits::new(workers),
-    };
-    std::thread::scope(|s| {
-        let app = &app;
-        s.spawn(move || app.warm_loop(rx));
-        loop {
-            let rq = match server.recv() {
-                Ok(rq) => rq,
-                Err(e) => {
-                    eprintln!("slide: serve: {e}");
-                    break;
-                }
-            };
-            let spawned = std::thread::Builder::new()
-                .name("slide-request".into())
-                .spawn_scoped(s, move || {
-                    // A panic answers 500 (tiny_http does that for a dropped request); the server goes on.
-                    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| app.handle(rq)))
-                        .is_err()
-                    {
-                        eprintln!("slide: serve: a request handler panicked");
-                    }
-                });
-            if let Err(e) = spawned {
-                eprintln!("slide: serve: cannot start a thread: {e}");
-            }
-        }
-        // Only reached when the listener fails; the warming thread may be in the middle of a build.
-        std::process::exit(i32::from(crate::EXIT_BAD_INPUT));
+        jobs: job_tx,
+        hosts,
     });
-    #[allow(unreachable_code)]
-    Ok(EXIT_OK)
+    std::thread::scope(|s| -> anyhow::Result<u8> {
+        let cannot = |e: std::io::Error| anyhow::anyhow!("cannot start a thread: {e}");
+        let warm = &warm;
+        std::thread::Builder::new()
+            .name("slide-warm".into())
+            .spawn_scoped(s, move || warm_loop(solver, warm, warm_rx))
+            .map_err(cannot)?;
+        for _ in 0..workers {
+            let job_rx = &job_rx;
+            std::thread::Builder::new()
+                .name("slide-solve".into())
+                .spawn_scoped(s, move || solve_loop(solver, job_rx))
+                .map_err(cannot)?;
+        }
+        let code = rt.block_on(serve(listener, app));
+        rt.shutdown_timeout(Duration::from_secs(1));
+        // The warm-up thread may be in the middle of a build (minutes); table files are written atomically, so
+        // the process may end under it.
+        std::process::exit(i32::from(code))
+    })
 }
 
-/// A counting semaphore: at most so many solves at once. Waiting requests get their turn newest first: the page
-/// asks again after every move and drops the answers to older boards (the server cannot tell that their clients
-/// left), so the newest request is the one somebody is waiting for.
+/// The listening socket (with a backlog of [`BACKLOG`] connections).
+async fn listen(addr: SocketAddr) -> anyhow::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()
+    } else {
+        tokio::net::TcpSocket::new_v6()
+    }
+    .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket
+        .bind(addr)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    socket
+        .listen(BACKLOG)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))
+}
+
+/// Accepts and serves connections until Ctrl-C; returns the exit status.
+async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> u8 {
+    let router = router(app);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(HEADER_DEADLINE)
+        .max_buf_size(MAX_HEADER_BYTES)
+        .keep_alive(true);
+    let graceful = GracefulShutdown::new();
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut stop = std::pin::pin!(stop_signal());
+    let mut last_error_report: Option<Instant> = None;
+    loop {
+        let slot = tokio::select! {
+            s = Arc::clone(&slots).acquire_owned() => match s {
+                Ok(s) => s,
+                Err(_) => break, // never closed
+            },
+            () = &mut stop => break,
+        };
+        let tcp = tokio::select! {
+            r = listener.accept() => match r {
+                Ok((tcp, _)) => tcp,
+                Err(e) => {
+                    // Out of file descriptors (EMFILE) and the like: wait a little rather than spin; a
+                    // connection the client aborted before it was accepted is no news.
+                    use std::io::ErrorKind::{ConnectionAborted, ConnectionReset};
+                    if !matches!(e.kind(), ConnectionAborted | ConnectionReset)
+                        && last_error_report.is_none_or(|t| t.elapsed() > Duration::from_secs(10))
+                    {
+                        eprintln!("slide: serve: cannot accept a connection: {e}");
+                        last_error_report = Some(Instant::now());
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let _ = tcp.set_nodelay(true);
+        let mut io = TimeoutStream::new(tcp);
+        io.set_write_timeout(Some(WRITE_DEADLINE));
+        let conn = http.serve_connection(
+            TokioIo::new(Box::pin(io)),
+            TowerToHyperService::new(router.clone()),
+        );
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // Errors here are the client's (gone, too slow, not HTTP): nothing to do but close.
+            let _ = conn.await;
+            drop(slot);
+        });
+    }
+    drop(listener);
+    let open = graceful.count();
+    if open > 0 {
+        eprintln!(
+            "slide: stopping: waiting up to {} s for {open} open connections",
+            SHUTDOWN_GRACE.as_secs()
+        );
+    }
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(SHUTDOWN_GRACE) => {
+            eprintln!("slide: stopping: requests still under way are dropped");
+        }
+        () = stop_signal() => {}
+    }
+    EXIT_OK
+}
+
+/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM. Never resolves when no handler can be installed.
+async fn stop_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}
+
+/// The routes, behind the Host check and a panic catcher (a panicking handler answers 500; the server goes on).
+fn router(app: Arc<App>) -> Router {
+    let page = || get(|| std::future::ready(Reply::page())).fallback(not_allowed("GET"));
+    Router::new()
+        .route("/", page())
+        .route("/index.html", page())
+        .route("/api/solve", post(solve).fallback(not_allowed("POST")))
+        .route(
+            "/api/scramble",
+            get(|uri: Uri| std::future::ready(scramble(uri.query().unwrap_or(""))))
+                .fallback(not_allowed("GET")),
+        )
+        .fallback(|uri: Uri| {
+            std::future::ready(Reply::error(
+                404,
+                format!("not found: {}", shorten(uri.path(), 200)),
+            ))
+        })
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), check_host))
+        .layer(CatchPanicLayer::custom(|_| {
+            eprintln!("slide: serve: a request handler panicked");
+            Reply::error(500, "internal error: the request handler failed").into_response()
+        }))
+        .with_state(app)
+}
+
+/// The handler for a method a path does not take: 405 with an `Allow` header.
+fn not_allowed(
+    allow: &'static str,
+) -> impl Fn(Method, Uri) -> std::future::Ready<Reply> + Clone + Send + Sync + 'static {
+    move |method, uri| {
+        std::future::ready(Reply::error_with_allow(
+            405,
+            format!(
+                "method {method} is not allowed on {}: use {allow}",
+                shorten(uri.path(), 200)
+            ),
+            allow,
+        ))
+    }
+}
+
+/// Refuses (403) a request whose Host the server does not answer for, before anything else looks at it.
+async fn check_host(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    // An absolute request target (`GET http://name/ HTTP/1.1`) names the host instead of the header.
+    let host = match req.uri().authority() {
+        Some(a) => Some(a.as_str()),
+        None => req
+            .headers()
+            .get(header::HOST)
+            .map(|h| h.to_str().unwrap_or("\u{fffd}")),
+    };
+    match host {
+        Some(h) if app.hosts.allows(h) => next.run(req).await,
+        Some(h) => Reply::error(
+            403,
+            format!(
+                "this server does not answer for the host {:?}: use {}, or start it with --allow-host NAME",
+                shorten(h, 100),
+                app.hosts.example()
+            ),
+        )
+        .into_response(),
+        None => Reply::error(403, "the request has no Host header").into_response(),
+    }
+}
+
+/// The host names a request may be addressed to.
+struct Hosts {
+    /// The bound address.
+    ip: IpAddr,
+    /// Bound to all interfaces: any IP address is fine (DNS rebinding needs a name).
+    any_ip: bool,
+    /// `localhost`, the `--bind` name if it is one, and the `--allow-host` names, lower case.
+    names: Vec<String>,
+}
+
+impl Hosts {
+    fn new(ip: IpAddr, bind: &str, allow: &[String]) -> Result<Hosts, String> {
+        let mut names = vec!["localhost".to_string()];
+        if bind.parse::<IpAddr>().is_err() {
+            names.push(bind.trim_end_matches('.').to_ascii_lowercase());
+        }
+        for a in allow {
+            let n = a.trim_end_matches('.').to_ascii_lowercase();
+            if n.is_empty()
+                || !n
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
+            {
+                return Err(format!(
+                    "{:?} is not a host name (letters, digits, '-', '_' and '.'; no port)",
+                    shorten(a, 100)
+                ));
+            }
+            names.push(n);
+        }
+        Ok(Hosts {
+            ip,
+            any_ip: ip.is_unspecified(),
+            names,
+        })
+    }
+
+    /// Whether a Host value (`name`, `name:port`, `1.2.3.4:port`, `[::1]:port`) is answered. The port is not
+    /// checked: only a name can be rebound to this machine.
+    fn allows(&self, host: &str) -> bool {
+        let port_ok =
+            |p: &str| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit());
+        let name = match host.strip_prefix('[') {
+            Some(rest) => match rest.split_once(']') {
+                Some((ip, "")) => ip,
+                Some((ip, port)) if port.strip_prefix(':').is_some_and(port_ok) => ip,
+                _ => return false,
+            },
+            None => match host.split_once(':') {
+                Some((name, port)) if port_ok(port) => name,
+                Some(_) => return false,
+                None => host,
+            },
+        };
+        let name = name.strip_suffix('.').unwrap_or(name);
+        if let Ok(ip) = name.parse::<IpAddr>() {
+            return self.any_ip || ip == self.ip;
+        }
+        !host.starts_with('[') && self.names.iter().any(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    /// How to name the server, for the refusal message.
+    fn example(&self) -> String {
+        match self.ip {
+            IpAddr::V6(ip) if !self.any_ip => format!("[{ip}]"),
+            IpAddr::V4(ip) if !self.any_ip => ip.to_string(),
+            _ => "localhost".into(),
+        }
+    }
+}
+
+/// The HTTP status for a library error from a solve (the message goes in the body): 400 when the request is at
+/// fault, 503 when the server cannot do the work now (memory, a table it lacks), 500 for its own failures. New
+/// variants of the (non-exhaustive) enum are 500 until they are placed here.
+pub fn error_status(e: &slide::Error) -> u16 {
+    use slide::Error as E;
+    match e {
+        E::Empty
+        | E::NotANumber { .. }
+        | E::NumberTooLarge { .. }
+        | E::Syntax { .. }
+        | E::Ragged { .. }
+        | E::WrongCount { .. }
+        | E::NotTheShape { .. }
+        | E::UnknownShape { .. }
+        | E::Duplicate { .. }
+        | E::OutOfRange { .. }
+        | E::NoBlank
+        | E::TooLarge { .. }
+        | E::BadShape { .. }
+        | E::ShapeMismatch { .. }
+        | E::IllegalMove { .. }
+        | E::BadInstance { .. }
+        | E::Unsolvable { .. }
+        | E::NoTable { .. }
+        | E::SearchTooLarge { .. }
+        | E::BadPartition { .. }
+        | E::InvalidOption { .. }
+        | E::BadMove { .. }
+        | E::MoveSyntax { .. }
+        | E::TooManyMoves { .. }
+        | E::UnknownNotation { .. }
+        | E::NeedsBoard => 400,
+        E::TooMuchMemory { .. } | E::Cancelled => 503,
+        E::Cache(_) | E::Internal(_) => 500,
+        _ => 500,
+    }
+}
+
+/// A counting semaphore for the solver threads: at most so many solves at once. Waiting requests get their turn
+/// newest first: the page asks again after every move and drops the answers to older boards, so the newest
+/// request is the one somebody is waiting for. Waiting is async (no thread is held); a request dropped while it
+/// waits (its client left) leaves the queue, and a permit handed to it just then goes to the next.
 struct Permits {
     state: Mutex<PermitState>,
-    freed: Condvar,
 }
 
 struct PermitState {
     free: usize,
     next_ticket: u64,
-    waiting: std::collections::BTreeSet<u64>,
+    /// The waiting requests by ticket (later is newer); a permit is handed over by a send.
+    waiting: BTreeMap<u64, oneshot::Sender<()>>,
 }
 
-struct Permit<'a>(&'a Permits);
+/// The right to run one solve; given back on drop.
+struct Permit(Arc<Permits>);
 
 impl Permits {
-    fn new(n: usize) -> Permits {
-        Permits {
+    fn new(n: usize) -> Arc<Permits> {
+        Arc::new(Permits {
             state: Mutex::new(PermitState {
                 free: n,
                 next_ticket: 0,
-                waiting: Default::default(),
+                waiting: BTreeMap::new(),
             }),
-            freed: Condvar::new(),
-        }
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PermitState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// A permit, or `None` when none came free for this request within `wait`.
-    fn acquire(&self, wait: Duration) -> Option<Permit<'_>> {
-        let deadline = Instant::now() + wait;
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let ticket = st.next_ticket;
-        st.next_ticket += 1;
-        st.waiting.insert(ticket);
-        loop {
-            if st.free > 0 && st.waiting.last() == Some(&ticket) {
-                st.waiting.remove(&ticket);
+    async fn acquire(self: &Arc<Self>, wait: Duration) -> Option<Permit> {
+        let mut waiter = {
+            let mut st = self.lock();
+            if st.free > 0 {
                 st.free -= 1;
-                if st.free > 0 && !st.waiting.is_empty() {
-                    self.freed.notify_all(); // the next newest may go too
-                }
-                return Some(Permit(self));
+                return Some(Permit(Arc::clone(self)));
             }
-            let now = Instant::now();
-            if now >= deadline {
-                st.waiting.remove(&ticket);
-                if st.free > 0 {
-                    self.freed.notify_all(); // this one was perhaps the newest: let another take the permit
-                }
-                return None;
+            let ticket = st.next_ticket;
+            st.next_ticket += 1;
+            let (tx, rx) = oneshot::channel();
+            st.waiting.insert(ticket, tx);
+            Waiter {
+                permits: self,
+                ticket,
+                rx,
+                done: false,
             }
-            st = self
-                .freed
-                .wait_timeout(st, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+        };
+        match tokio::time::timeout(wait, &mut waiter.rx).await {
+            Ok(Ok(())) => {
+                waiter.done = true;
+                Some(Permit(Arc::clone(self)))
+            }
+            _ => None, // the waiter's drop leaves the queue (or passes on a permit that came just now)
+        }
+    }
+
+    /// Hands a permit to the newest waiter still there, or keeps it.
+    fn release(&self) {
+        let mut st = self.lock();
+        while let Some((_, tx)) = st.waiting.pop_last() {
+            if tx.send(()).is_ok() {
+                return;
+            }
+        }
+        st.free += 1;
+    }
+}
+
+/// A request's place in the queue.
+struct Waiter<'a> {
+    permits: &'a Arc<Permits>,
+    ticket: u64,
+    rx: oneshot::Receiver<()>,
+    /// The permit was received (and is now a [`Permit`]).
+    done: bool,
+}
+
+impl Drop for Waiter<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let mut st = self.permits.lock();
+        if st.waiting.remove(&self.ticket).is_none() && self.rx.try_recv().is_ok() {
+            // A permit was sent after the wait ended: pass it on.
+            drop(st);
+            self.permits.release();
         }
     }
 }
 
-impl Drop for Permit<'_> {
+impl Drop for Permit {
     fn drop(&mut self) {
-        self.0.state.lock().unwrap_or_else(|e| e.into_inner()).free += 1;
-        self.0.freed.notify_all();
+        self.0.release();
     }
 }
 
@@ -295,11 +669,24 @@ impl Warm {
     }
 }
 
-struct App<'a> {
-    solver: &'a Solver,
+/// What the request handlers share.
+struct App {
     budget: Budget,
-    warm: Warm,
-    permits: Permits,
+    warm: Arc<Warm>,
+    permits: Arc<Permits>,
+    /// To the solver threads; never more than the permits in flight.
+    jobs: SyncSender<Job>,
+    hosts: Hosts,
+}
+
+/// A solve for a solver thread, with its permit and where the answer goes.
+struct Job {
+    board: Board,
+    goal: Board,
+    opts: SolveOptions,
+    moves: bool,
+    permit: Permit,
+    reply: oneshot::Sender<Reply>,
 }
 
 /// An answer: status, content type, body, extra headers.
@@ -320,6 +707,15 @@ impl Reply {
         }
     }
 
+    fn page() -> Reply {
+        Reply {
+            status: 200,
+            html: true,
+            body: PAGE.to_string(),
+            allow: None,
+        }
+    }
+
     fn error(status: u16, message: impl AsRef<str>) -> Reply {
         Reply::json(
             status,
@@ -327,62 +723,138 @@ impl Reply {
         )
     }
 
-    /// The same status and headers with an empty body (for [`refuse_huge`], which writes the body itself).
-    fn headers_only(&self) -> Reply {
-        Reply {
-            status: self.status,
-            html: self.html,
-            body: String::new(),
-            allow: self.allow,
-        }
-    }
-
-    fn method_not_allowed(method: &tiny_http::Method, path: &str, allow: &'static str) -> Reply {
-        let mut r = Reply::error(
-            405,
-            format!("method {method} is not allowed on {path}: use {allow}"),
-        );
+    fn error_with_allow(status: u16, message: impl AsRef<str>, allow: &'static str) -> Reply {
+        let mut r = Reply::error(status, message);
         r.allow = Some(allow);
         r
     }
 }
 
-impl App<'_> {
-    fn handle(&self, mut rq: Request) {
-        let url = rq.url().to_string();
-        let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-        let method = rq.method().clone();
-        use tiny_http::Method::{Get, Head, Post};
-        let reply = match path {
-            "/" | "/index.html" => match method {
-                Get | Head => Reply {
-                    status: 200,
-                    html: true,
-                    body: PAGE.to_string(),
-                    allow: None,
-                },
-                _ => Reply::method_not_allowed(&method, path, "GET"),
-            },
-            "/api/solve" => match method {
-                Post => match read_body(&mut rq) {
-                    Ok(body) => self.solve(&body),
-                    Err(BodyError::Huge) => return refuse_huge(rq),
-                    Err(BodyError::Reply(r)) => r,
-                },
-                _ => Reply::method_not_allowed(&method, path, "POST"),
-            },
-            "/api/scramble" => match method {
-                Get | Head => scramble(query),
-                _ => Reply::method_not_allowed(&method, path, "GET"),
-            },
-            _ => Reply::error(404, format!("not found: {}", shorten(path, 200))),
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        let ctype = if self.html {
+            "text/html; charset=utf-8"
+        } else {
+            "application/json"
         };
-        // After a 413, answering drops the request, and tiny_http then reads the rest of the announced body to
-        // skip it, on this request's own thread.
-        let _ = rq.respond(response(reply));
+        let mut r = Response::new(Body::from(self.body));
+        *r.status_mut() =
+            StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let h = r.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ctype));
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        h.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        if let Some(a) = self.allow {
+            h.insert(header::ALLOW, HeaderValue::from_static(a));
+        }
+        r
     }
+}
 
-    fn solve(&self, body: &[u8]) -> Reply {
+/// `POST /api/solve`: checked in this order — announced length (413), content type (415), the body itself
+/// (408, 413, 400), the request (400), a permit (503), the solve.
+async fn solve(State(app): State<Arc<App>>, req: Request) -> Reply {
+    let (parts, body) = req.into_parts();
+    if content_length(&parts.headers).is_some_and(|n| n > MAX_BODY as u64) {
+        return too_large();
+    }
+    if !is_json(&parts.headers) {
+        let got = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .map(|v| format!("{:?}", shorten(&String::from_utf8_lossy(v.as_bytes()), 80)));
+        return Reply::error(
+            415,
+            format!(
+                "the body must be JSON sent with Content-Type: application/json, not {}",
+                got.as_deref().unwrap_or("no Content-Type")
+            ),
+        );
+    }
+    match read_body(body).await {
+        Ok(body) => app.solve(&body).await,
+        Err(r) => r,
+    }
+}
+
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Whether the Content-Type is `application/json` (any parameters, any case).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+fn too_large() -> Reply {
+    Reply::error(
+        413,
+        format!("request body too large: at most {} KiB", MAX_BODY >> 10),
+    )
+}
+
+fn too_slow() -> Reply {
+    Reply::error(408, "the request body did not arrive in time")
+}
+
+/// Reads a request body of at most [`MAX_BODY`] bytes within [`BODY_DEADLINE`]. Past the limit (a chunked body)
+/// it reads on and throws away at most [`DISCARD_AFTER_413`] more bytes before answering 413.
+async fn read_body(mut body: Body) -> Result<Vec<u8>, Reply> {
+    let deadline = tokio::time::Instant::now() + BODY_DEADLINE;
+    let mut out = Vec::new();
+    let mut over = false;
+    let mut discarded = 0usize;
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Err(_) if over => return Err(too_large()),
+            Err(_) => return Err(too_slow()),
+            Ok(None) => break,
+            Ok(Some(Err(e))) if over => {
+                let _ = e;
+                return Err(too_large());
+            }
+            Ok(Some(Err(e))) => {
+                return Err(Reply::error(
+                    400,
+                    format!("could not read the request body: {e}"),
+                ))
+            }
+            Ok(Some(Ok(frame))) => frame,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        if over {
+            discarded += data.len();
+            if discarded > DISCARD_AFTER_413 {
+                break;
+            }
+        } else {
+            out.extend_from_slice(&data);
+            over = out.len() > MAX_BODY;
+        }
+    }
+    if over {
+        return Err(too_large());
+    }
+    Ok(out)
+}
+
+impl App {
+    async fn solve(&self, body: &[u8]) -> Reply {
         let req = match parse_solve(body) {
             Ok(r) => r,
             Err(e) => return Reply::error(400, e),
@@ -400,22 +872,29 @@ impl App<'_> {
             );
         }
         let opts = self.options(&board, &goal);
-        let Some(_permit) = self.permits.acquire(QUEUE_WAIT) else {
-            return Reply::error(
+        let busy = || {
+            Reply::error(
                 503,
                 "the server is busy with other boards: try again in a moment",
-            );
+            )
         };
-        let start = Instant::now();
-        let solution = match self.solver.solve_with(&board, &goal, &opts) {
-            Ok(s) => s,
-            Err(e @ slide::Error::Cache(_)) => return Reply::error(500, e.to_string()),
-            Err(e) => return Reply::error(400, e.to_string()),
+        let Some(permit) = self.permits.acquire(QUEUE_WAIT).await else {
+            return busy();
         };
-        let seconds = start.elapsed().as_secs_f64();
-        let moves = if req.moves { Moves::Tiles } else { Moves::Omit };
-        let out = answer_json(&board, &solution, seconds, moves, None, None);
-        Reply::json(200, out)
+        let (tx, rx) = oneshot::channel();
+        let job = Job {
+            board,
+            goal,
+            opts,
+            moves: req.moves,
+            permit,
+            reply: tx,
+        };
+        if self.jobs.try_send(job).is_err() {
+            return busy(); // cannot happen: there are as many places as permits
+        }
+        rx.await
+            .unwrap_or_else(|_| Reply::error(500, "internal error: the solver thread failed"))
     }
 
     /// The solve options for a board: always under the budget, and never waiting for a table to be built.
@@ -427,7 +906,7 @@ impl App<'_> {
             ..SolveOptions::default()
         };
         let lc = SolveOptions {
-            method: Method::Search,
+            method: SolveMethod::Search,
             heuristic: HeuristicChoice::LinearConflict,
             ..base.clone()
         };
@@ -443,144 +922,71 @@ impl App<'_> {
             lc
         }
     }
-
-    /// Loads or builds, one shape at a time, what the solver needs for a shape's default goal.
-    fn warm_loop(&self, rx: Receiver<Shape>) {
-        for shape in rx {
-            let goal = Board::goal(shape);
-            let opts = SolveOptions {
-                method: if shape.cells() <= slide::engine::table::MAX_TABLE_CELLS {
-                    Method::Table
-                } else {
-                    Method::Search
-                },
-                ..SolveOptions::default()
-            };
-            // Solving the goal itself loads the table or the pattern databases and then finds nothing to do.
-            let state = match self.solver.solve_with(&goal, &goal, &opts) {
-                Ok(_) => WarmState::Ready,
-                Err(e) => {
-                    eprintln!("slide: serve: {shape}: {e}; searching without tables");
-                    WarmState::Failed
-                }
-            };
-            self.warm.set(shape, state);
-        }
-    }
 }
 
-fn response(r: Reply) -> Response<std::io::Cursor<Vec<u8>>> {
-    let ctype = if r.html {
-        "text/html; charset=utf-8"
-    } else {
-        "application/json"
-    };
-    let mut resp = Response::from_data(r.body.into_bytes())
-        .with_status_code(r.status)
-        .with_chunked_threshold(usize::MAX)
-        .with_header(header("Content-Type", ctype))
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"));
-    if let Some(a) = r.allow {
-        resp = resp.with_header(header("Allow", a));
-    }
-    resp
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
-}
-
-enum BodyError {
-    /// A Content-Length too large to let tiny_http skip the body.
-    Huge,
-    Reply(Reply),
-}
-
-fn too_large() -> Reply {
-    Reply::error(
-        413,
-        format!("request body too large: at most {} KiB", MAX_BODY >> 10),
-    )
-}
-
-/// Reads a request body of at most [`MAX_BODY`] bytes within [`BODY_DEADLINE`].
-fn read_body(rq: &mut Request) -> Result<Vec<u8>, BodyError> {
-    if let Some(n) = rq.body_length() {
-        if n > HUGE_BODY {
-            return Err(BodyError::Huge);
-        }
-        if n > MAX_BODY {
-            // tiny_http reads and drops the rest of the body (bounded by the socket timeout) after the answer.
-            return Err(BodyError::Reply(too_large()));
-        }
-    }
-    let deadline = Instant::now() + BODY_DEADLINE;
-    let chunked = rq.body_length().is_none();
-    let reader = rq.as_reader();
-    let mut body = Vec::new();
-    let mut buf = [0u8; 8192];
-    let mut over = false;
-    let mut discarded = 0usize;
+/// A solver thread: runs the jobs it receives, one at a time, until the sending side goes away.
+fn solve_loop(solver: &Solver, jobs: &Mutex<Receiver<Job>>) {
     loop {
-        if Instant::now() > deadline {
-            return Err(BodyError::Reply(Reply::error(
-                408,
-                "the request body did not arrive in time",
-            )));
+        let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+            Ok(j) => j,
+            Err(_) => return,
+        };
+        let Job {
+            board,
+            goal,
+            opts,
+            moves,
+            permit,
+            reply,
+        } = job;
+        if reply.is_closed() {
+            continue; // the client left while the request waited: nobody reads the answer
         }
-        match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(k) if over => {
-                discarded += k;
-                if discarded > DISCARD_AFTER_413 {
-                    break;
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let start = Instant::now();
+            match solver.solve_with(&board, &goal, &opts) {
+                Ok(solution) => {
+                    let seconds = start.elapsed().as_secs_f64();
+                    let moves = if moves { Moves::Tiles } else { Moves::Omit };
+                    Reply::json(
+                        200,
+                        answer_json(&board, &solution, seconds, moves, None, None),
+                    )
                 }
+                Err(e) => Reply::error(error_status(&e), e.to_string()),
             }
-            Ok(k) => {
-                body.extend_from_slice(&buf[..k]);
-                if body.len() > MAX_BODY {
-                    if !chunked {
-                        break;
-                    }
-                    over = true;
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                return Err(BodyError::Reply(Reply::error(
-                    408,
-                    "the request body did not arrive in time",
-                )));
-            }
-            Err(e) => {
-                return Err(BodyError::Reply(Reply::error(
-                    400,
-                    format!("could not read the request body: {e}"),
-                )));
-            }
-        }
+        }))
+        .unwrap_or_else(|_| {
+            eprintln!("slide: serve: a solve panicked");
+            Reply::error(500, "internal error: the solver failed on this board")
+        });
+        drop(permit);
+        let _ = reply.send(answer);
     }
-    if body.len() > MAX_BODY {
-        return Err(BodyError::Reply(too_large()));
-    }
-    Ok(body)
 }
 
-/// Answers 413 to a request whose Content-Length is absurdly large, without ever letting the request be dropped:
-/// tiny_http 0.12, on dropping a request, allocates a buffer as large as the unread rest of the body to skip it,
-/// and for a length beyond the memory (say `Content-Length: 1000000000000`) that aborts the whole process. The only
-/// way tiny_http gives the body reader away is an upgraded connection, so the 413 goes out that way (with
-/// `Connection: upgrade` and the body delimited by the end of the connection) and the connection is then
-/// abandoned: its reading thread stays parked and the socket open until the client leaves or the process ends.
-/// Only a broken or hostile client sends such a request.
-fn refuse_huge(rq: Request) {
-    let reply = too_large();
-    let mut stream = rq.upgrade("none", response(reply.headers_only()));
-    use std::io::Write;
-    let _ = stream.write_all(reply.body.as_bytes());
-    let _ = stream.flush();
-    std::mem::forget(stream);
+/// Loads or builds, one shape at a time, what the solver needs for a shape's default goal.
+fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<Shape>) {
+    for shape in rx {
+        let goal = Board::goal(shape);
+        let opts = SolveOptions {
+            method: if shape.cells() <= slide::engine::table::MAX_TABLE_CELLS {
+                SolveMethod::Table
+            } else {
+                SolveMethod::Search
+            },
+            ..SolveOptions::default()
+        };
+        // Solving the goal itself loads the table or the pattern databases and then finds nothing to do.
+        let state = match solver.solve_with(&goal, &goal, &opts) {
+            Ok(_) => WarmState::Ready,
+            Err(e) => {
+                eprintln!("slide: serve: {shape}: {e}; searching without tables");
+                WarmState::Failed
+            }
+        };
+        warm.set(shape, state);
+    }
 }
 
 fn scramble(query: &str) -> Reply {
@@ -664,7 +1070,6 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// At most `max` characters of `s`, with an ellipsis when cut.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -680,29 +1085,168 @@ mod tests {
         assert_eq!(percent_decode("%zz1"), "%zz1");
     }
 
-    #[test]
-    fn permits_go_to_the_newest_waiter() {
+    #[tokio::test]
+    async fn permits_go_to_the_newest_waiter() {
         let p = Permits::new(1);
-        let held = p.acquire(Duration::from_secs(1)).unwrap();
-        let order = Mutex::new(Vec::new());
-        std::thread::scope(|s| {
-            for i in 0..3 {
-                let (p, order) = (&p, &order);
-                s.spawn(move || {
-                    let _permit = p.acquire(Duration::from_secs(20)).unwrap();
-                    order.lock().unwrap().push(i);
-                    std::thread::sleep(Duration::from_millis(5));
-                });
-                while p.state.lock().unwrap().waiting.len() <= i {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+        let held = p.acquire(Duration::from_secs(1)).await.unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for i in 0..3 {
+            let (p2, order) = (Arc::clone(&p), Arc::clone(&order));
+            tasks.push(tokio::spawn(async move {
+                let _permit = p2.acquire(Duration::from_secs(20)).await.unwrap();
+                order.lock().unwrap().push(i);
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }));
+            while p.lock().waiting.len() <= i {
+                tokio::time::sleep(Duration::from_millis(1)).await;
             }
-            drop(held);
-        });
+        }
+        drop(held);
+        for t in tasks {
+            t.await.unwrap();
+        }
         assert_eq!(*order.lock().unwrap(), [2, 1, 0]);
-        let _one = p.acquire(Duration::from_secs(1)).unwrap();
-        assert!(p.acquire(Duration::from_millis(20)).is_none());
-        assert!(p.state.lock().unwrap().waiting.is_empty());
+        let one = p.acquire(Duration::from_secs(1)).await.unwrap();
+        assert!(p.acquire(Duration::from_millis(20)).await.is_none());
+        assert!(p.lock().waiting.is_empty());
+        drop(one);
+        assert_eq!(p.lock().free, 1);
+    }
+
+    #[tokio::test]
+    async fn a_waiter_that_leaves_gives_its_turn_away() {
+        let p = Permits::new(1);
+        let held = p.acquire(Duration::from_secs(1)).await.unwrap();
+        // An older waiter that stays, and a newer one whose client leaves (its future is dropped).
+        let p2 = Arc::clone(&p);
+        let stays =
+            tokio::spawn(async move { p2.acquire(Duration::from_secs(20)).await.is_some() });
+        while p.lock().waiting.is_empty() {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        let p3 = Arc::clone(&p);
+        let leaves =
+            tokio::spawn(async move { p3.acquire(Duration::from_secs(20)).await.is_some() });
+        while p.lock().waiting.len() < 2 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        leaves.abort();
+        assert!(leaves.await.is_err());
+        assert_eq!(p.lock().waiting.len(), 1);
+        drop(held);
+        assert!(stays.await.unwrap());
+        assert_eq!(p.lock().free, 1);
+        // A permit sent to a waiter whose wait ended at that moment is passed on, not lost.
+        let w = Waiter {
+            permits: &p,
+            ticket: 99,
+            rx: {
+                let (tx, rx) = oneshot::channel();
+                tx.send(()).unwrap();
+                rx
+            },
+            done: false,
+        };
+        p.lock().free -= 1; // the permit in flight
+        drop(w);
+        assert_eq!(p.lock().free, 1);
+    }
+
+    #[test]
+    fn hosts_of_a_loopback_server() {
+        let h = Hosts::new(
+            "127.0.0.1".parse().unwrap(),
+            "127.0.0.1",
+            &["Box.Example".into()],
+        )
+        .unwrap();
+        for ok in [
+            "127.0.0.1",
+            "127.0.0.1:8773",
+            "localhost",
+            "LOCALHOST:1",
+            "localhost.",
+            "box.example",
+            "box.example:443",
+        ] {
+            assert!(h.allows(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "evil.example",
+            "evil.example:8773",
+            "localhost.evil.example",
+            "127.0.0.2",
+            "10.0.0.1:8773",
+            "[::1]:8773",
+            "127.0.0.1:",
+            "127.0.0.1:x",
+            "localhost:8773:1",
+            "[localhost]",
+            "127.0.0.1@evil.example",
+        ] {
+            assert!(!h.allows(bad), "{bad}");
+        }
+        let any = Hosts::new("0.0.0.0".parse().unwrap(), "0.0.0.0", &[]).unwrap();
+        assert!(
+            any.allows("192.168.1.5:8773") && any.allows("[fe80::1]") && any.allows("localhost")
+        );
+        assert!(!any.allows("evil.example"));
+        let v6 = Hosts::new("::1".parse().unwrap(), "::1", &[]).unwrap();
+        assert!(v6.allows("[::1]:8773") && !v6.allows("127.0.0.1"));
+        assert_eq!(v6.example(), "[::1]");
+        let named = Hosts::new("127.0.0.1".parse().unwrap(), "myhost", &[]).unwrap();
+        assert!(named.allows("MyHost:8773"));
+        for bad in ["", "a b", "host:80", "a/b"] {
+            assert!(
+                Hosts::new(h.ip, "127.0.0.1", &[bad.into()]).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_content_types() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_str(v).unwrap());
+            is_json(&h)
+        };
+        assert!(with("application/json"));
+        assert!(with("Application/JSON; charset=utf-8"));
+        for bad in [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/jsonx",
+            "",
+        ] {
+            assert!(!with(bad), "{bad}");
+        }
+        assert!(!is_json(&HeaderMap::new()));
+    }
+
+    #[test]
+    fn library_errors_map_to_statuses() {
+        assert_eq!(error_status(&slide::Error::NoBlank), 400);
+        assert_eq!(
+            error_status(&slide::Error::NoTable {
+                shape: "4x4".parse().unwrap()
+            }),
+            400
+        );
+        assert_eq!(error_status(&slide::Error::Cancelled), 503);
+        assert_eq!(error_status(&slide::Error::Internal("x".into())), 500);
+        assert_eq!(
+            error_status(&slide::Error::TooMuchMemory {
+                what: "a table".into(),
+                needed: 2,
+                limit: 1
+            }),
+            503
+        );
+        assert_eq!(error_status(&slide::Error::Cache("disk".into())), 500);
     }
 
     #[test]

@@ -79,7 +79,7 @@ impl Serve {
     }
 
     fn request(&self, method: &str, path: &str, body: Option<&str>) -> Resp {
-        self.raw(&request_bytes(method, path, body, true))
+        self.raw(&request_bytes(&self.addr, method, path, body, true))
     }
 
     fn get(&self, path: &str) -> Resp {
@@ -118,8 +118,9 @@ impl Drop for Serve {
     }
 }
 
-fn request_bytes(method: &str, path: &str, body: Option<&str>, close: bool) -> Vec<u8> {
-    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: test\r\n");
+/// A request to `host` (the Host header: the server refuses names it does not know).
+fn request_bytes(host: &str, method: &str, path: &str, body: Option<&str>, close: bool) -> Vec<u8> {
+    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n");
     if close {
         r.push_str("Connection: close\r\n");
     }
@@ -322,6 +323,7 @@ fn serves_the_page() {
     for _ in 0..3 {
         conn.get_mut()
             .write_all(&request_bytes(
+                &s.addr,
                 "POST",
                 "/api/solve",
                 Some(r#"{"board": "4 1 2/5 0 3"}"#),
@@ -475,12 +477,12 @@ fn bad_input_is_400_with_a_message_naming_the_problem() {
 fn oversized_bodies_are_413() {
     let s = Serve::start();
     // Announced too large: refused without reading the body.
-    let r = s.raw(b"POST /api/solve HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+    let r = s.raw(format!("POST /api/solve HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n", s.addr).as_bytes());
     assert_eq!(r.status, 413);
     assert!(r.json()["error"].as_str().unwrap().contains("64 KiB"));
     // Sent in chunks, without a length: cut off after 64 KiB.
     let big = format!(r#"{{"board": "1 2 3/4 0 5{}"}}"#, " ".repeat(70_000));
-    let mut req = b"POST /api/solve HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".to_vec();
+    let mut req = format!("POST /api/solve HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n", s.addr).into_bytes();
     for c in big.as_bytes().chunks(4096) {
         req.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
         req.extend_from_slice(c);
@@ -496,8 +498,14 @@ fn oversized_bodies_are_413() {
     assert_eq!(s.solve(serde_json::from_str(&ok).unwrap())["moves"], 1);
     // An absurd length neither crashes the server nor waits for the body.
     let mut c = s.connect();
-    c.write_all(b"POST /api/solve HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000000000\r\n\r\n")
-        .unwrap();
+    c.write_all(
+        format!(
+            "POST /api/solve HTTP/1.1\r\nHost: {}\r\nContent-Length: 1000000000000\r\n\r\n",
+            s.addr
+        )
+        .as_bytes(),
+    )
+    .unwrap();
     let mut head = [0u8; 12];
     c.read_exact(&mut head).unwrap();
     assert_eq!(&head, b"HTTP/1.1 413");
@@ -674,7 +682,7 @@ fn stalled_clients_do_not_hold_the_solvers() {
     for _ in 0..4 {
         let mut c = s.connect();
         c.write_all(
-            b"POST /api/solve HTTP/1.1\r\nHost: test\r\nContent-Length: 40\r\n\r\n{\"board\":",
+            format!("POST /api/solve HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"board\":", s.addr).as_bytes(),
         )
         .unwrap();
         stalled.push(c);
@@ -694,4 +702,261 @@ fn stalled_clients_do_not_hold_the_solvers() {
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     assert_eq!(s.get("/").status, 200);
     drop(stalled);
+}
+
+#[test]
+fn foreign_hosts_are_refused() {
+    let s = Serve::with_args(&["--allow-host", "Slide.Test"]);
+    let port = s.addr.rsplit(':').next().unwrap().to_string();
+    let solve_body = r#"{"board": "4 1 2/5 0 3"}"#;
+    // A web page whose name resolves to 127.0.0.1 (DNS rebinding) sends its own name.
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        "localhost.evil.example".to_string(),
+        "127.0.0.2".to_string(),
+        format!("[::1]:{port}"),
+    ] {
+        for (method, path, body) in [
+            ("GET", "/", None),
+            ("GET", "/api/scramble?shape=3x3", None),
+            ("POST", "/api/solve", Some(solve_body)),
+            ("GET", "/nope", None),
+        ] {
+            let r = s.raw(&request_bytes(&host, method, path, body, true));
+            assert_eq!(r.status, 403, "Host {host}: {method} {path}: {}", r.body);
+            assert_eq!(r.header("content-type"), Some("application/json"));
+            let e = r.json()["error"].as_str().unwrap().to_string();
+            assert!(e.contains("--allow-host"), "{e}");
+        }
+    }
+    // An absolute request target names the host too; no Host at all is refused.
+    let r = s.raw(
+        format!(
+            "GET http://evil.example:{port}/ HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.addr
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = s.raw(b"GET / HTTP/1.0\r\n\r\n");
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.json()["error"].as_str().unwrap().contains("no Host"));
+    // The bound address (with or without the port), localhost, and the --allow-host name are answered.
+    for host in [
+        s.addr.clone(),
+        "127.0.0.1".to_string(),
+        "localhost".to_string(),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        "slide.test".to_string(),
+        format!("SLIDE.TEST:{port}"),
+    ] {
+        let r = s.raw(&request_bytes(
+            &host,
+            "POST",
+            "/api/solve",
+            Some(solve_body),
+            true,
+        ));
+        assert_eq!(r.status, 200, "Host {host}: {}", r.body);
+        assert_eq!(r.json()["moves"], 5);
+        let r = s.raw(&request_bytes(&host, "GET", "/", None, true));
+        assert_eq!(r.status, 200, "Host {host}");
+    }
+    // A bad --allow-host is a usage error.
+    let out = Command::new(assert_cmd::cargo::cargo_bin("slide"))
+        .args(["serve", "--port", "0", "--allow-host", "a b"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-host"));
+}
+
+#[test]
+fn posts_must_be_json() {
+    let s = Serve::start();
+    let body = r#"{"board": "4 1 2/5 0 3"}"#;
+    let post_as = |ctype: Option<&str>| {
+        let mut r = format!(
+            "POST /api/solve HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            s.addr,
+            body.len()
+        );
+        if let Some(t) = ctype {
+            r.push_str(&format!("Content-Type: {t}\r\n"));
+        }
+        r.push_str("\r\n");
+        r.push_str(body);
+        s.raw(r.as_bytes())
+    };
+    // What a cross-site form or a "simple" fetch can send without the browser asking the server first.
+    for ctype in [
+        Some("text/plain"),
+        Some("text/plain;charset=UTF-8"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+        None,
+    ] {
+        let r = post_as(ctype);
+        assert_eq!(r.status, 415, "{ctype:?}: {}", r.body);
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains("application/json"), "{e}");
+    }
+    for ctype in [
+        "application/json",
+        "application/json; charset=utf-8",
+        "Application/JSON",
+    ] {
+        let r = post_as(Some(ctype));
+        assert_eq!(r.status, 200, "{ctype}: {}", r.body);
+        assert_eq!(r.json()["moves"], 5);
+    }
+}
+
+/// The server's thread count (Linux), from /proc.
+fn threads_of(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// A small version of `scripts/stall-serve.py`: 200 connections that stall (half the headers, nothing at all, or
+/// half a body) hold no thread and do not keep solves waiting, and the server closes them itself.
+#[test]
+fn stalled_connections_are_closed_by_the_server() {
+    let s = Serve::with_args(&["--threads", "2"]);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut stalled = Vec::new();
+    for i in 0..200 {
+        let mut c = s.connect();
+        match i % 3 {
+            0 => c.write_all(b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le").unwrap(),
+            1 => {}
+            _ => c
+                .write_all(
+                    format!("POST /api/solve HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"board\":", s.addr).as_bytes(),
+                )
+                .unwrap(),
+        }
+        stalled.push(c);
+    }
+    let opened = Instant::now();
+    std::thread::sleep(Duration::from_millis(300));
+    // Solves are answered meanwhile (generous bounds: this is no benchmark).
+    for _ in 0..5 {
+        let t = Instant::now();
+        assert_eq!(
+            s.solve(serde_json::json!({"board": "4 1 2/5 0 3"}))["moves"],
+            5
+        );
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    }
+    if let Some(n) = threads_of(s.child.id()) {
+        assert!(n <= 4 * cores + 16, "{n} threads on {cores} cores");
+    }
+    // The stalled connections were still open (held by the server, not refused) while the solves went through.
+    for c in &stalled {
+        c.set_nonblocking(true).unwrap();
+        let mut b = [0u8; 1];
+        let e = c.peek(&mut b).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock);
+        c.set_nonblocking(false).unwrap();
+    }
+    // The server closes every one of them: the half bodies after a 408, the others without a word.
+    for (i, c) in stalled.iter_mut().enumerate() {
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut got = Vec::new();
+        match c.read_to_end(&mut got) {
+            Ok(_) => {}
+            Err(e) => assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::ConnectionReset,
+                "connection {i}: {e}"
+            ),
+        }
+        let text = String::from_utf8_lossy(&got);
+        if i % 3 == 2 {
+            assert!(text.starts_with("HTTP/1.1 408"), "connection {i}: {text:?}");
+        } else {
+            assert!(!text.contains("HTTP/1.1 2"), "connection {i}: {text:?}");
+        }
+    }
+    let took = opened.elapsed();
+    assert!(took < Duration::from_secs(20), "closed after {took:?}");
+    assert_eq!(s.get("/").status, 200);
+}
+
+/// Ctrl-C (SIGINT) stops the server with status 0, even with a connection left hanging.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_server() {
+    let mut s = Serve::start();
+    assert_eq!(s.get("/").status, 200);
+    let mut hanging = s.connect();
+    hanging.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    let kill = Command::new("kill")
+        .args(["-INT", &s.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let t = Instant::now();
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "still running after SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let mut rest = Vec::new();
+    let _ = hanging.read_to_end(&mut rest);
+}
+
+/// A client that asks for pages and never reads them cannot hold its connection: once the answers fill the
+/// socket buffers, the server gives up on the write within its deadline (10 s) and closes the connection.
+#[test]
+fn clients_that_do_not_read_are_dropped() {
+    let s = Serve::start();
+    let page = s.get("/").body.len();
+    let c = s.connect();
+    // Far more answers than the loopback socket buffers hold (32 MiB), pipelined; never read until later.
+    let n = (32 << 20) / page + 1;
+    let mut w = c.try_clone().unwrap();
+    w.set_write_timeout(Some(Duration::from_secs(40))).unwrap();
+    let one = request_bytes(&s.addr, "GET", "/", None, false);
+    let writer = std::thread::spawn(move || {
+        for _ in 0..n {
+            if w.write_all(&one).is_err() {
+                break; // the server closed the connection
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_secs(16));
+    // Now read what is there: the connection must end (EOF or reset) well before every answer arrives.
+    let mut r = c;
+    r.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut got = 0usize;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("after {got} bytes: {e}"),
+        }
+    }
+    writer.join().unwrap();
+    assert!(
+        got < n * page / 2,
+        "received {got} bytes of {n} pages of {page}: the connection was not cut"
+    );
+    assert_eq!(s.get("/").status, 200);
 }

@@ -189,9 +189,6 @@ pub enum Error {
     /// Tile numbers asked for (or given) without the board they refer to.
     #[error("tile numbers need the start board: a tile's number does not say which way it moves")]
     NeedsBoard,
-    /// No solver of the requested kind covers this shape.
-    #[error("unsupported: {0}")]
-    Unsupported(String),
     /// A table or pattern-database build would need more memory than allowed.
     #[error("{what} needs {} MB of memory to build, more than the {} MB allowed (--max-memory)", needed / 1_000_000, limit / 1_000_000)]
     TooMuchMemory {
