@@ -34,12 +34,12 @@
 //!   request whose client has left is dropped without being solved.
 //! - Every solve runs under a node and time budget (`--max-nodes`, `--timeout`): the answer is then
 //!   `"optimal": false` with a `lower_bound`.
-//! - No request ever waits for a table or pattern database to be built. Those are built by one background thread
-//!   the first time a shape is asked for; until its data is ready, a shape's boards are answered by IDA* with the
-//!   Manhattan + linear-conflict heuristic, which needs no tables (still exact when it finishes within the
-//!   budget). Boards of [`LC_ONLY_CELLS`] cells or more (4x5, 5x5, ...) always use linear conflicts: their default
-//!   pattern databases take minutes and gigabytes to build (5x5), far beyond what one request may hold. So do
-//!   boards with a custom goal, whose tables would each be another build.
+//! - No request ever waits for a table or pattern database to be built: the method is the library's planning
+//!   point's ([`slide::Solver::plan`]) with `wait_for_builds` off, which answers from what is in memory and
+//!   otherwise by IDA* with the Manhattan + linear-conflict heuristic, which needs no tables (still exact when it
+//!   finishes within the budget). One background thread loads or builds a shape's data the first time it is asked
+//!   for, for shapes under [`LC_ONLY_CELLS`] cells with the default goal only: the 5x5 databases take minutes and
+//!   gigabytes to build, and each custom goal would be another build.
 //! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and the library's
 //!   own worker pool (rayon) — a fixed number, whatever the clients do.
 //! - Ctrl-C (or SIGTERM) stops accepting connections, gives the requests under way up to [`SHUTDOWN_GRACE`] to
@@ -70,7 +70,7 @@ use crate::report::{answer_json, Moves};
 use slide::request::{parse_solve, shorten};
 use slide::Scrambler;
 use slide::{Board, Shape, Solver};
-use slide::{HeuristicChoice, Method as SolveMethod, SolveOptions};
+use slide::{Method as SolveMethod, SolveOptions};
 
 use crate::{EXIT_OK, EXIT_USAGE};
 
@@ -78,7 +78,7 @@ use crate::{EXIT_OK, EXIT_USAGE};
 const PAGE: &str = include_str!("../assets/index.html");
 /// Largest request body accepted (64 KiB); larger ones get 413.
 pub const MAX_BODY: usize = 64 << 10;
-/// Most cells of a scrambled board.
+/// Most cells of a board the server scrambles or solves (boards over 25 cells are answered by fast mode).
 pub const MAX_SCRAMBLE_CELLS: usize = 64;
 /// Boards of at least this many cells are always searched with linear conflicts (see the module comment).
 pub const LC_ONLY_CELLS: usize = 20;
@@ -871,6 +871,16 @@ impl App {
                 ),
             );
         }
+        if board.shape().cells() > MAX_SCRAMBLE_CELLS {
+            // Bounded work and answers: fast mode would answer, but its moves grow as the cube of the side.
+            let e = slide::Error::SearchTooLarge {
+                shape: board.shape(),
+            };
+            return Reply::error(
+                400,
+                format!("{e}: the server answers boards of at most {MAX_SCRAMBLE_CELLS} cells"),
+            );
+        }
         let opts = self.options(&board, &goal);
         let busy = || {
             Reply::error(
@@ -897,29 +907,20 @@ impl App {
             .unwrap_or_else(|_| Reply::error(500, "internal error: the solver thread failed"))
     }
 
-    /// The solve options for a board: always under the budget, and never waiting for a table to be built.
+    /// The solve options for a board: always under the budget, and never waiting for a build. The method is the
+    /// library's choice ([`slide::Solver::plan`] with `wait_for_builds` off): a table or pattern databases when
+    /// they are in memory, else IDA* with linear conflicts; fast mode above 25 cells. The first board of a shape
+    /// under [`LC_ONLY_CELLS`] cells with the default goal asks the background thread to load or build its data.
     fn options(&self, board: &Board, goal: &Board) -> SolveOptions {
         let shape = board.shape();
-        let base = SolveOptions {
+        if shape.cells() < LC_ONLY_CELLS && goal.is_default_goal() && !shape.is_line() {
+            let _ = self.warm.ready(shape);
+        }
+        SolveOptions {
             max_nodes: Some(self.budget.nodes),
             timeout: Some(self.budget.time),
+            wait_for_builds: false,
             ..SolveOptions::default()
-        };
-        let lc = SolveOptions {
-            method: SolveMethod::Search,
-            heuristic: HeuristicChoice::LinearConflict,
-            ..base.clone()
-        };
-        if shape.is_line() || !board.is_solvable(goal).unwrap_or(true) {
-            return base; // answered at once, without any table
-        }
-        if shape.cells() >= LC_ONLY_CELLS || !goal.is_default_goal() {
-            return lc;
-        }
-        if self.warm.ready(shape) {
-            base // complete table (at most 12 cells) or pattern databases, already in memory
-        } else {
-            lc
         }
     }
 }
