@@ -114,6 +114,8 @@ impl SolveArgs {
         Ok(SolveOptions {
             method: if self.search {
                 Method::Search
+            } else if self.fast {
+                Method::Fast
             } else {
                 Method::Auto
             },
@@ -221,11 +223,11 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
     };
     let result = (|| -> std::io::Result<()> {
         if !args.boards.is_empty() {
-            let items: Vec<(usize, &'static str, String)> = args
+            let items: Vec<(usize, &'static str, Input)> = args
                 .boards
                 .iter()
                 .enumerate()
-                .map(|(i, b)| (i + 1, "argument", b.clone()))
+                .map(|(i, b)| (i + 1, "argument", Input::Text(b.clone())))
                 .collect();
             for chunk in items.chunks(CHUNK) {
                 let answers = pool.install(|| job.answer_all(chunk));
@@ -239,7 +241,7 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         let mut number = 0usize;
         let mut buf: Vec<u8> = Vec::new();
         loop {
-            let mut chunk: Vec<(usize, &'static str, String)> = Vec::new();
+            let mut chunk: Vec<(usize, &'static str, Input)> = Vec::new();
             let mut eof = false;
             while chunk.len() < CHUNK {
                 if !chunk.is_empty() && reader.buffer().is_empty() {
@@ -256,17 +258,17 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                 number += 1;
                 if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
                     skip_line(&mut reader)?;
-                    chunk.push((number, "line", String::from("\u{0}too-long")));
+                    chunk.push((number, "line", Input::TooLong));
                     continue;
                 }
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
                 }
                 match String::from_utf8(std::mem::take(&mut buf)) {
-                    Ok(text) => chunk.push((number, "line", text)),
+                    Ok(text) => chunk.push((number, "line", Input::Text(text))),
                     Err(e) => {
                         let at = e.utf8_error().valid_up_to() + 1;
-                        chunk.push((number, "line", format!("\u{0}utf8 {at}")));
+                        chunk.push((number, "line", Input::BadUtf8 { at }));
                     }
                 }
             }
@@ -304,6 +306,16 @@ fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
     }
 }
 
+/// One input line or argument, as read: the text, or why it could not be read.
+enum Input {
+    /// The text (without its line end).
+    Text(String),
+    /// A line longer than [`MAX_LINE`] (skipped).
+    TooLong,
+    /// A line that is not UTF-8: the 1-based byte of the first bad sequence.
+    BadUtf8 { at: usize },
+}
+
 /// What one input line produced: text for standard output, an error for standard error.
 struct Answer {
     out: String,
@@ -315,9 +327,6 @@ struct Answer {
 
 /// Fast-mode solutions of boards with more cells than this are streamed to the output rather than collected.
 const STREAM_CELLS: usize = 1 << 18;
-
-/// Boards over this many cells are solved in fast mode unless a method is asked for.
-pub const FAST_DEFAULT_CELLS: usize = 25;
 
 struct Job<'a> {
     solver: &'a Solver,
@@ -337,7 +346,7 @@ struct Job<'a> {
 impl Job<'_> {
     /// Answers a chunk on the pool: a large chunk board by board in parallel, a small one (a single hard board,
     /// say) board after board, each search shared among the threads.
-    fn answer_all(&self, chunk: &[(usize, &'static str, String)]) -> Vec<Answer> {
+    fn answer_all(&self, chunk: &[(usize, &'static str, Input)]) -> Vec<Answer> {
         if chunk.len() < PARALLEL_BOARDS {
             return chunk
                 .iter()
@@ -367,18 +376,17 @@ impl Job<'_> {
         }
     }
 
-    fn answer(&self, number: usize, what: &str, text: &str, parallel: bool) -> Answer {
-        if let Some(special) = text.strip_prefix('\u{0}') {
-            let msg = if special == "too-long" {
-                format!("line longer than {} MiB", MAX_LINE >> 20)
-            } else {
-                format!(
-                    "invalid UTF-8 at byte {}",
-                    special.trim_start_matches("utf8 ")
-                )
-            };
-            return self.error(number, what, &msg);
-        }
+    fn answer(&self, number: usize, what: &str, input: &Input, parallel: bool) -> Answer {
+        let text = match input {
+            Input::Text(t) => t,
+            Input::TooLong => {
+                let msg = format!("line longer than {} MiB", MAX_LINE >> 20);
+                return self.error(number, what, &msg);
+            }
+            Input::BadUtf8 { at } => {
+                return self.error(number, what, &format!("invalid UTF-8 at byte {at}"))
+            }
+        };
         let board = match Board::parse_with_shape(text, self.shape) {
             Ok(b) => b,
             Err(e) => return self.error(number, what, &e.to_string()),
@@ -414,12 +422,14 @@ impl Job<'_> {
                 Err(e) => self.error(number, what, &e.to_string()),
             };
         }
-        let explicit = self.args.search
-            || self.args.within.is_some()
-            || self.args.pdb.is_some()
-            || self.args.heuristic != "auto";
-        if self.args.fast || (!explicit && board.shape().cells() > FAST_DEFAULT_CELLS) {
-            return self.fast(number, what, &board, goal, want_moves, start);
+        // The method is the library's choice (the one planning point): fast mode above 25 cells unless a search
+        // option is given, or everywhere with --fast.
+        match self.solver.plan(&board, goal, &self.opts) {
+            Ok(slide::Plan::Fast) => {
+                return self.fast(number, what, &board, goal, want_moves, start)
+            }
+            Ok(_) => {}
+            Err(e) => return self.error(number, what, &e.to_string()),
         }
         if board.shape().cells() > 20
             && self.opts.timeout.is_none()
@@ -495,8 +505,21 @@ impl Job<'_> {
         start: Instant,
     ) -> Answer {
         if board.unsolvable_reason(goal).ok().flatten().is_some() {
+            // The library's answer (it stops at the parity test), written by the one answer writer.
+            let solution = match self.solver.solve_with(board, goal, &self.opts) {
+                Ok(s) => s,
+                Err(e) => return self.error(number, what, &e.to_string()),
+            };
             let out = if self.args.json {
-                format!("{{\"board\": {board}, \"moves\": -1, \"optimal\": true, \"nodes\": 0, \"seconds\": 0}}\n")
+                let seconds = start.elapsed().as_secs_f64();
+                let kind = if want_moves {
+                    Moves::Tiles
+                } else {
+                    Moves::Omit
+                };
+                let mut text = answer_json(board, &solution, seconds, kind, Some("fast"), None);
+                text.push('\n');
+                text
             } else {
                 "-1\n".to_string()
             };

@@ -847,3 +847,19 @@ fn fast_mode_prints_only_the_length_and_count_only_is_gone() {
     assert_eq!(words.next(), Some(counted.trim()));
     assert_eq!(words.count(), len);
 }
+
+/// Input lines are data, never signals: a line that happens to start with a NUL and `too-long` (once an in-band
+/// marker of the reader) is reported as the bad board it is, not as an over-long line.
+#[test]
+fn a_nul_line_is_just_a_bad_board() {
+    let s = Slide::new();
+    for line in ["\u{0}too-long", "\u{0}utf8 3"] {
+        let (code, out, err) = s.run(&["solve"], &format!("{line}\n1 2 3/4 0 5\n"));
+        assert_eq!((code, out.as_str()), (1, "1\n"), "{err}");
+        assert!(err.contains("line 1:"), "{err}");
+        assert!(
+            !err.contains("longer than") && !err.contains("invalid UTF-8"),
+            "{line:?}: {err}"
+        );
+    }
+}
