@@ -67,41 +67,11 @@ pub struct Board {
 }
 
 impl Board {
-    /// A board from row-major tiles; checks that they are `0..cells`, each once.
+    /// A board from row-major tiles; checks that they are `0..cells`, each once (the one validator,
+    /// [`Board::parse`]'s too).
     pub fn new(shape: Shape, tiles: Vec<Tile>) -> Result<Board> {
-        let n = shape.cells();
-        if tiles.len() != n {
-            return Err(Error::WrongCount {
-                shape,
-                expected: n,
-                found: tiles.len(),
-            });
-        }
-        let mut seen = vec![u32::MAX; n];
-        for (cell, &t) in tiles.iter().enumerate() {
-            let ti = t as usize;
-            if ti >= n {
-                return Err(Error::OutOfRange {
-                    value: t as i128,
-                    cells: n,
-                    max: n - 1,
-                });
-            }
-            if seen[ti] != u32::MAX {
-                return Err(Error::Duplicate {
-                    value: t as u64,
-                    first: seen[ti] as usize + 1,
-                    second: cell + 1,
-                });
-            }
-            seen[ti] = cell as u32;
-        }
-        let blank = seen[0] as usize; // 0 is in range and n >= 2, and all n values are present
-        Ok(Board {
-            shape,
-            tiles,
-            blank,
-        })
+        let vals: Vec<i64> = tiles.iter().map(|&t| i64::from(t)).collect();
+        parse::validate(shape, &vals)
     }
 
     /// A board from tiles already checked to be `0..cells` each once, with the blank on `blank`.
@@ -145,20 +115,8 @@ impl Board {
             }
         }
         let shape = Shape::new(rows.len(), cols)?;
-        let n = shape.cells();
-        let mut tiles = Vec::with_capacity(n);
-        for v in rows.iter().flatten() {
-            let v: i64 = (*v).into();
-            if v < 0 || v as u64 >= n as u64 {
-                return Err(Error::OutOfRange {
-                    value: v as i128,
-                    cells: n,
-                    max: n - 1,
-                });
-            }
-            tiles.push(v as Tile);
-        }
-        Board::new(shape, tiles)
+        let vals: Vec<i64> = rows.iter().flatten().map(|&v| v.into()).collect();
+        parse::validate(shape, &vals)
     }
 
     /// The default goal of a shape: tiles `1..cells` in reading order, the blank last.

@@ -138,6 +138,13 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
         }
         found
     };
+    validate(shape, &vals)
+}
+
+/// **The** board validator, for every format and entry point (text, rows, tiles): the values must be `shape`'s
+/// count, then none repeated, then a blank among them, then every one in `0..cells`, checked in that order, so that
+/// the same values give the same error whatever they came in.
+pub(crate) fn validate(shape: Shape, vals: &[i64]) -> Result<Board> {
     let n = shape.cells();
     if vals.len() != n {
         return Err(Error::WrongCount {
@@ -164,7 +171,7 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
         return Err(Error::NoBlank);
     }
     let mut tiles = Vec::with_capacity(n);
-    for &v in &vals {
+    for &v in vals {
         if v < 0 || v >= n as i64 {
             return Err(Error::OutOfRange {
                 value: v as i128,
@@ -400,5 +407,47 @@ mod tests {
     #[test]
     fn no_blank_reported() {
         assert!(err("1 2 3 4").contains("no blank"));
+    }
+}
+
+#[cfg(test)]
+mod validator_tests {
+    use super::*;
+
+    /// One validator: the same values give the same error whichever way they come in.
+    #[test]
+    fn same_values_same_error() {
+        let shape = Shape::new(2, 3).unwrap();
+        for (vals, want) in [
+            (vec![1i64, 2, 3, 4, 5, 6], Error::NoBlank),
+            (
+                vec![1, 2, 3, 4, 4, 0],
+                Error::Duplicate {
+                    value: 4,
+                    first: 4,
+                    second: 5,
+                },
+            ),
+            (
+                vec![1, 2, 3, 4, 9, 0],
+                Error::OutOfRange {
+                    value: 9,
+                    cells: 6,
+                    max: 5,
+                },
+            ),
+        ] {
+            let text = format!(
+                "{} {} {}/{} {} {}",
+                vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+            );
+            let json = format!("[{:?},{:?}]", &vals[..3], &vals[3..]).replace(' ', "");
+            let rows = vec![vals[..3].to_vec(), vals[3..].to_vec()];
+            let tiles: Vec<Tile> = vals.iter().map(|&v| v as Tile).collect();
+            assert_eq!(Board::parse(&text).unwrap_err(), want, "{text}");
+            assert_eq!(Board::parse(&json).unwrap_err(), want, "{json}");
+            assert_eq!(Board::from_rows(&rows).unwrap_err(), want, "{rows:?}");
+            assert_eq!(Board::new(shape, tiles).unwrap_err(), want, "{vals:?}");
+        }
     }
 }
