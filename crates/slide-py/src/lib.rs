@@ -330,7 +330,9 @@ impl Ask {
         check_metric(metric)?;
         let timeout = match timeout {
             None => None,
-            Some(t) if t.is_finite() && t >= 0.0 && t < 1e12 => Some(Duration::from_secs_f64(t)),
+            Some(t) if t.is_finite() && (0.0..1e12).contains(&t) => {
+                Some(Duration::from_secs_f64(t))
+            }
             Some(t) => {
                 return Err(PyValueError::new_err(format!(
                     "timeout must be a number of seconds, at least 0, not {t}"
@@ -496,9 +498,7 @@ impl PySolution {
     /// The goal, as a list of rows.
     #[getter]
     fn goal(&self) -> PyResult<Vec<Vec<Tile>>> {
-        Ok(Board::parse(&self.goal)
-            .map_err(|e| lib_err(e, ""))?
-            .rows())
+        Ok(Board::parse(&self.goal).map_err(|e| lib_err(e, ""))?.rows())
     }
 
     fn __repr__(&self) -> String {
@@ -556,7 +556,10 @@ impl PySolution {
             s.board.clone(),
             s.goal.clone(),
         );
-        Ok((restore.unbind(), (state,).into_pyobject(py)?.into_any().unbind()))
+        Ok((
+            restore.unbind(),
+            (state,).into_pyobject(py)?.into_any().unbind(),
+        ))
     }
 
     #[staticmethod]
@@ -575,8 +578,18 @@ impl PySolution {
             String,
         ),
     ) -> PyResult<Self> {
-        let (distance, moves, optimal, lower_bound, nodes, seconds, within, unsolvable_reason, board, goal) =
-            state;
+        let (
+            distance,
+            moves,
+            optimal,
+            lower_bound,
+            nodes,
+            seconds,
+            within,
+            unsolvable_reason,
+            board,
+            goal,
+        ) = state;
         Board::parse(&board).map_err(|e| lib_err(e, "board"))?;
         Board::parse(&goal).map_err(|e| lib_err(e, "goal"))?;
         Ok(PySolution {
@@ -638,10 +651,8 @@ fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let ask = Ask::new("stm", false, None, None, None)?;
-    let s = interruptible(py, &cancel, || {
-        solve_one(&b, &goal, &ask, &cancel, true)
-    })?
-    .map_err(|e| lib_err(e, ""))?;
+    let s = interruptible(py, &cancel, || solve_one(&b, &goal, &ask, &cancel, true))?
+        .map_err(|e| lib_err(e, ""))?;
     Ok(s.distance.unwrap_or(-1))
 }
 
@@ -864,13 +875,15 @@ fn distances_typed<'py, T: Value>(
             out.par_iter_mut()
                 .zip(boards.par_iter())
                 .enumerate()
-                .map(|(i, (o, b))| match lookup.distance(b.iter().copied(), goal) {
-                    Ok(d) => {
-                        *o = d;
-                        None
-                    }
-                    Err(()) => Some(i),
-                })
+                .map(
+                    |(i, (o, b))| match lookup.distance(b.iter().copied(), goal) {
+                        Ok(d) => {
+                            *o = d;
+                            None
+                        }
+                        Err(()) => Some(i),
+                    },
+                )
                 .reduce(|| None, |a, b| a.or(b).map(|x| a.map_or(x, |y| y.min(x))))
         };
         match bad {
@@ -893,7 +906,9 @@ fn distances_typed<'py, T: Value>(
                     Ok(_) => "not a board".into(),
                 },
             };
-            Err(BoardError::new_err(format!("board {i} of the array: {msg}")))
+            Err(BoardError::new_err(format!(
+                "board {i} of the array: {msg}"
+            )))
         }
     }
 }
@@ -1079,8 +1094,8 @@ fn stats<'py>(
     }
     let g = goal_for(&Board::goal(shape), goal, "")?;
     let cancel = AtomicBool::new(false);
-    let st = interruptible(py, &cancel, || Solver::global().stats(&g))?
-        .map_err(|e| lib_err(e, ""))?;
+    let st =
+        interruptible(py, &cancel, || Solver::global().stats(&g))?.map_err(|e| lib_err(e, ""))?;
     let d = PyDict::new(py);
     d.set_item("states", st.states)?;
     d.set_item("diameter", st.diameter())?;

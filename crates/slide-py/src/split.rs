@@ -14,13 +14,13 @@ use slide::{Solver, Tile};
 
 use crate::{board_from, goal_for, interruptible, lib_err};
 
+/// A board as rows of tiles.
+type Rows = Vec<Vec<Tile>>;
+
 /// The board (and goal) as lists of rows, checked: what `slide.ray` sends to its tasks.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None))]
-fn _rows(
-    board: &Bound<'_, PyAny>,
-    goal: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(Vec<Vec<Tile>>, Vec<Vec<Tile>>)> {
+fn _rows(board: &Bound<'_, PyAny>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<(Rows, Rows)> {
     let b = board_from(board, "")?;
     let g = goal_for(&b, goal, "")?;
     Ok((b.rows(), g.rows()))
@@ -84,8 +84,7 @@ fn _search_subtrees(
         for root in &roots {
             let opts = SolveOptions {
                 max_nodes: max_nodes.map(|m| m.saturating_sub(nodes)),
-                timeout: deadline
-                    .map(|d| d.saturating_duration_since(std::time::Instant::now())),
+                timeout: deadline.map(|d| d.saturating_duration_since(std::time::Instant::now())),
                 cancel: Some(cancel.clone()),
                 ..Default::default()
             };
@@ -103,7 +102,9 @@ fn _search_subtrees(
                         (a, b) => a.or(b),
                     };
                 }
-                SubtreeResult::Stopped { nodes: n } => return Ok(("stopped", None, None, nodes + n)),
+                SubtreeResult::Stopped { nodes: n } => {
+                    return Ok(("stopped", None, None, nodes + n))
+                }
             }
         }
         Ok(("exhausted", None, next, nodes))
