@@ -2,7 +2,7 @@
 """Benchmarks of the Python package (issue 15's targets), run in the environment scripts/test-python.sh makes:
 
     target/py-venv/bin/python scripts/bench-python.py [--quick] [--korf100 FILE] [--korf24 FILE --korf24-id 40]
-        [--compare-slidingpuzzle]
+        [--compare-slidingpuzzle] [--split45 SEED]
 
 1. slide.distances over 1,000,000 random 2 x 3 boards (one int64 array): boards per second (target 20 M/s).
 2. slide.sliding_puzzle per call from Python against a plain Python BFS per board (the classic LeetCode solution,
@@ -15,6 +15,7 @@
    (default 16) tasks per threshold on a local 2-CPU Ray, against slide.solve (the local parallel search, as
    `slide solve` runs it): lengths (equal to the published one) and the overhead. Builds the 6-6-6-6 pattern
    databases first if they are not in SLIDE_CACHE_DIR (about 5 minutes on 2 cores, 2.5 GB of memory).
+   --split45 SEED does the same with a random 4 x 5 board (its databases build in seconds; seed 5: 77 moves).
 
 Pattern databases go to SLIDE_CACHE_DIR (default target/py-cache, as the tests).
 """
@@ -156,32 +157,39 @@ def bench_korf100(path):
     print(f"korf100 on Ray: 2 workers against 1: {times[1] / times[2]:.2f}x")
 
 
-def bench_korf24(path, ident, tasks):
+def bench_split(name, board, goal, tasks, published=None):
+    """slide.ray.solve of one board on a local 2-CPU Ray against slide.solve (the local parallel search)."""
     import ray
 
     import slide.ray as sray
 
-    inst = {i: (opt, b) for i, opt, b in read_set(path, 5)}
-    opt, board = inst[ident]
-    goal = [[5 * r + c for c in range(5)] for r in range(5)]
     t = time.perf_counter()
     slide.solve(board, goal, max_nodes=0)
-    print(f"korf24: pattern databases ready in {time.perf_counter() - t:.1f} s")
+    print(f"{name}: pattern databases ready in {time.perf_counter() - t:.1f} s")
     t = time.perf_counter()
     local = slide.solve(board, goal)
     t_local = time.perf_counter() - t
     ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
     try:
-        sray.solve_many([board], goal, max_nodes=0)  # a worker with its databases loaded
+        sray.solve_many([board, board], goal, max_nodes=0, chunk_size=1)  # workers with their databases loaded
         t = time.perf_counter()
         dist = sray.solve(board, goal, tasks=tasks)
         t_ray = time.perf_counter() - t
     finally:
         ray.shutdown()
-    print(f"korf24 #{ident} (published {opt}): slide.solve {local.distance} in {t_local:.2f} s ({local.nodes:,} nodes); "
+    pub = f" (published {published})" if published is not None else ""
+    print(f"{name}{pub}: slide.solve {local.distance} in {t_local:.2f} s ({local.nodes:,} nodes); "
           f"slide.ray.solve tasks={tasks}: {dist.distance} in {t_ray:.2f} s ({dist.nodes:,} nodes): "
-          f"overhead {t_ray / t_local:.2f}x")
-    assert local.distance == dist.distance == opt
+          f"{t_ray / t_local:.2f}x the local time")
+    assert local.distance == dist.distance and local.optimal and dist.optimal
+    assert published is None or dist.distance == published
+
+
+def bench_korf24(path, ident, tasks):
+    inst = {i: (opt, b) for i, opt, b in read_set(path, 5)}
+    opt, board = inst[ident]
+    goal = [[5 * r + c for c in range(5)] for r in range(5)]
+    bench_split(f"korf24 #{ident}", board, goal, tasks, opt)
 
 
 def main():
@@ -192,12 +200,16 @@ def main():
     ap.add_argument("--korf24", metavar="FILE")
     ap.add_argument("--korf24-id", type=int, default=40)
     ap.add_argument("--tasks", type=int, default=16)
+    ap.add_argument("--split45", type=int, metavar="SEED", help="slide.ray.solve of slide.scramble('4x5', seed=SEED)")
     a = ap.parse_args()
     random.seed(1)
     boards = bench_distances(a.quick)
     bench_sliding_puzzle(boards, a.quick, a.compare_slidingpuzzle)
     if a.korf100:
         bench_korf100(a.korf100)
+    if a.split45 is not None:
+        board = slide.scramble("4x5", seed=a.split45)
+        bench_split(f"4x5 scramble seed {a.split45}", board, None, a.tasks)
     if a.korf24:
         bench_korf24(a.korf24, a.korf24_id, a.tasks)
 
