@@ -89,3 +89,23 @@ def test_split_solve_limits_give_a_lower_bound():
     assert s.nodes <= 5000 + 1000  # the cuts' own nodes come on top of the tasks' shares
     t = sray.solve(b, tasks=8, timeout=0.0)
     assert t.distance is None and t.lower_bound <= full
+
+
+@ray.remote
+def _pid():
+    import os
+    import time
+
+    time.sleep(0.2)  # long enough for the tasks to spread over both workers
+    return os.getpid()
+
+
+def test_cancelled_tasks_keep_their_worker_processes():
+    # slide.ray.solve cancels the tasks still running once one finds a solution; the workers must survive (their
+    # pattern databases stay loaded for the next tasks).
+    before = set(ray.get([_pid.remote() for _ in range(8)]))
+    for seed in range(3):
+        b = slide.scramble("4x4", seed=20 + seed, walk=40)
+        assert sray.solve(b, tasks=32).distance == slide.solve(b).distance
+    after = set(ray.get([_pid.remote() for _ in range(8)]))
+    assert after == before

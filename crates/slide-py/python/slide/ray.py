@@ -47,16 +47,17 @@ def _solve_chunk(boards: List[Any], goal: Any, options: dict) -> list:
     return slide.solve_many(boards, goal, threads=1, **options)
 
 
-# Not retried: the driver cancels the tasks of a threshold once one finds a solution or a limit stops the search.
-@ray.remote(num_cpus=1, max_retries=0)
+@ray.remote(num_cpus=1)
 def _search_chunk(board, goal, threshold, roots, max_nodes, timeout):
     return _slide._search_subtrees(board, goal, threshold, roots, max_nodes, timeout)
 
 
 def _cancel(refs) -> None:
+    # Not forced: the task gets a KeyboardInterrupt, which stops slide's search within 50 ms, and its worker process
+    # lives on with its pattern databases loaded (a forced cancel kills the process). Cancelled tasks are not retried.
     for r in refs:
         try:
-            ray.cancel(r, force=True)
+            ray.cancel(r, force=False)
         except Exception:  # noqa: BLE001 - a task that already ended cannot be cancelled
             pass
 
