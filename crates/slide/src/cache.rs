@@ -162,14 +162,22 @@ fn remove_stale_temporaries(dir: &Path, path: &Path) {
     }
 }
 
-/// Reads and verifies a table file against the expected metadata. Any mismatch or damage is an error saying what.
-///
-/// The payload is read straight into the table's words (no second copy of the file in memory).
-pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
+/// A table file's header, read and checked: its metadata (and their bytes, for the checksum), the checksum, where
+/// the words start and how many there are.
+struct Header {
+    meta: Meta,
+    meta_bytes: Vec<u8>,
+    sum: u64,
+    offset: u64,
+    words: usize,
+}
+
+/// Reads the header of an open table file and checks it against the expected metadata and the file's length; the
+/// file is left positioned at the words.
+fn read_header(f: &mut std::fs::File, path: &Path, expected: &Meta) -> Result<Header> {
     use std::io::Read;
     let io = |e: std::io::Error| Error::Cache(format!("cannot read {}: {e}", path.display()));
     let bad = |what: &str| Error::Cache(format!("{} is damaged: {what}", path.display()));
-    let mut f = std::fs::File::open(path).map_err(io)?;
     let file_len = f.metadata().map_err(io)?.len();
     let mut head = [0u8; HEADER];
     if file_len < HEADER as u64 || f.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
@@ -201,6 +209,9 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
             meta.blank
         )));
     }
+    if !(1..=16).contains(&meta.bits) {
+        return Err(bad("bad entry width"));
+    }
     let pad = (8 - meta_end % 8) % 8;
     let words = PackedTable::words_for(meta.bits, meta.len);
     let want = (meta_end + pad) as u64 + words as u64 * 8;
@@ -209,25 +220,73 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
     }
     let mut skip = [0u8; 8];
     f.read_exact(&mut skip[..pad]).map_err(io)?;
+    Ok(Header {
+        meta,
+        meta_bytes,
+        sum,
+        offset: (meta_end + pad) as u64,
+        words,
+    })
+}
+
+/// True when `words` (as stored: little-endian bytes) match the header's checksum.
+fn checksum_ok(h: &Header, raw: &[u8]) -> bool {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&h.meta_bytes);
+    hasher.update(raw);
+    hasher.digest() == h.sum
+}
+
+/// Reads and verifies a table file against the expected metadata. Any mismatch or damage is an error saying what.
+///
+/// The payload is read straight into the table's words (no second copy of the file in memory).
+pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
+    use std::io::Read;
+    let io = |e: std::io::Error| Error::Cache(format!("cannot read {}: {e}", path.display()));
+    let bad = |what: &str| Error::Cache(format!("{} is damaged: {what}", path.display()));
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let h = read_header(&mut f, path, expected)?;
+    let words = h.words;
     let mut data: Vec<u64> = crate::packed::large_vec(words);
     {
         // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
         let raw: &mut [u8] =
             unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, words * 8) };
         f.read_exact(raw).map_err(io)?;
-        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-        hasher.update(&meta_bytes);
-        hasher.update(raw);
-        if hasher.digest() != sum {
+        if !checksum_ok(&h, raw) {
             return Err(bad("checksum mismatch"));
         }
     }
     for w in &mut data {
         *w = u64::from_le(*w);
     }
-    let table =
-        PackedTable::from_words(meta.bits, meta.len, data).ok_or_else(|| bad("bad table size"))?;
-    Ok((meta, table))
+    let table = PackedTable::from_words(h.meta.bits, h.meta.len, data)
+        .ok_or_else(|| bad("bad table size"))?;
+    Ok((h.meta, table))
+}
+
+/// [`load`], with the table's words mapped read-only from the file rather than read ([`PackedTable::map`]): every
+/// process that loads the same file this way shares one copy of it in memory (the page cache) — worker processes
+/// of one machine then hold one copy of each table between them. The checksum is verified over the mapped words.
+/// Where mapping is not available, the same as [`load`].
+pub fn load_mapped(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
+    let io = |e: std::io::Error| Error::Cache(format!("cannot read {}: {e}", path.display()));
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let h = read_header(&mut f, path, expected)?;
+    let Some(table) = PackedTable::map(h.meta.bits, h.meta.len, &f, h.offset).map_err(io)? else {
+        return load(path, expected);
+    };
+    let w = table.words();
+    // SAFETY: the words viewed as the bytes they are stored as (the mapping is of a little-endian file on a
+    // little-endian machine, or `map` would have declined).
+    let raw = unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, w.len() * 8) };
+    if !checksum_ok(&h, raw) {
+        return Err(Error::Cache(format!(
+            "{} is damaged: checksum mismatch",
+            path.display()
+        )));
+    }
+    Ok((h.meta, table))
 }
 
 #[cfg(test)]
@@ -260,6 +319,10 @@ mod tests {
         let path = dir.path().join(file_name(&meta));
         save(&path, &meta, &t).unwrap();
         let (m2, t2) = load(&path, &meta).unwrap();
+        let (m3, t3) = load_mapped(&path, &meta).unwrap();
+        assert_eq!(t3.is_mapped(), cfg!(all(unix, target_endian = "little")));
+        assert!(!t2.is_mapped());
+        assert_eq!((m3, t3), (meta.clone(), t.clone()));
         assert_eq!((m2, t2), (meta.clone(), t));
         // no temporary files left behind, and those of killed writers are swept
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
@@ -276,10 +339,15 @@ mod tests {
             b[pos] ^= 0x10;
             std::fs::write(&path, &b).unwrap();
             assert!(load(&path, &meta).is_err(), "flip at {pos}");
+            assert!(load_mapped(&path, &meta).is_err(), "flip at {pos}, mapped");
         }
         for len in [0, 10, 24, 40, good.len() - 8] {
             std::fs::write(&path, &good[..len]).unwrap();
             assert!(load(&path, &meta).is_err(), "truncated to {len}");
+            assert!(
+                load_mapped(&path, &meta).is_err(),
+                "truncated to {len}, mapped"
+            );
         }
         let mut other = meta.clone();
         other.shape = Shape::new(3, 2).unwrap();

@@ -172,6 +172,7 @@ pub struct Solver {
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<(Shape, usize, Vec<u8>), Arc<Pdb>>>,
     max_memory: Option<u64>,
+    map_files: bool,
 }
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
@@ -228,6 +229,7 @@ impl Solver {
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
             pdbs: Mutex::new(HashMap::new()),
             max_memory: None,
+            map_files: false,
         }
     }
 
@@ -246,6 +248,15 @@ impl Solver {
             }),
             _ => Ok(()),
         }
+    }
+
+    /// Maps cached table and pattern-database files read-only into memory instead of reading them
+    /// ([`cache::load_mapped`]), and maps what it builds once saved: processes of one machine that map the same
+    /// files share one copy of them (the page cache), however many they are — for example the worker processes of
+    /// a Ray node. Lookups may be a little slower than in memory of the process's own (no huge pages).
+    pub fn map_files(mut self, on: bool) -> Solver {
+        self.map_files = on;
+        self
     }
 
     /// Caches tables of at least `cells` cells on disk (default [`DEFAULT_CACHE_FROM_CELLS`]); tests use small
@@ -349,7 +360,7 @@ impl Solver {
         dir: Option<PathBuf>,
         expected: Meta,
         (what, needed): (&str, u64),
-        from_file: impl FnOnce(Meta, PackedTable) -> Result<T>,
+        from_file: impl Fn(Meta, PackedTable) -> Result<T>,
         build: impl FnOnce(&dyn Progress) -> Result<T>,
         meta_of: impl FnOnce(&T, Meta) -> Meta,
         packed: fn(&T) -> &PackedTable,
@@ -360,7 +371,12 @@ impl Solver {
             return build(progress);
         };
         let path = dir.join(cache::file_name(&expected));
-        match cache::load(&path, &expected) {
+        let load = if self.map_files {
+            cache::load_mapped
+        } else {
+            cache::load
+        };
+        match load(&path, &expected) {
             Ok((meta, table)) => match from_file(meta, table) {
                 Ok(t) => return Ok(t),
                 Err(e) => progress.warn(&format!("{}: {e}; rebuilding", path.display())),
@@ -373,6 +389,13 @@ impl Solver {
         let meta = meta_of(&t, expected);
         if let Err(e) = cache::save(&path, &meta, packed(&t)) {
             progress.warn(&format!("{e}; keeping {what} in memory only"));
+        } else if self.map_files {
+            // Share the saved file with the other processes rather than keep a copy of our own.
+            if let Ok((meta, table)) = cache::load_mapped(&path, &meta) {
+                if let Ok(mapped) = from_file(meta, table) {
+                    return Ok(mapped);
+                }
+            }
         }
         Ok(t)
     }

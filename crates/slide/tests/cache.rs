@@ -304,3 +304,34 @@ fn nothing_on_disk_below_the_threshold_or_without_a_directory() {
     assert!(s.cache_path().is_none());
     assert_eq!(w.taken(), Vec::<String>::new());
 }
+
+#[test]
+fn mapped_files_give_the_same_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = Shape::new(2, 3).unwrap();
+    // The first solver builds the table, saves it and then maps the saved file; the second maps it from the start.
+    for round in 0..2 {
+        let (s, w) = solver(dir.path());
+        let s = s.map_files(true);
+        check_answers(&s);
+        let t = s.table(shape, 5).unwrap();
+        assert_eq!(
+            t.packed().is_mapped(),
+            cfg!(all(unix, target_endian = "little")),
+            "round {round}"
+        );
+        assert!(w.taken().is_empty());
+    }
+    // A damaged file is reported and rebuilt, as without mapping.
+    let path = dir
+        .path()
+        .join(slide::cache::file_name(&expected_meta(shape)));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let (s, w) = solver(dir.path());
+    let s = s.map_files(true);
+    check_answers(&s);
+    assert!(w.taken().iter().any(|m| m.contains("checksum")));
+}
