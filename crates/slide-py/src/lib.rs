@@ -34,6 +34,31 @@ create_exception!(
     "A board, goal or request that slide cannot take; the message names what is wrong."
 );
 
+/// Whether the package's solver maps cached table files rather than reading them (set before its first use).
+static MAP_FILES: AtomicBool = AtomicBool::new(false);
+
+/// The package's solver: the default cache directory; table files mapped when `SLIDE_MAP_FILES=1` or
+/// `_map_files(True)` asked for it before the first use.
+fn solver() -> &'static Solver {
+    static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
+    SOLVER.get_or_init(|| {
+        let env = std::env::var("SLIDE_MAP_FILES").is_ok_and(|v| v == "1");
+        let on = env || MAP_FILES.load(Ordering::Relaxed);
+        MAP_FILES.store(on, Ordering::Relaxed);
+        Solver::new().map_files(on)
+    })
+}
+
+/// Asks this process to map cached table files into memory read-only rather than read them, so that the
+/// processes of a machine share one copy (slide.ray's workers do). Takes effect only before the first solve;
+/// returns whether the files are mapped.
+#[pyfunction]
+fn _map_files(on: bool) -> bool {
+    MAP_FILES.store(on, Ordering::Relaxed);
+    solver();
+    MAP_FILES.load(Ordering::Relaxed)
+}
+
 /// The library's error as a Python exception, with `context` (for example `boards[3]`) in front when given.
 fn lib_err(e: Error, context: &str) -> PyErr {
     if context.is_empty() {
@@ -616,7 +641,7 @@ fn solve_one(
     parallel: bool,
 ) -> Result<PySolution, Error> {
     let t0 = Instant::now();
-    let solver = Solver::global();
+    let solver = solver();
     if !ask.moves && ask.within.is_none() && board.shape().cells() <= 12 {
         let d = solver.distance(board, goal)?;
         return Ok(PySolution::distance_only(
@@ -645,9 +670,7 @@ fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
     let b = board_from(board, "")?;
     let goal = Board::goal(b.shape());
     if b.shape().cells() <= 10 {
-        return Solver::global()
-            .distance(&b, &goal)
-            .map_err(|e| lib_err(e, ""));
+        return solver().distance(&b, &goal).map_err(|e| lib_err(e, ""));
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let ask = Ask::new("stm", false, None, None, None)?;
@@ -792,9 +815,7 @@ impl Lookup {
             });
         }
         let frame = Frame::new(goal);
-        let table = Solver::global()
-            .table(frame.shape(), frame.blank_goal())?
-            .clone();
+        let table = solver().table(frame.shape(), frame.blank_goal())?.clone();
         let mut to_canon = vec![0u8; n];
         for c in 0..n {
             to_canon[frame.tile(c as Tile) as usize] = c as u8;
@@ -816,7 +837,7 @@ impl Lookup {
                 .map(|v| u32::try_from(v.value()).map_err(|_| ()))
                 .collect::<Result<Vec<_>, ()>>()?;
             let b = Board::new(goal.shape(), tiles).map_err(|_| ())?;
-            return Solver::global()
+            return solver()
                 .distance(&b, goal)
                 .map(|d| d as i32)
                 .map_err(|_| ());
@@ -901,7 +922,7 @@ fn distances_typed<'py, T: Value>(
             let rows: Vec<Vec<i64>> = values.chunks(shape.cols).map(<[i64]>::to_vec).collect();
             let msg = match Board::from_rows(&rows) {
                 Err(e) => e.to_string(),
-                Ok(b) => match Solver::global().distance(&b, goal) {
+                Ok(b) => match solver().distance(&b, goal) {
                     Err(e) => e.to_string(),
                     Ok(_) => "not a board".into(),
                 },
@@ -1094,8 +1115,7 @@ fn stats<'py>(
     }
     let g = goal_for(&Board::goal(shape), goal, "")?;
     let cancel = AtomicBool::new(false);
-    let st =
-        interruptible(py, &cancel, || Solver::global().stats(&g))?.map_err(|e| lib_err(e, ""))?;
+    let st = interruptible(py, &cancel, || solver().stats(&g))?.map_err(|e| lib_err(e, ""))?;
     let d = PyDict::new(py);
     d.set_item("states", st.states)?;
     d.set_item("diameter", st.diameter())?;
@@ -1117,6 +1137,7 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scramble, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_map_files, m)?)?;
     split::register(m)?;
     Ok(())
 }

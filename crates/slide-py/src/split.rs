@@ -10,9 +10,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slide::solver::{SolveOptions, SubtreeResult};
-use slide::{Solver, Tile};
+use slide::Tile;
 
-use crate::{board_from, goal_for, interruptible, lib_err};
+use crate::{board_from, goal_for, interruptible, lib_err, solver};
 
 /// A board as rows of tiles.
 type Rows = Vec<Vec<Tile>>;
@@ -41,7 +41,7 @@ fn _split<'py>(
     let g = goal_for(&b, Some(goal), "")?;
     let cancel = AtomicBool::new(false);
     let split = interruptible(py, &cancel, || {
-        Solver::global().split_threshold(&b, &g, &SolveOptions::default(), threshold, want)
+        solver().split_threshold(&b, &g, &SolveOptions::default(), threshold, want)
     })?
     .map_err(|e| lib_err(e, ""))?;
     let d = PyDict::new(py);
@@ -88,7 +88,7 @@ fn _search_subtrees(
                 cancel: Some(cancel.clone()),
                 ..Default::default()
             };
-            match Solver::global().search_subtree(&b, &g, &opts, threshold, root)? {
+            match solver().search_subtree(&b, &g, &opts, threshold, root)? {
                 SubtreeResult::Solved { moves, nodes: n } => {
                     return Ok(("solved", Some(moves), None, nodes + n))
                 }

@@ -240,3 +240,22 @@ def test_board_error_is_value_error():
     assert issubclass(slide.BoardError, ValueError)
     with pytest.raises(slide.BoardError, match="duplicate value 4"):
         slide.solve([[1, 2, 3], [4, 4, 0]])
+
+
+def test_mapped_files_give_the_same_answers():
+    import json
+    import subprocess
+    import sys
+
+    boards = [slide.scramble("4x4", seed=s, walk=30) for s in range(5)]
+    slide.solve(boards[0])  # the pattern databases are in the cache directory
+    code = (
+        "import json, sys, slide; from slide import _slide; "
+        "boards = json.loads(sys.argv[1]); assert _slide._map_files(True); "
+        "print(json.dumps([slide.solve(b).distance for b in boards]))"
+    )
+    env = dict(os.environ)
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(boards)], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == [slide.solve(b).distance for b in boards]

@@ -109,3 +109,18 @@ def test_cancelled_tasks_keep_their_worker_processes():
         assert sray.solve(b, tasks=32).distance == slide.solve(b).distance
     after = set(ray.get([_pid.remote() for _ in range(8)]))
     assert after == before
+
+
+@ray.remote
+def _mapped_tables():
+    with open("/proc/self/maps") as f:
+        return sorted({line.split()[-1] for line in f if line.rstrip().endswith(".tbl")})
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/maps"), reason="needs /proc")
+def test_workers_map_the_pattern_databases():
+    sray.solve_many([slide.scramble("4x4", seed=s, walk=20) for s in range(8)], chunk_size=1)
+    files = set()
+    for names in ray.get([_mapped_tables.remote() for _ in range(8)]):
+        files.update(names)
+    assert any("pdb-4x4" in f for f in files), files

@@ -1,8 +1,9 @@
 """slide.ray: slide's work spread over a Ray cluster (``pip install "slide[ray]"``).
 
 - ``solve_many(boards, ...)``: the boards go out as Ray tasks in chunks; answers come back in input order. Each
-  worker process loads its tables and pattern databases once (from the cache directory, ``SLIDE_CACHE_DIR``, built
-  there by the first process that needs them) and keeps them for the next tasks it runs.
+  worker process loads its tables and pattern databases once and keeps them for the next tasks it runs: it maps
+  them read-only from the cache directory (``SLIDE_CACHE_DIR``; built there by the first process that needs them),
+  so the workers of a node share one copy in memory.
 - ``solve(board, tasks=N, ...)``: one hard search split across the cluster. Each IDA* threshold's tree is cut into at
   least N subtrees (as the local parallel search cuts it for threads); they run as Ray tasks with that threshold,
   and the driver moves to the next threshold only when all have finished, stopping at the first threshold with a
@@ -43,12 +44,15 @@ def _cluster_cpus() -> int:
 @ray.remote(num_cpus=1)
 def _solve_chunk(boards: List[Any], goal: Any, options: dict) -> list:
     # One thread per task: Ray runs one task per CPU. The pattern databases stay loaded in this worker process
-    # (slide's process-wide solver) for the tasks it runs next.
+    # (slide's process-wide solver) for the tasks it runs next, mapped from the cache files: the workers of a node
+    # share one copy.
+    _slide._map_files(True)
     return slide.solve_many(boards, goal, threads=1, **options)
 
 
 @ray.remote(num_cpus=1)
 def _search_chunk(board, goal, threshold, roots, max_nodes, timeout):
+    _slide._map_files(True)
     return _slide._search_subtrees(board, goal, threshold, roots, max_nodes, timeout)
 
 
