@@ -94,6 +94,9 @@ def solve_many(
         goal_rows = g if goal is not None else None
     if not rows:
         return []
+    if len(rows[0]) * len(rows[0][0]) > 12 and len(rows[0]) > 1 and len(rows[0][0]) > 1:
+        # Builds the pattern databases into this node's cache once, here, rather than in several workers at once.
+        slide.solve(rows[0], goal_rows, max_nodes=0)
     _connect(address)
     if chunk_size is None:
         chunk_size = max(1, math.ceil(len(rows) / (4 * _cluster_cpus())))
