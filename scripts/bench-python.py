@@ -10,7 +10,8 @@
    PyPI slidingpuzzle's A* (Manhattan) on the same 3 x 3 boards (1,000; --quick: 30) and 4 x 4 boards (20 random
    walks of 30 moves: its A* cannot take uniformly random 4 x 4 boards): per-board times and ratios, answers equal.
 3. With --korf100 FILE (lines `id optimal nodes t0..t15`, goal blank first): slide.ray.solve_many on Korf's 100 on a
-   local Ray with 1 worker process, then 2: seconds, speedup (target 1.7x), every length equal to the published one.
+   local Ray with 1 worker process, then 2 (chunks of 5 boards, best of 3 runs): seconds, speedup (target 1.7x),
+   every length equal to the published one.
 4. With --korf24 FILE: slide.ray.solve of one 24-puzzle instance (--korf24-id, default 40) split into --tasks
    (default 16) tasks per threshold on a local 2-CPU Ray, against slide.solve (the local parallel search, as
    `slide solve` runs it): lengths (equal to the published one) and the overhead. Builds the 6-6-6-6 pattern
@@ -146,9 +147,11 @@ def bench_korf100(path):
         ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
         try:
             sray.solve_many(boards[:4], goal, chunk_size=1)  # start the workers, load their databases
-            t = time.perf_counter()
-            out = sray.solve_many(boards, goal, chunk_size=2)
-            times[cpus] = time.perf_counter() - t
+            times[cpus] = float("inf")
+            for _ in range(3):  # best of three: the machine may be shared
+                t = time.perf_counter()
+                out = sray.solve_many(boards, goal, chunk_size=5)
+                times[cpus] = min(times[cpus], time.perf_counter() - t)
         finally:
             ray.shutdown()
         bad = [i for (i, opt, _), s in zip(inst, out) if s.distance != opt or not s.optimal]
