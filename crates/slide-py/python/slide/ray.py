@@ -21,10 +21,13 @@ import math
 import time
 from typing import Any, Iterable, List, Optional
 
+_NEEDS_RAY = 'slide.ray needs Ray: pip install "slide[ray]" (or pip install ray)'
 try:
     import ray
 except ImportError as e:  # pragma: no cover - exercised only without Ray
-    raise ImportError('slide.ray needs Ray: pip install "slide[ray]" (or pip install ray)') from e
+    raise ImportError(_NEEDS_RAY) from e
+if not hasattr(ray, "remote"):  # a directory named ray (such as /tmp/ray) imported as a namespace package
+    raise ImportError(_NEEDS_RAY)
 
 import slide
 from slide import _slide
