@@ -3,7 +3,8 @@
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
 //! move that would undo the previous one is never generated, nor any move that the move-pruning automaton
 //! ([`crate::pruning`]) rejects, and nothing is allocated inside the loop.
-//! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]).
+//! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]);
+//! [`split_threshold`] and [`search_subtree`] cut a threshold the same way for other processes or machines.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
