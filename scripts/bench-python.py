@@ -18,7 +18,8 @@
    databases first if they are not in SLIDE_CACHE_DIR (about 5 minutes on 2 cores, 2.5 GB of memory).
    --split45 SEED does the same with a random 4 x 5 board (its databases build in seconds; seed 5: 77 moves).
 
-Pattern databases go to SLIDE_CACHE_DIR (default target/py-cache, as the tests).
+Pattern databases go to SLIDE_CACHE_DIR (default target/py-cache, as the tests). The local Ray clusters listen on
+127.0.0.1 only (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0, which makes Ray take the loopback address as the node's).
 """
 
 import argparse
@@ -30,6 +31,8 @@ from collections import deque
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 os.environ.setdefault("SLIDE_CACHE_DIR", str(ROOT / "target" / "py-cache"))
+# The local Ray clusters below on the loopback address only (127.0.0.1): set before Ray is imported.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 import numpy as np  # noqa: E402
 
@@ -144,7 +147,7 @@ def bench_korf100(path):
     slide.solve(boards[0], goal)  # builds the pattern databases into the cache once
     times = {}
     for cpus in (1, 2):
-        ray.init(num_cpus=cpus, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
         try:
             sray.solve_many(boards[:4], goal, chunk_size=1)  # start the workers, load their databases
             times[cpus] = float("inf")
@@ -172,7 +175,7 @@ def bench_split(name, board, goal, tasks, published=None):
     t = time.perf_counter()
     local = slide.solve(board, goal)
     t_local = time.perf_counter() - t
-    ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         sray.solve_many([board, board], goal, max_nodes=0, chunk_size=1)  # workers with their databases loaded
         t = time.perf_counter()

@@ -27,8 +27,9 @@ use slide::{Board, Error, Shape, Solution, Solver, Tile, MAX_CELLS};
 
 mod split;
 
+// Module `slide`, where the class is found: pickling (Ray sends exceptions between processes) names it by module.
 create_exception!(
-    _slide,
+    slide,
     BoardError,
     PyValueError,
     "A board, goal or request that slide cannot take; the message names what is wrong."

@@ -259,3 +259,11 @@ def test_mapped_files_give_the_same_answers():
         [sys.executable, "-c", code, json.dumps(boards)], env=env, capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == [slide.solve(b).distance for b in boards]
+
+
+def test_board_error_pickles_as_itself():
+    try:
+        slide.solve([[1, 1], [2, 0]])
+    except slide.BoardError as e:
+        again = pickle.loads(pickle.dumps(e))
+    assert type(again) is slide.BoardError and "duplicate" in str(again)

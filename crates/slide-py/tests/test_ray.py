@@ -1,4 +1,4 @@
-"""slide.ray on a local Ray cluster that these tests start (127.0.0.1, 2 CPUs) and stop: answers against the
+"""slide.ray on a local Ray cluster that these tests start (2 CPUs, on 127.0.0.1 only: see conftest.py) and stop: answers against the
 references of reference.py and against the local search."""
 
 import pytest
@@ -14,7 +14,8 @@ pytestmark = pytest.mark.ray
 
 @pytest.fixture(scope="module", autouse=True)
 def cluster():
-    ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    assert ray.nodes()[0]["NodeManagerAddress"] == "127.0.0.1"
     try:
         yield
     finally:
@@ -56,6 +57,10 @@ def test_solve_many_bad_input_names_the_board():
     with pytest.raises(ValueError):
         sray.solve_many([[[1, 2], [3, 0]]], chunk_size=0)
     assert sray.solve_many([]) == []
+    # A board only the solver refuses (too many cells to search), found in a worker: named by its batch index.
+    big = [list(range(r * 9, r * 9 + 9)) for r in range(9)]
+    with pytest.raises(slide.BoardError, match=r"boards\[5\]: .*64"):
+        sray.solve_many([[[1, 2], [3, 0]]] * 5 + [big], chunk_size=2)
 
 
 def test_split_solve_matches_the_local_search():

@@ -45,12 +45,19 @@ def _cluster_cpus() -> int:
 
 
 @ray.remote(num_cpus=1)
-def _solve_chunk(boards: List[Any], goal: Any, options: dict) -> list:
+def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int) -> list:
     # One thread per task: Ray runs one task per CPU. The pattern databases stay loaded in this worker process
     # (slide's process-wide solver) for the tasks it runs next, mapped from the cache files: the workers of a node
     # share one copy.
     _slide._map_files(True)
-    return slide.solve_many(boards, goal, threads=1, **options)
+    try:
+        return slide.solve_many(boards, goal, threads=1, **options)
+    except slide.BoardError as e:  # name the board by its place in the whole batch
+        msg = str(e)
+        if msg.startswith("boards[") and "]" in msg:
+            i = int(msg[7 : msg.index("]")])
+            msg = f"boards[{offset + i}]{msg[msg.index(']') + 1 :]}"
+        raise slide.BoardError(msg) from None
 
 
 @ray.remote(num_cpus=1)
@@ -106,13 +113,18 @@ def solve_many(
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     refs = [
-        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options)
+        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options, i)
         for i in range(0, len(rows), chunk_size)
     ]
     try:
         chunks = ray.get(refs)
     except KeyboardInterrupt:
         _cancel(refs)
+        raise
+    except ray.exceptions.RayTaskError as e:
+        _cancel(refs)
+        if isinstance(e.cause, (ValueError, TypeError)):
+            raise e.cause from None  # the worker's BoardError as it was, without Ray's wrapping
         raise
     return [s for chunk in chunks for s in chunk]
 
