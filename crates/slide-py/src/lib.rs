@@ -999,6 +999,14 @@ fn distances<'py>(
             )))
         }
     };
+    if shape.cells() > slide::table::MAX_TABLE_CELLS && !shape.is_line() {
+        return Err(BoardError::new_err(format!(
+            "distances answers boards of at most {} cells (and single rows or columns) from complete tables; \
+             {shape} has {}: use solve_many",
+            slide::table::MAX_TABLE_CELLS,
+            shape.cells()
+        )));
+    }
     let goal = match goal {
         None => Board::goal(shape),
         Some(g) => {

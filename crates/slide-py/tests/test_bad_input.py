@@ -78,6 +78,7 @@ CASES = [
     ("dist: bad shape text", lambda: slide.distances(np.zeros((3, 6), dtype=np.int64), shape="axb"), BE, "bad shape"),
     ("dist: shape type", lambda: slide.distances(np.zeros((3, 6), dtype=np.int64), shape=5), TE, "shape"),
     ("dist: 1x1 boards", lambda: slide.distances(np.zeros((3, 1, 1), dtype=np.int64)), BE, "shape"),
+    ("dist: 4x4 boards", lambda: slide.distances(np.array([slide.scramble("4x4", seed=1)])), BE, "solve_many"),
     ("dist: goal mismatch", lambda: slide.distances(np.zeros((3, 2, 3), dtype=np.int64), goal=[[1, 0]]), BE, "shape mismatch"),
     ("scramble: bad shape", lambda: slide.scramble("0x3"), BE, "shape"),
     ("scramble: count", lambda: slide.scramble("3x3", -1), VE, "count"),

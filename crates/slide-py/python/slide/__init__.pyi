@@ -96,7 +96,8 @@ def distances(
     goal: Optional[BoardLike] = None,
 ) -> npt.NDArray[np.int32]:
     """Distances of all boards of an integer array of shape (N, R, C), or (N, R*C) with shape given (square
-    boards need none): an int32 array of N values, -1 where unsolvable. Read in place, answered in parallel."""
+    boards need none): an int32 array of N values, -1 where unsolvable. Read in place, answered in parallel.
+    Boards of at most 12 cells (complete tables) and single rows or columns; larger ones: solve_many."""
 
 def scramble(
     shape: ShapeLike,
