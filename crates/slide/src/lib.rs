@@ -46,8 +46,8 @@ pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, Stats,
-    DEFAULT_CACHE_FROM_CELLS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
+    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SplitThreshold, Stats,
+    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
 };
 
 pub mod engine {

@@ -1,5 +1,6 @@
 //! The solver: picks the method for a board's shape, loads or builds what it needs, and answers.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -19,7 +20,10 @@ use crate::search::heuristic::{
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb};
 use crate::search::pruning::MovePruner;
-use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
+use crate::search::{
+    ida_star, ida_star_parallel, search_subtree, split_threshold, Frontier, Limits, Outcome,
+    Subtree,
+};
 use crate::store::{FileStore, Store};
 
 /// An answer: the moves (each the tile that slides into the blank), or why there are none.
@@ -196,6 +200,7 @@ pub struct Solver {
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<PdbKey, Arc<Pdb>>>,
     max_memory: Option<u64>,
+    map_files: bool,
 }
 
 /// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells.
@@ -263,6 +268,7 @@ impl Solver {
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
             pdbs: Mutex::new(HashMap::new()),
             max_memory: None,
+            map_files: false,
         }
     }
 
@@ -281,6 +287,15 @@ impl Solver {
             }),
             _ => Ok(()),
         }
+    }
+
+    /// Maps cached table and pattern-database files read-only into memory instead of reading them
+    /// ([`cache::load_mapped`]), and maps what it builds once saved: processes of one machine that map the same
+    /// files share one copy of them (the page cache), however many they are — for example the worker processes of
+    /// a Ray node. Lookups may be a little slower than in memory of the process's own (no huge pages).
+    pub fn map_files(mut self, on: bool) -> Solver {
+        self.map_files = on;
+        self
     }
 
     /// Caches tables of at least `cells` cells on disk (default [`DEFAULT_CACHE_FROM_CELLS`]); tests use small
@@ -380,7 +395,7 @@ impl Solver {
         store: Option<&dyn Store>,
         expected: Meta,
         (what, needed): (&str, u64),
-        from_file: impl FnOnce(Meta, PackedTable) -> Result<T>,
+        from_file: impl Fn(Meta, PackedTable) -> Result<T>,
         build: impl FnOnce(&dyn Progress) -> Result<T>,
         meta_of: impl FnOnce(&T, Meta) -> Meta,
         packed: fn(&T) -> &PackedTable,
@@ -392,7 +407,24 @@ impl Solver {
         };
         let name = cache::file_name(&expected);
         let place = store.locate(&name);
-        match store.open(&name) {
+        // Mapped: the pages of the file, shared with every process that maps it.
+        let mapped = |meta: &Meta| -> Option<Result<T>> {
+            let file = store.file(&name).filter(|_| self.map_files)?;
+            match cache::map(&file, meta, &place) {
+                Ok(Some((meta, table))) => Some(from_file(meta, table)),
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
+            }
+        };
+        let opened = match mapped(&expected) {
+            Some(Ok(t)) => return Ok(t),
+            Some(Err(e)) => {
+                progress.warn(&format!("{e}; rebuilding"));
+                Ok(None)
+            }
+            None => store.open(&name),
+        };
+        match opened {
             Ok(Some((mut input, len))) => {
                 match cache::read(&mut input, len, &expected, &place)
                     .and_then(|(meta, table)| from_file(meta, table))
@@ -411,6 +443,9 @@ impl Solver {
             progress.warn(&format!(
                 "cannot write {place}: {e}; keeping {what} in memory only"
             ));
+        } else if let Some(Ok(shared)) = mapped(&meta) {
+            // Share the saved file with the other processes rather than keep a copy of our own.
+            return Ok(shared);
         }
         Ok(t)
     }
@@ -560,8 +595,10 @@ impl Solver {
             Method::Fast => Plan::Fast,
             _ if cells > MAX_SEARCH_CELLS => return Err(Error::SearchTooLarge { shape }),
             _ => match &opts.heuristic {
-                HeuristicChoice::Auto if cells <= 9 => lc,
-                HeuristicChoice::Auto => self.pdb_plan(goal, PartitionSpec::Default, opts),
+                HeuristicChoice::Auto => match auto_heuristic(cells) {
+                    HeuristicChoice::Pdb(spec) => self.pdb_plan(goal, spec, opts),
+                    h => Plan::Search(h),
+                },
                 HeuristicChoice::Pdb(spec) => self.pdb_plan(goal, spec.clone(), opts),
                 h => Plan::Search(h.clone()),
             },
@@ -628,47 +665,15 @@ impl Solver {
             Some(w) => weight_fraction(w)?,
         };
         let parallel = opts.parallel && weight.0 == weight.1;
-        let no_pruning;
-        let pruner = if opts.move_pruning {
-            MovePruner::global()
-        } else {
-            no_pruning = MovePruner::none();
-            &no_pruning
+        let pruner = pruner_for(opts);
+        let job = IdaJob {
+            pos,
+            limits: &limits,
+            weight,
+            parallel,
+            pruner: &pruner,
         };
-        let outcome = match heuristic {
-            HeuristicChoice::Manhattan => run_ida(
-                &geometry,
-                Manhattan::new(&geometry),
-                pos,
-                &limits,
-                weight,
-                parallel,
-                pruner,
-            ),
-            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => run_ida(
-                &geometry,
-                LinearConflict::new(&geometry),
-                pos,
-                &limits,
-                weight,
-                parallel,
-                pruner,
-            ),
-            HeuristicChoice::Pdb(spec) => {
-                let sets = self.pdb_sets(goal, &frame, spec)?;
-                let mut evals = sets
-                    .iter()
-                    .map(|set| PdbEval::new(&geometry, set, opts.reflect))
-                    .collect::<Result<Vec<_>>>()?;
-                if evals.len() == 1 {
-                    let eval = evals.remove(0);
-                    run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
-                } else {
-                    let eval = PdbMax::new(evals)?;
-                    run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
-                }
-            }
-        };
+        let outcome = self.with_eval(goal, &frame, &geometry, opts, heuristic, job)?;
         let within = opts.weight.filter(|_| weight.0 != weight.1);
         Ok(match outcome {
             Outcome::Solved {
@@ -700,6 +705,204 @@ impl Solver {
                 estimate: estimate as u64,
                 plan: Plan::Search(heuristic.clone()),
             },
+        })
+    }
+
+    /// Runs `job` with the heuristic that `opts` choose for a search towards `goal` (in its canonical frame).
+    fn with_eval<J: EvalJob>(
+        &self,
+        goal: &Board,
+        frame: &Frame,
+        geometry: &Geometry,
+        opts: &SolveOptions,
+        heuristic: &HeuristicChoice,
+        job: J,
+    ) -> Result<J::Out> {
+        let heuristic = match heuristic {
+            HeuristicChoice::Auto => auto_heuristic(goal.shape().cells()),
+            h => h.clone(),
+        };
+        Ok(match &heuristic {
+            HeuristicChoice::Manhattan => job.run(geometry, Manhattan::new(geometry)),
+            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => {
+                job.run(geometry, LinearConflict::new(geometry))
+            }
+            HeuristicChoice::Pdb(spec) => {
+                let sets = self.pdb_sets(goal, frame, spec)?;
+                let mut evals = sets
+                    .iter()
+                    .map(|set| PdbEval::new(geometry, set, opts.reflect))
+                    .collect::<Result<Vec<_>>>()?;
+                if evals.len() == 1 {
+                    job.run(geometry, evals.remove(0))
+                } else {
+                    job.run(geometry, PdbMax::new(evals)?)
+                }
+            }
+        })
+    }
+
+    /// The canonical frame, geometry and positions of a search from `board` to `goal`, checking that one can run.
+    fn search_setup(&self, board: &Board, goal: &Board) -> Result<(Frame, Geometry, Vec<u8>)> {
+        let shape = board.shape();
+        if shape.cells() > MAX_SEARCH_CELLS {
+            return Err(Error::SearchTooLarge { shape });
+        }
+        if let Some(reason) = board.unsolvable_reason(goal)? {
+            return Err(Error::Unsolvable { reason });
+        }
+        if shape.is_line() {
+            return Err(Error::InvalidOption {
+                option: "board".into(),
+                reason: format!(
+                    "no search to split on {shape}: a single row or column has one way to the goal"
+                ),
+            });
+        }
+        let frame = Frame::new(goal);
+        let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
+        let mut pos = vec![0u8; shape.cells()];
+        frame.positions(board, &mut pos);
+        Ok((frame, geometry, pos))
+    }
+
+    /// One threshold of the optimal search from `board` to `goal`, cut into at least `want` subtrees (when the tree
+    /// has that many nodes within the threshold) as [`crate::search::ida_star_parallel`] cuts it for threads, for
+    /// other processes or machines to search with [`Solver::search_subtree`]. `threshold`: `None` for the first
+    /// (the start's estimate). The heuristic and move pruning are those of `opts`; its limits do not apply here.
+    ///
+    /// A driver searches every subtree of a threshold, stops at the first threshold where one finds a solution
+    /// (optimal: every shorter one was ruled out by the earlier thresholds) and otherwise goes on with
+    /// [`SplitThreshold::next_threshold`] lowered to the least of the subtrees' `next_threshold`s.
+    ///
+    /// ```
+    /// use slide::{Board, Solver, solver::{SolveOptions, SubtreeResult}};
+    /// let b = Board::parse("[[1,2,3],[4,0,6],[7,5,8]]").unwrap();
+    /// let (g, opts, solver) = (Board::goal(b.shape()), SolveOptions::default(), Solver::global());
+    /// let mut threshold = None;
+    /// let moves = loop {
+    ///     let split = solver.split_threshold(&b, &g, &opts, threshold, 4).unwrap();
+    ///     if let Some(m) = split.solution { break m; }
+    ///     let (mut next, mut found) = (split.next_threshold, None);
+    ///     for root in &split.subtrees {
+    ///         match solver.search_subtree(&b, &g, &opts, split.threshold, root).unwrap() {
+    ///             SubtreeResult::Solved { moves, .. } => found = found.or(Some(moves)),
+    ///             SubtreeResult::Exhausted { next_threshold, .. } => next = next.min(next_threshold).or(next).or(next_threshold),
+    ///             SubtreeResult::Stopped { .. } => unreachable!("no limits"),
+    ///         }
+    ///     }
+    ///     if let Some(m) = found { break m; }
+    ///     threshold = next;
+    /// };
+    /// assert_eq!(moves, vec![5, 8]);
+    /// ```
+    pub fn split_threshold(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        threshold: Option<u64>,
+        want: usize,
+    ) -> Result<SplitThreshold> {
+        let (frame, geometry, pos) = self.search_setup(board, goal)?;
+        let bound = threshold.map(|t| t.min(u32::MAX as u64 - 1) as u32);
+        let pruner = pruner_for(opts);
+        let f = self.with_eval(
+            goal,
+            &frame,
+            &geometry,
+            opts,
+            &opts.heuristic,
+            SplitJob {
+                pos: &pos,
+                bound,
+                want,
+                pruner: &pruner,
+            },
+        )?;
+        // The subtrees' roots as the tiles moved from the board (canonical tiles named in the user's frame).
+        let mut tiles = vec![0u8; pos.len()];
+        for (t, &c) in pos.iter().enumerate() {
+            tiles[c as usize] = t as u8;
+        }
+        let subtrees = f
+            .subtrees
+            .iter()
+            .map(|cells| {
+                let mut tiles = tiles.clone();
+                let mut blank = pos[0] as usize;
+                cells
+                    .iter()
+                    .map(|&c| {
+                        let t = tiles[c as usize];
+                        tiles[blank] = t;
+                        tiles[c as usize] = 0;
+                        blank = c as usize;
+                        frame.tile(t as Tile)
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(SplitThreshold {
+            threshold: f.bound as u64,
+            estimate: f.estimate as u64,
+            subtrees,
+            solution: f
+                .solution
+                .map(|m| m.into_iter().map(|t| frame.tile(t as Tile)).collect()),
+            next_threshold: (f.next_bound != u32::MAX).then_some(f.next_bound as u64),
+            nodes: f.nodes,
+        })
+    }
+
+    /// Searches one subtree of a threshold that [`Solver::split_threshold`] cut: `root` is the moves (tiles) from
+    /// `board` to the subtree's root, `threshold` the threshold; the limits of `opts` (nodes, time, cancel flag)
+    /// apply to this subtree.
+    pub fn search_subtree(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        threshold: u64,
+        root: &[Tile],
+    ) -> Result<SubtreeResult> {
+        let (frame, geometry, pos) = self.search_setup(board, goal)?;
+        let mut b = board.clone();
+        let mut cells = Vec::with_capacity(root.len());
+        for &t in root {
+            let cell = b.tiles().iter().position(|&x| x == t);
+            b.apply(t)?;
+            cells.push(frame.cell(cell.ok_or(Error::IllegalMove { tile: t as u64 })?) as u8);
+        }
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts.timeout.map(|t| Instant::now() + t),
+            cancel: opts.cancel.as_deref(),
+        };
+        let pruner = pruner_for(opts);
+        let job = SubtreeJob {
+            pos: &pos,
+            bound: threshold.min(u32::MAX as u64 - 1) as u32,
+            root: &cells,
+            limits: &limits,
+            pruner: &pruner,
+        };
+        let outcome = self
+            .with_eval(goal, &frame, &geometry, opts, &opts.heuristic, job)?
+            .ok_or_else(|| Error::InvalidOption {
+                option: "root".into(),
+                reason: "the subtree's root is not a walk of the blank".into(),
+            })?;
+        Ok(match outcome {
+            Subtree::Solved { moves, nodes } => SubtreeResult::Solved {
+                moves: moves.into_iter().map(|t| frame.tile(t as Tile)).collect(),
+                nodes,
+            },
+            Subtree::Exhausted { next_bound, nodes } => SubtreeResult::Exhausted {
+                next_threshold: (next_bound != u32::MAX).then_some(next_bound as u64),
+                nodes,
+            },
+            Subtree::Stopped { nodes } => SubtreeResult::Stopped { nodes },
         })
     }
 
@@ -806,6 +1009,136 @@ fn weight_fraction(w: f64) -> Result<(u32, u32)> {
     }
     // At most 100 000: no overflow, and `h * num` stays far below u32::MAX for any estimate of a 64-cell board.
     Ok(((w * 1000.0).floor() as u32, 1000))
+}
+
+/// One threshold of a search cut into subtrees ([`Solver::split_threshold`]); moves are tiles of the user's board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SplitThreshold {
+    /// The threshold that was cut (the start's estimate for the first).
+    pub threshold: u64,
+    /// The start's heuristic estimate.
+    pub estimate: u64,
+    /// The subtrees' roots, in search order, each as the moves from the board.
+    pub subtrees: Vec<Vec<Tile>>,
+    /// An optimal solution found above the cut (then `subtrees` is empty).
+    pub solution: Option<Vec<Tile>>,
+    /// The next threshold as far as the nodes above the cut tell (`None`: none of them passed the threshold).
+    pub next_threshold: Option<u64>,
+    /// Nodes generated while cutting.
+    pub nodes: u64,
+}
+
+/// What the search of one subtree found ([`Solver::search_subtree`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubtreeResult {
+    /// A solution within the threshold: the moves from the board (the root's included).
+    Solved {
+        /// The tiles moved, from the board.
+        moves: Vec<Tile>,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// No solution within the threshold; the subtree's candidate for the next one (`None`: nothing passed it).
+    Exhausted {
+        /// The least `f` over the threshold among the nodes pruned.
+        next_threshold: Option<u64>,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// A limit stopped the search of the subtree.
+    Stopped {
+        /// Nodes generated.
+        nodes: u64,
+    },
+}
+
+/// Work done with the heuristic a search uses, whatever its type ([`Solver::with_eval`]).
+trait EvalJob {
+    type Out;
+    fn run<E: Eval + Clone + Send + Sync>(self, g: &Geometry, eval: E) -> Self::Out;
+}
+
+/// A whole search ([`Solver::search`]).
+struct IdaJob<'a, 'l> {
+    pos: &'a [u8],
+    limits: &'a Limits<'l>,
+    weight: (u32, u32),
+    parallel: bool,
+    pruner: &'a MovePruner,
+}
+
+impl EvalJob for IdaJob<'_, '_> {
+    type Out = Outcome;
+    fn run<E: Eval + Clone + Send + Sync>(self, g: &Geometry, eval: E) -> Outcome {
+        run_ida(
+            g,
+            eval,
+            self.pos,
+            self.limits,
+            self.weight,
+            self.parallel,
+            self.pruner,
+        )
+    }
+}
+
+/// The cut of one threshold ([`Solver::split_threshold`]).
+struct SplitJob<'a> {
+    pos: &'a [u8],
+    bound: Option<u32>,
+    want: usize,
+    pruner: &'a MovePruner,
+}
+
+impl EvalJob for SplitJob<'_> {
+    type Out = Frontier;
+    fn run<E: Eval + Clone + Send + Sync>(self, g: &Geometry, eval: E) -> Frontier {
+        split_threshold(g, eval, self.pos, self.bound, self.want, self.pruner)
+    }
+}
+
+/// The search of one subtree ([`Solver::search_subtree`]).
+struct SubtreeJob<'a, 'l> {
+    pos: &'a [u8],
+    bound: u32,
+    root: &'a [u8],
+    limits: &'a Limits<'l>,
+    pruner: &'a MovePruner,
+}
+
+impl EvalJob for SubtreeJob<'_, '_> {
+    type Out = Option<Subtree>;
+    fn run<E: Eval + Clone + Send + Sync>(self, g: &Geometry, eval: E) -> Option<Subtree> {
+        search_subtree(
+            g,
+            eval,
+            self.pos,
+            self.bound,
+            self.root,
+            self.limits,
+            self.pruner,
+        )
+    }
+}
+
+/// The move pruner `opts` ask for: the learned one, or none.
+fn pruner_for(opts: &SolveOptions) -> Cow<'static, MovePruner> {
+    if opts.move_pruning {
+        Cow::Borrowed(MovePruner::global())
+    } else {
+        Cow::Owned(MovePruner::none())
+    }
+}
+
+/// The heuristic [`HeuristicChoice::Auto`] stands for on a board of `cells` cells: linear conflicts up to 9 cells,
+/// the shape's default pattern databases above.
+fn auto_heuristic(cells: usize) -> HeuristicChoice {
+    if cells <= 9 {
+        HeuristicChoice::LinearConflict
+    } else {
+        HeuristicChoice::Pdb(PartitionSpec::Default)
+    }
 }
 
 /// IDA* on one thread, or shared among the rayon pool's threads.

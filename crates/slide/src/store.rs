@@ -25,6 +25,13 @@ pub trait Store: Send + Sync + fmt::Debug {
 
     /// Where the file `name` is, for messages (a path, say).
     fn locate(&self, name: &str) -> String;
+
+    /// The file `name` opened for reading, where this store keeps files on a file system, so that a table can be
+    /// mapped into memory rather than read ([`crate::Solver::map_files`]); `None` (the default) otherwise.
+    fn file(&self, name: &str) -> Option<std::fs::File> {
+        let _ = name;
+        None
+    }
 }
 
 /// A directory of table files, written atomically: to a temporary name in the same directory, flushed to disk,
@@ -105,6 +112,10 @@ impl Store for FileStore {
 
     fn locate(&self, name: &str) -> String {
         self.path(name).display().to_string()
+    }
+
+    fn file(&self, name: &str) -> Option<std::fs::File> {
+        std::fs::File::open(self.path(name)).ok()
     }
 }
 

@@ -281,3 +281,67 @@ fn nothing_on_disk_below_the_threshold_or_without_a_directory() {
     assert!(s.store().is_none());
     assert_eq!(w.taken(), Vec::<String>::new());
 }
+
+#[test]
+fn mapped_files_give_the_same_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = Shape::new(2, 3).unwrap();
+    // The first solver builds the table, saves it and then maps the saved file; the second maps it from the start.
+    for round in 0..2 {
+        let (s, w) = solver(dir.path());
+        let s = s.map_files(true);
+        check_answers(&s);
+        let t = s.table(shape, 5).unwrap();
+        assert_eq!(
+            t.packed().is_mapped(),
+            cfg!(all(unix, target_endian = "little")),
+            "round {round}"
+        );
+        assert!(w.taken().is_empty());
+    }
+    // A damaged file is reported and rebuilt, as without mapping.
+    let path = dir
+        .path()
+        .join(slide::engine::cache::file_name(&expected_meta(shape)));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let (s, w) = solver(dir.path());
+    let s = s.map_files(true);
+    check_answers(&s);
+    assert!(w.taken().iter().any(|m| m.contains("checksum")));
+}
+
+/// With `map_files`, table files are mapped into memory rather than read (processes then share one copy), and
+/// answer exactly as read ones do; a damaged mapped file is rebuilt like a damaged read one.
+#[test]
+fn mapped_tables_answer_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, w) = solver(dir.path());
+    let s = s.map_files(true);
+    check_answers(&s); // builds and saves, then maps what it saved
+    let shape = Shape::new(2, 3).unwrap();
+    let fresh = Solver::with_options(CacheDir::At(dir.path().to_path_buf()), w.clone())
+        .cache_from_cells(4)
+        .map_files(true);
+    check_answers(&fresh);
+    assert!(fresh.table(shape, 5).unwrap().packed().is_mapped());
+    // Damage the file: the next solver warns, rebuilds and still answers right.
+    let path = dir
+        .path()
+        .join(slide::engine::cache::file_name(&expected_meta(shape)));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let again = Solver::with_options(CacheDir::At(dir.path().to_path_buf()), w.clone())
+        .cache_from_cells(4)
+        .map_files(true);
+    check_answers(&again);
+    assert!(
+        w.taken().iter().any(|m| m.contains("checksum")),
+        "{:?}",
+        w.taken()
+    );
+}

@@ -664,3 +664,123 @@ fn move_pruning_gives_the_same_lengths_with_fewer_nodes() {
         "nodes with pruning {with}, without {without}"
     );
 }
+
+/// A driver of the split search as a distributed one runs it: each threshold cut into subtrees, every subtree
+/// searched at that threshold, the next threshold the least that any reported; stops at the first threshold with a
+/// solution. Returns the moves and the subtrees searched.
+fn split_driver(
+    s: &Solver,
+    b: &Board,
+    goal: &Board,
+    opts: &SolveOptions,
+    want: usize,
+) -> (Vec<u32>, usize) {
+    use slide::SubtreeResult;
+    let mut threshold = None;
+    let mut searched = 0;
+    loop {
+        let split = s.split_threshold(b, goal, opts, threshold, want).unwrap();
+        if let Some(m) = split.solution {
+            assert!(split.subtrees.is_empty());
+            return (m, searched);
+        }
+        let mut next = split.next_threshold;
+        let mut found = None;
+        for root in &split.subtrees {
+            searched += 1;
+            match s
+                .search_subtree(b, goal, opts, split.threshold, root)
+                .unwrap()
+            {
+                SubtreeResult::Solved { moves, .. } => {
+                    assert!(moves.starts_with(root));
+                    found = found.or(Some(moves));
+                }
+                SubtreeResult::Exhausted { next_threshold, .. } => {
+                    next = match (next, next_threshold) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    };
+                }
+                SubtreeResult::Stopped { .. } => panic!("no limits were set"),
+            }
+        }
+        if let Some(m) = found {
+            return (m, searched);
+        }
+        let next = next.expect("a solvable board has a next threshold");
+        assert!(next > split.threshold);
+        threshold = Some(next);
+    }
+}
+
+#[test]
+fn split_search_gives_the_optimal_lengths() {
+    let s = solver();
+    let mut rng = Scrambler::new(23);
+    // 3 × 3 (linear conflicts) and 2 × 4 towards the blank-first goal (another frame), against a plain BFS.
+    for (shape, blank_first) in [((3, 3), false), ((2, 4), true)] {
+        let shape = Shape::new(shape.0, shape.1).unwrap();
+        let goal = if blank_first {
+            Board::goal_blank_first(shape)
+        } else {
+            Board::goal(shape)
+        };
+        let gt: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
+        for i in 0..6 {
+            let b = rng.uniform(&goal);
+            let tiles: Vec<u8> = b.tiles().iter().map(|&t| t as u8).collect();
+            let want = bfs_distance(&tiles, &gt, shape.rows(), shape.cols(), 40).unwrap();
+            let (moves, _) =
+                split_driver(s, &b, &goal, &SolveOptions::default(), [1, 4, 50][i % 3]);
+            assert_eq!(moves.len(), want, "{b}");
+            replay(&b, &moves, &goal);
+        }
+    }
+    // 4 × 4 with pattern databases, walks checked by BFS.
+    let goal = Board::goal(Shape::new(4, 4).unwrap());
+    let gt: Vec<u8> = goal.tiles().iter().map(|&t| t as u8).collect();
+    let opts = SolveOptions {
+        heuristic: HeuristicChoice::Pdb("5-5-5".parse().unwrap()),
+        ..Default::default()
+    };
+    for i in 0..6 {
+        let b = rng.walk(&goal, 10 + i);
+        let tiles: Vec<u8> = b.tiles().iter().map(|&t| t as u8).collect();
+        let want = bfs_distance(&tiles, &gt, 4, 4, 16).unwrap();
+        let (moves, _) = split_driver(s, &b, &goal, &opts, 16);
+        assert_eq!(moves.len(), want, "{b}");
+        replay(&b, &moves, &goal);
+    }
+    // A harder 4 × 4 board: the same length as the unsplit search, with many subtrees.
+    let b = Scrambler::new(5).uniform(&goal);
+    let whole = s.solve_with(&b, &goal, &opts).unwrap();
+    let (moves, searched) = split_driver(s, &b, &goal, &opts, 64);
+    assert_eq!(Some(moves.len() as i64), whole.distance());
+    assert!(searched >= 64, "{searched} subtrees");
+    replay(&b, &moves, &goal);
+}
+
+#[test]
+fn split_search_refuses_what_it_cannot_split_and_stops_at_limits() {
+    let s = solver();
+    let goal = Board::goal(Shape::new(3, 3).unwrap());
+    let opts = SolveOptions::default();
+    let unsolvable = Board::parse("[[1,2,3],[4,5,6],[8,7,0]]").unwrap();
+    assert!(s
+        .split_threshold(&unsolvable, &goal, &opts, None, 4)
+        .is_err());
+    let b = Board::parse("[[8,6,7],[2,5,4],[3,0,1]]").unwrap();
+    let split = s.split_threshold(&b, &goal, &opts, None, 4).unwrap();
+    assert!(split.subtrees.len() >= 4 && split.threshold == split.estimate);
+    // A root that is not a walk of the blank is an error, not a panic.
+    assert!(s.search_subtree(&b, &goal, &opts, 40, &[8]).is_err());
+    let limited = SolveOptions {
+        max_nodes: Some(1),
+        ..Default::default()
+    };
+    let r = s
+        .search_subtree(&b, &goal, &limited, 31, &split.subtrees[0])
+        .unwrap();
+    assert!(matches!(r, slide::SubtreeResult::Stopped { .. }), "{r:?}");
+}

@@ -113,6 +113,26 @@ pub fn write(out: &mut dyn Write, meta: &Meta, table: &PackedTable) -> std::io::
 /// Words written or hashed at a time.
 const CHUNK_WORDS: usize = 1 << 13;
 
+/// A table file's header, read and checked: its metadata (and their bytes, for the checksum), the checksum, where
+/// the words start and how many there are.
+struct Header {
+    meta: Meta,
+    meta_bytes: Vec<u8>,
+    sum: u64,
+    offset: u64,
+    words: usize,
+}
+
+impl Header {
+    /// True when `raw` (the words as stored: little-endian bytes) match the checksum.
+    fn checksum_ok(&self, raw: &[u8]) -> bool {
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        hasher.update(&self.meta_bytes);
+        hasher.update(raw);
+        hasher.digest() == self.sum
+    }
+}
+
 /// Reads and verifies a table file of `file_len` bytes from `input` against the expected metadata; `name` says
 /// where it comes from in messages. Any mismatch or damage is an error saying what.
 ///
@@ -123,6 +143,58 @@ pub fn read(
     expected: &Meta,
     name: &str,
 ) -> Result<(Meta, PackedTable)> {
+    let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
+    let bad = |what: &str| Error::Cache(format!("{name} is damaged: {what}"));
+    let h = read_header(input, file_len, expected, name)?;
+    let words = h.words;
+    let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
+    {
+        // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
+        let raw: &mut [u8] =
+            unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, words * 8) };
+        input.read_exact(raw).map_err(io)?;
+        if !h.checksum_ok(raw) {
+            return Err(bad("checksum mismatch"));
+        }
+    }
+    for w in &mut data {
+        *w = u64::from_le(*w);
+    }
+    let table = PackedTable::from_words(h.meta.bits, h.meta.len, data)
+        .ok_or_else(|| bad("bad table size"))?;
+    Ok((h.meta, table))
+}
+
+/// Maps a table file into memory instead of reading it ([`PackedTable::map`]: processes that map the same file
+/// share one copy of its pages), after the same checks as [`read`] (the checksum over the mapped words). `Ok(None)`
+/// where mapping is not available (then [`read`] it).
+pub fn map(
+    file: &std::fs::File,
+    expected: &Meta,
+    name: &str,
+) -> Result<Option<(Meta, PackedTable)>> {
+    let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
+    let len = file.metadata().map_err(io)?.len();
+    let mut input = file;
+    let h = read_header(&mut input, len, expected, name)?;
+    let Some(table) = PackedTable::map(h.meta.bits, h.meta.len, file, h.offset).map_err(io)? else {
+        return Ok(None);
+    };
+    let w = table.words();
+    // SAFETY: the words viewed as the bytes they are stored as (a little-endian file mapped on a little-endian
+    // machine, or `map` would have declined).
+    let raw = unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, w.len() * 8) };
+    if !h.checksum_ok(raw) {
+        return Err(Error::Cache(format!(
+            "{name} is damaged: checksum mismatch"
+        )));
+    }
+    Ok(Some((h.meta, table)))
+}
+
+/// Reads and checks a table file's header against the expected metadata and the file's length; `input` is left at
+/// the words.
+fn read_header(input: &mut dyn Read, file_len: u64, expected: &Meta, name: &str) -> Result<Header> {
     let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
     let bad = |what: &str| Error::Cache(format!("{name} is damaged: {what}"));
     let mut head = [0u8; HEADER];
@@ -151,6 +223,9 @@ pub fn read(
             meta.kind, meta.shape, meta.blank
         )));
     }
+    if !(1..=16).contains(&meta.bits) {
+        return Err(bad("bad entry width"));
+    }
     let pad = (8 - meta_end % 8) % 8;
     let words = PackedTable::words_for(meta.bits, meta.len);
     let want = (meta_end + pad) as u64 + words as u64 * 8;
@@ -159,25 +234,13 @@ pub fn read(
     }
     let mut skip = [0u8; 8];
     input.read_exact(&mut skip[..pad]).map_err(io)?;
-    let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
-    {
-        // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
-        let raw: &mut [u8] =
-            unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, words * 8) };
-        input.read_exact(raw).map_err(io)?;
-        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-        hasher.update(&meta_bytes);
-        hasher.update(raw);
-        if hasher.digest() != sum {
-            return Err(bad("checksum mismatch"));
-        }
-    }
-    for w in &mut data {
-        *w = u64::from_le(*w);
-    }
-    let table =
-        PackedTable::from_words(meta.bits, meta.len, data).ok_or_else(|| bad("bad table size"))?;
-    Ok((meta, table))
+    Ok(Header {
+        meta,
+        meta_bytes,
+        sum,
+        offset: (meta_end + pad) as u64,
+        words,
+    })
 }
 
 #[cfg(test)]

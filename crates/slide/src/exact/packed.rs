@@ -47,7 +47,104 @@ fn advise_huge(ptr: *const u8, len: usize) {
 pub struct PackedTable {
     bits: u32,
     len: u64,
-    words: Vec<u64>,
+    words: Words,
+}
+
+/// A table's words: in memory of its own, or in a table file mapped read-only into memory ([`PackedTable::map`]),
+/// whose pages every process that maps the same file shares.
+struct Words {
+    /// The first word: of `owner`'s vector, or inside its mapping.
+    ptr: *mut u64,
+    /// Number of words.
+    n: usize,
+    owner: Owner,
+}
+
+enum Owner {
+    /// The vector `ptr` points into (taken once from `as_mut_ptr`, never touched again but to drop it).
+    Vec(#[allow(dead_code)] Vec<u64>),
+    /// A read-only mapping `ptr` points into; unmapped on drop.
+    #[cfg(unix)]
+    Map(#[allow(dead_code)] Mapping),
+}
+
+// SAFETY: `Words` owns its memory (a vector, or a private read-only mapping) like a `Vec<u64>` does; writes need
+// `&mut Words`, so sharing `&Words` between threads only reads.
+unsafe impl Send for Words {}
+// SAFETY: as above.
+unsafe impl Sync for Words {}
+
+impl Words {
+    fn from_vec(mut v: Vec<u64>) -> Words {
+        Words {
+            ptr: v.as_mut_ptr(),
+            n: v.len(),
+            owner: Owner::Vec(v),
+        }
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[u64] {
+        // SAFETY: `ptr` points to `n` initialised words that live as long as `owner`, and so as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.n) }
+    }
+
+    /// The words to write; a mapped table is first copied into memory of its own.
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        if self.is_mapped() {
+            *self = Words::from_vec(self.as_slice().to_vec());
+        }
+        // SAFETY: as in `as_slice`; the words are this table's own vector, borrowed mutably through `self`.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.n) }
+    }
+
+    fn is_mapped(&self) -> bool {
+        !matches!(self.owner, Owner::Vec(_))
+    }
+}
+
+impl Clone for Words {
+    fn clone(&self) -> Words {
+        Words::from_vec(self.as_slice().to_vec())
+    }
+}
+
+impl PartialEq for Words {
+    fn eq(&self, other: &Words) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Words {}
+
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} words{}",
+            self.n,
+            if self.is_mapped() { ", mapped" } else { "" }
+        )
+    }
+}
+
+/// A whole file mapped read-only into memory.
+#[cfg(unix)]
+struct Mapping {
+    addr: *mut libc::c_void,
+    len: usize,
+}
+
+#[cfg(unix)]
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: `addr` and `len` are those `mmap` returned, and nothing points into the mapping any more (its
+        // `Words` is being dropped).
+        unsafe {
+            libc::munmap(self.addr, self.len);
+        }
+    }
 }
 
 impl PackedTable {
@@ -58,7 +155,7 @@ impl PackedTable {
         PackedTable {
             bits,
             len,
-            words: large_vec(words),
+            words: Words::from_vec(large_vec(words)),
         }
     }
 
@@ -70,8 +167,76 @@ impl PackedTable {
 
     /// Rebuilds a table from its raw words (as saved); `None` when the word count does not fit.
     pub fn from_words(bits: u32, len: u64, words: Vec<u64>) -> Option<PackedTable> {
-        ((1..=16).contains(&bits) && words.len() == Self::words_for(bits, len))
-            .then_some(PackedTable { bits, len, words })
+        ((1..=16).contains(&bits) && words.len() == Self::words_for(bits, len)).then(|| {
+            PackedTable {
+                bits,
+                len,
+                words: Words::from_vec(words),
+            }
+        })
+    }
+
+    /// A table over `words` words found `offset` bytes into an open file (a multiple of 8), mapped read-only into
+    /// memory rather than read: every process that maps the same file shares one copy of its pages (the page
+    /// cache), however many load it. `None` when the word count does not fit, or where mapping is not available
+    /// (not Unix, or a big-endian machine: the words are stored little-endian); an error when `mmap` fails.
+    ///
+    /// The file must not be changed in place while mapped (slide replaces table files by renaming a new one over
+    /// them, which leaves a mapping of the old one intact).
+    pub fn map(
+        bits: u32,
+        len: u64,
+        file: &std::fs::File,
+        offset: u64,
+    ) -> std::io::Result<Option<PackedTable>> {
+        let words = Self::words_for(bits, len);
+        if !(1..=16).contains(&bits) || offset % 8 != 0 || cfg!(target_endian = "big") {
+            return Ok(None);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            let total = offset as usize + words * 8;
+            if file.metadata()?.len() != total as u64 {
+                return Ok(None);
+            }
+            // SAFETY: a fresh private read-only mapping of the whole file; the kernel checks the descriptor and
+            // the length, and the result is checked against MAP_FAILED.
+            let addr = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    total,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE,
+                    file.as_raw_fd(),
+                    0,
+                )
+            };
+            if addr == libc::MAP_FAILED {
+                return Err(std::io::Error::last_os_error());
+            }
+            // SAFETY: `offset` lies within the mapping and is a multiple of 8 from a page-aligned start.
+            let ptr = unsafe { (addr as *mut u8).add(offset as usize) } as *mut u64;
+            Ok(Some(PackedTable {
+                bits,
+                len,
+                words: Words {
+                    ptr,
+                    n: words,
+                    owner: Owner::Map(Mapping { addr, len: total }),
+                },
+            }))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (file, words);
+            Ok(None)
+        }
+    }
+
+    /// True when the table's words are a mapped file ([`PackedTable::map`]).
+    pub fn is_mapped(&self) -> bool {
+        self.words.is_mapped()
     }
 
     /// Bits per entry.
@@ -93,12 +258,12 @@ impl PackedTable {
 
     /// The raw words.
     pub fn words(&self) -> &[u64] {
-        &self.words
+        self.words.as_slice()
     }
 
     /// Memory taken by the entries, in bytes.
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        self.words.n * 8
     }
 
     /// Entry `i`; `i` must be `< len()`.
@@ -108,9 +273,10 @@ impl PackedTable {
         let w = (bit >> 6) as usize;
         let off = (bit & 63) as u32;
         let mask = (1u64 << self.bits) - 1;
-        let lo = self.words[w] >> off;
+        let words = self.words.as_slice();
+        let lo = words[w] >> off;
         let v = if off + self.bits > 64 {
-            lo | (self.words[w + 1] << (64 - off))
+            lo | (words[w + 1] << (64 - off))
         } else {
             lo
         };
@@ -125,11 +291,13 @@ impl PackedTable {
         let off = (bit & 63) as u32;
         let mask = (1u64 << self.bits) - 1;
         let v = v as u64 & mask;
-        self.words[w] = (self.words[w] & !(mask << off)) | (v << off);
-        if off + self.bits > 64 {
-            let hi_bits = off + self.bits - 64;
+        let bits = self.bits;
+        let words = self.words.as_mut_slice();
+        words[w] = (words[w] & !(mask << off)) | (v << off);
+        if off + bits > 64 {
+            let hi_bits = off + bits - 64;
             let hi_mask = (1u64 << hi_bits) - 1;
-            self.words[w + 1] = (self.words[w + 1] & !hi_mask) | (v >> (64 - off));
+            words[w + 1] = (words[w + 1] & !hi_mask) | (v >> (64 - off));
         }
     }
 
@@ -142,6 +310,7 @@ impl PackedTable {
         let per_block: usize = 64 * 1024;
         let words_per_block = per_block * bits as usize / 64;
         t.words
+            .as_mut_slice()
             .par_chunks_mut(words_per_block)
             .enumerate()
             .for_each(|(b, words)| {
@@ -203,6 +372,34 @@ mod tests {
                 assert_eq!(p.get(i), (i % 251) as u32 & m);
             }
         }
+    }
+
+    #[test]
+    fn mapped_tables_read_the_file_and_copy_before_writing() {
+        use std::io::Write;
+        let mut t = PackedTable::new(5, 100);
+        for i in 0..100 {
+            t.set(i, (i % 32) as u32);
+        }
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(&[7u8; 16]).unwrap(); // a header of 16 bytes before the words
+        for w in t.words() {
+            f.write_all(&w.to_le_bytes()).unwrap();
+        }
+        let mapped = PackedTable::map(5, 100, &f, 16).unwrap();
+        assert_eq!(mapped.is_some(), cfg!(all(unix, target_endian = "little")));
+        let Some(mut m) = mapped else {
+            return;
+        };
+        assert!(m.is_mapped());
+        assert_eq!(m, t);
+        assert_eq!(m.clone(), t);
+        m.set(3, 9);
+        assert!(!m.is_mapped());
+        assert_eq!((m.get(3), m.get(4)), (9, 4));
+        // Wrong sizes and offsets are declined.
+        assert!(PackedTable::map(5, 200, &f, 16).unwrap().is_none());
+        assert!(PackedTable::map(5, 100, &f, 12).unwrap().is_none());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
 //! move that would undo the previous one is never generated, nor any move that the move-pruning automaton
 //! ([`crate::search::pruning`]) rejects, and nothing is allocated inside the loop.
-//! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]).
+//! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]);
+//! [`split_threshold`] and [`search_subtree`] cut a threshold the same way for other processes or machines.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -350,16 +351,16 @@ pub fn ida_star_parallel<E: Eval + Clone + Send + Sync>(
     })
 }
 
-/// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one).
-fn drive<'a, 'l, E: Eval>(
+/// Sets up a search from `pos` (tile → cell, canonical frame of `g`): the board, the neighbour tables and the
+/// heuristic's start; the threshold is left at 0.
+fn setup<'a, 'l, E: Eval>(
     g: &Geometry,
     mut eval: E,
     pos: &[u8],
     limits: &'a Limits<'l>,
     weight: (u32, u32),
     fsm: &'a MovePruner,
-    mut iteration: impl FnMut(&mut Ida<'a, 'l, E>) -> Option<Vec<u8>>,
-) -> Outcome {
+) -> Ida<'a, 'l, E> {
     let n = g.n;
     let mut tiles = [0u8; MAX_SEARCH_CELLS];
     for (t, &c) in pos[..n].iter().enumerate() {
@@ -386,7 +387,7 @@ fn drive<'a, 'l, E: Eval>(
             };
         }
     }
-    let mut ida = Ida {
+    Ida {
         eval,
         neighbors,
         dirs,
@@ -406,7 +407,20 @@ fn drive<'a, 'l, E: Eval>(
         stopped: false,
         shared: None,
         reported: 0,
-    };
+    }
+}
+
+/// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one).
+fn drive<'a, 'l, E: Eval>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    limits: &'a Limits<'l>,
+    weight: (u32, u32),
+    fsm: &'a MovePruner,
+    mut iteration: impl FnMut(&mut Ida<'a, 'l, E>) -> Option<Vec<u8>>,
+) -> Outcome {
+    let mut ida = setup(g, eval, pos, limits, weight, fsm);
     ida.bound = ida.f(0, ida.eval.h());
     let estimate = ida.eval.h();
     let mut proven = estimate;
@@ -514,6 +528,30 @@ impl<E: Eval> Ida<'_, '_, E> {
     }
 }
 
+impl<E: Eval> Ida<'_, '_, E> {
+    /// Cuts the current threshold's tree at the first depth with at least `want` nodes within the threshold (or at
+    /// the threshold's depth): the depth and the nodes there, in search order; or the path of a goal above the
+    /// cut. `next_bound` then holds the least `f` over the threshold among the nodes pruned above the cut.
+    fn cut(&mut self, want: usize) -> Result<(u32, Vec<Split>), Vec<u8>> {
+        let h0 = self.eval.h();
+        let mut out = Vec::new();
+        let mut cells = Vec::new();
+        let mut cut = 1;
+        loop {
+            out.clear();
+            self.next_bound = u32::MAX;
+            let s0 = self.fsm.start();
+            if self.frontier(0, u8::MAX, s0, h0, cut, &mut cells, &mut out) {
+                return Err(std::mem::take(&mut self.path));
+            }
+            if out.len() >= want || cut >= self.bound {
+                return Ok((cut, out));
+            }
+            cut += 1;
+        }
+    }
+}
+
 /// One threshold of [`ida_star_parallel`]: cuts the tree at the first depth with at least `want` nodes (or at the
 /// threshold's depth), then searches the subtrees below the cut on the rayon pool.
 fn parallel_iteration<E: Eval + Clone + Send + Sync>(
@@ -524,22 +562,10 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
         return None;
     }
     ida.nodes += 1;
-    let h0 = ida.eval.h();
-    let mut out = Vec::new();
-    let mut cells = Vec::new();
-    let mut cut = 1;
-    loop {
-        out.clear();
-        ida.next_bound = u32::MAX;
-        let s0 = ida.fsm.start();
-        if ida.frontier(0, u8::MAX, s0, h0, cut, &mut cells, &mut out) {
-            return Some(std::mem::take(&mut ida.path));
-        }
-        if out.len() >= want || cut >= ida.bound {
-            break;
-        }
-        cut += 1;
-    }
+    let (cut, out) = match ida.cut(want) {
+        Ok(cut) => cut,
+        Err(path) => return Some(path),
+    };
     let shared = Shared {
         found: AtomicBool::new(false),
         limited: AtomicBool::new(false),
@@ -603,4 +629,153 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
         ida.stopped = true;
     }
     solution
+}
+
+/// One IDA* threshold cut into subtrees, for a search spread over processes or machines ([`split_threshold`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frontier {
+    /// The threshold (the start's estimate when none was asked for).
+    pub bound: u32,
+    /// The start's heuristic estimate.
+    pub estimate: u32,
+    /// The roots of the subtrees, in search order, each as the blank's cells from the start: search each with
+    /// [`search_subtree`] at `bound`.
+    pub subtrees: Vec<Vec<u8>>,
+    /// A goal within the threshold above the cut: its moves (canonical tiles). `subtrees` is then empty.
+    pub solution: Option<Vec<u8>>,
+    /// The least `f` over the threshold among the nodes pruned above the cut (`u32::MAX` when none was): the next
+    /// threshold is the least of this and the subtrees' [`Subtree::Exhausted`] values.
+    pub next_bound: u32,
+    /// Nodes generated while cutting.
+    pub nodes: u64,
+}
+
+/// What the search of one subtree at a threshold found ([`search_subtree`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subtree {
+    /// A goal within the threshold: the moves from the start (canonical tiles), the root's prefix included.
+    Solved {
+        /// The tiles moved, from the start.
+        moves: Vec<u8>,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// No goal within the threshold; the least `f` over it among the pruned nodes (`u32::MAX` when none was).
+    Exhausted {
+        /// The subtree's candidate for the next threshold.
+        next_bound: u32,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// A limit stopped the search of the subtree.
+    Stopped {
+        /// Nodes generated.
+        nodes: u64,
+    },
+}
+
+/// Cuts one IDA* threshold of the search from `pos` into at least `want` subtrees when the tree has that many
+/// nodes within the threshold, exactly as [`ida_star_parallel`] cuts each threshold for its threads (the first depth
+/// with enough nodes, or the threshold's depth), so that other processes can search them with [`search_subtree`].
+/// `bound` is the threshold (`None`: the start's estimate, IDA*'s first). A driver runs thresholds in increasing
+/// order, each to the end, and stops at the first with a solution: the solution is then optimal, as with
+/// [`ida_star`].
+pub fn split_threshold<E: Eval>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    bound: Option<u32>,
+    want: usize,
+    pruner: &MovePruner,
+) -> Frontier {
+    let limits = Limits::default();
+    let mut ida = setup(g, eval, pos, &limits, (1, 1), pruner);
+    let estimate = ida.eval.h();
+    ida.bound = bound.unwrap_or(estimate).max(estimate);
+    ida.nodes = 1;
+    let (subtrees, solution) = if estimate == 0 {
+        (vec![], Some(vec![]))
+    } else {
+        match ida.cut(want.max(1)) {
+            Ok((_, out)) => (out.into_iter().map(|sp| sp.cells).collect(), None),
+            Err(path) => (vec![], Some(path)),
+        }
+    };
+    Frontier {
+        bound: ida.bound,
+        estimate,
+        subtrees,
+        solution,
+        next_bound: ida.next_bound,
+        nodes: ida.nodes,
+    }
+}
+
+/// Searches the subtree below `root` (the blank's cells from `pos`, as [`Frontier::subtrees`] gives them) with
+/// threshold `bound`, within `limits`. `None` when `root` is not a walk of the blank (a cell not next to it).
+pub fn search_subtree<E: Eval>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    bound: u32,
+    root: &[u8],
+    limits: &Limits<'_>,
+    pruner: &MovePruner,
+) -> Option<Subtree> {
+    let mut ida = setup(g, eval, pos, limits, (1, 1), pruner);
+    ida.bound = bound;
+    ida.next_bound = u32::MAX;
+    let mut h = ida.eval.h();
+    let mut s = ida.fsm.start();
+    let mut prev = u8::MAX;
+    for (depth, &c) in root.iter().enumerate() {
+        let b = ida.blank;
+        let k = (0..ida.degree[b as usize & 63] as usize)
+            .find(|&k| ida.neighbors[b as usize & 63][k] == c)?;
+        if ida.prune {
+            s = ida.fsm.step(s, ida.dirs[b as usize & 63][k]);
+        }
+        let t = ida.tiles[c as usize & 63];
+        ida.tiles[b as usize & 63] = t;
+        ida.tiles[c as usize & 63] = 0;
+        ida.blank = c;
+        ida.eval.push(t, c, b, u32::MAX);
+        ida.path.push(t);
+        ida.nodes += 1;
+        h = if E::INCONSISTENT {
+            ida.eval.h().max(h.saturating_sub(1))
+        } else {
+            ida.eval.h()
+        };
+        if s == DEAD || c == prev {
+            // A redundant walk: its nodes are searched under another root.
+            return Some(Subtree::Exhausted {
+                next_bound: u32::MAX,
+                nodes: ida.nodes,
+            });
+        }
+        let f = ida.f(depth as u32 + 1, h);
+        if f > bound {
+            return Some(Subtree::Exhausted {
+                next_bound: f,
+                nodes: ida.nodes,
+            });
+        }
+        prev = b;
+    }
+    ida.check_limits();
+    let found = !ida.stopped && ida.dfs(root.len() as u32, prev, s, h) == FOUND;
+    Some(if found {
+        Subtree::Solved {
+            moves: std::mem::take(&mut ida.path),
+            nodes: ida.nodes,
+        }
+    } else if ida.stopped {
+        Subtree::Stopped { nodes: ida.nodes }
+    } else {
+        Subtree::Exhausted {
+            next_bound: ida.next_bound,
+            nodes: ida.nodes,
+        }
+    })
 }

@@ -1,0 +1,40 @@
+"""slide: a sliding-tile puzzle solver (Python bindings of the slide Rust library).
+
+Exact distances for every board of at most 12 cells (complete tables), optimal solutions beyond (IDA* with
+pattern databases), the moves behind every answer.
+
+>>> import slide
+>>> slide.sliding_puzzle([[4, 1, 2], [5, 0, 3]])
+5
+>>> s = slide.solve("4 1 2/5 0 3")
+>>> s.distance, s.moves, s.notation("blank")
+(5, [5, 4, 1, 2, 3], 'LURRD')
+
+Boards are lists of rows, strings in any format the ``slide`` command reads (``"[[1,2,3],[4,0,5]]"``,
+``"1 2 3/4 0 5"``, a flat square list) or NumPy integer arrays. ``0`` is the blank.
+``slide.ray`` (with ``pip install "slide[ray]"``) spreads work over a Ray cluster.
+"""
+
+from slide._slide import (
+    BoardError,
+    Solution,
+    apply,
+    distances,
+    scramble,
+    sliding_puzzle,
+    solve,
+    solve_many,
+    stats,
+)
+
+__all__ = [
+    "BoardError",
+    "Solution",
+    "apply",
+    "distances",
+    "scramble",
+    "sliding_puzzle",
+    "solve",
+    "solve_many",
+    "stats",
+]

@@ -1,0 +1,230 @@
+"""slide.ray: slide's work spread over a Ray cluster (``pip install "slide[ray]"``).
+
+- ``solve_many(boards, ...)``: the boards go out as Ray tasks in chunks; answers come back in input order. Each
+  worker process loads its tables and pattern databases once and keeps them for the next tasks it runs: it maps
+  them read-only from the cache directory (``SLIDE_CACHE_DIR``; built there by the first process that needs them),
+  so the workers of a node share one copy in memory.
+- ``solve(board, tasks=N, ...)``: one hard search split across the cluster. Each IDA* threshold's tree is cut into at
+  least N subtrees (as the local parallel search cuts it for threads); they run as Ray tasks with that threshold,
+  and the driver moves to the next threshold only when all have finished, stopping at the first threshold with a
+  solution: the length is the same proven optimum as ``slide.solve``. ``max_nodes`` and ``timeout`` hold for the
+  whole cluster; a search they stop answers ``distance=None`` with a proven ``lower_bound``.
+
+Both connect to the cluster that ``ray.init`` finds (``address``, else ``RAY_ADDRESS``, else a running local cluster)
+or start a local one when Ray is not initialised yet; call ``ray.init`` yourself for anything else.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any, Iterable, List, Optional
+
+_NEEDS_RAY = 'slide.ray needs Ray: pip install "slide[ray]" (or pip install ray)'
+try:
+    import ray
+except ImportError as e:  # pragma: no cover - exercised only without Ray
+    raise ImportError(_NEEDS_RAY) from e
+if not hasattr(ray, "remote"):  # a directory named ray (such as /tmp/ray) imported as a namespace package
+    raise ImportError(_NEEDS_RAY)
+
+import slide
+from slide import _slide
+
+__all__ = ["solve_many", "solve"]
+
+
+def _connect(address: Optional[str]) -> None:
+    if not ray.is_initialized():
+        ray.init(address=address)
+
+
+def _cluster_cpus() -> int:
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+@ray.remote(num_cpus=1)
+def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int) -> list:
+    # One thread per task: Ray runs one task per CPU. The pattern databases stay loaded in this worker process
+    # (slide's process-wide solver) for the tasks it runs next, mapped from the cache files: the workers of a node
+    # share one copy.
+    _slide._map_files(True)
+    try:
+        return slide.solve_many(boards, goal, threads=1, **options)
+    except slide.BoardError as e:  # name the board by its place in the whole batch
+        msg = str(e)
+        if msg.startswith("boards[") and "]" in msg:
+            i = int(msg[7 : msg.index("]")])
+            msg = f"boards[{offset + i}]{msg[msg.index(']') + 1 :]}"
+        raise slide.BoardError(msg) from None
+
+
+@ray.remote(num_cpus=1)
+def _search_chunk(board, goal, threshold, roots, max_nodes, timeout):
+    _slide._map_files(True)
+    return _slide._search_subtrees(board, goal, threshold, roots, max_nodes, timeout)
+
+
+def _cancel(refs) -> None:
+    # Not forced: the task gets a KeyboardInterrupt, which stops slide's search within 50 ms, and its worker process
+    # lives on with its pattern databases loaded (a forced cancel kills the process). Cancelled tasks are not retried.
+    for r in refs:
+        try:
+            ray.cancel(r, force=False)
+        except Exception:  # noqa: BLE001 - a task that already ended cannot be cancelled
+            pass
+
+
+def solve_many(
+    boards: Iterable[Any],
+    goal: Any = None,
+    *,
+    chunk_size: Optional[int] = None,
+    metric: str = "stm",
+    moves: bool = True,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    within: Optional[float] = None,
+    address: Optional[str] = None,
+) -> List["slide.Solution"]:
+    """Solves boards as Ray tasks of ``chunk_size`` boards (default: about four chunks per CPU of the cluster);
+    answers in input order, as ``slide.solve_many`` gives them. Limits apply to each board. Every board is checked
+    here first: a bad one raises ``BoardError`` naming it (``boards[i]``) before any task starts."""
+    options = dict(metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes, within=within)
+    slide.solve([[1, 2], [3, 0]], **options)  # checks the options here, with the package's own messages
+    rows = []
+    goal_rows = None
+    for i, b in enumerate(boards):
+        try:
+            r, g = _slide._rows(b, goal)
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"boards[{i}]: {e}") from None
+        rows.append(r)
+        goal_rows = g if goal is not None else None
+    if not rows:
+        return []
+    if len(rows[0]) * len(rows[0][0]) > 12 and len(rows[0]) > 1 and len(rows[0][0]) > 1:
+        # Builds the pattern databases into this node's cache once, here, rather than in several workers at once.
+        slide.solve(rows[0], goal_rows, max_nodes=0)
+    _connect(address)
+    if chunk_size is None:
+        chunk_size = max(1, math.ceil(len(rows) / (4 * _cluster_cpus())))
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
+    refs = [
+        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options, i)
+        for i in range(0, len(rows), chunk_size)
+    ]
+    try:
+        chunks = ray.get(refs)
+    except KeyboardInterrupt:
+        _cancel(refs)
+        raise
+    except ray.exceptions.RayTaskError as e:
+        _cancel(refs)
+        if isinstance(e.cause, (ValueError, TypeError)):
+            raise e.cause from None  # the worker's BoardError as it was, without Ray's wrapping
+        raise
+    return [s for chunk in chunks for s in chunk]
+
+
+def _solution(distance, moves, optimal, lower_bound, nodes, seconds, board, goal) -> "slide.Solution":
+    text = lambda rows: json.dumps(rows, separators=(",", ":"))  # noqa: E731
+    return slide.Solution._restore(
+        (distance, moves, optimal, lower_bound, nodes, seconds, None, None, text(board), text(goal))
+    )
+
+
+def solve(
+    board: Any,
+    goal: Any = None,
+    *,
+    tasks: Optional[int] = None,
+    metric: str = "stm",
+    moves: bool = True,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    address: Optional[str] = None,
+) -> "slide.Solution":
+    """Solves one board optimally with its search spread over the cluster: each IDA* threshold cut into at least
+    ``tasks`` subtrees (default: four per CPU of the cluster), searched as Ray tasks.
+
+    ``max_nodes`` and ``timeout`` count for the whole cluster: each threshold's tasks share the nodes left; when a
+    limit stops the search, ``distance`` is None and ``lower_bound`` is the last threshold begun (every shorter
+    solution was ruled out). Boards of at most 12 cells, single rows or columns and unsolvable boards are answered
+    here, by ``slide.solve``. ``.nodes`` counts the nodes of every task; ``.seconds`` is the driver's wall time."""
+    t0 = time.monotonic()
+    b, g = _slide._rows(board, goal)
+    if tasks is not None and (not isinstance(tasks, int) or isinstance(tasks, bool) or tasks < 1):
+        raise ValueError(f"tasks must be a positive integer, not {tasks!r}")
+    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 0):
+        raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
+    if timeout is not None and not (isinstance(timeout, (int, float)) and 0 <= timeout < 1e12):
+        raise ValueError(f"timeout must be a number of seconds, at least 0, not {timeout!r}")
+    if len(b) * len(b[0]) <= 12 or len(b) == 1 or len(b[0]) == 1:
+        return slide.solve(b, g, metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes)
+    # Checks the metric, answers unsolvable boards, and loads the pattern databases here (the cut needs them).
+    first = slide.solve(b, g, metric=metric, moves=moves, max_nodes=0)
+    if first.optimal:
+        return first
+    _connect(address)
+    want = tasks if tasks is not None else 4 * _cluster_cpus()
+    deadline = None if timeout is None else t0 + timeout
+    nodes = 0
+    threshold = None
+    lower = first.lower_bound
+    while True:
+        split = _slide._split(b, g, threshold, want)
+        nodes += split["nodes"]
+        lower = split["threshold"]
+        if split["solution"] is not None:
+            found = split["solution"]
+            break
+        roots = split["subtrees"]
+        if not roots:  # every node within the threshold lies above the cut, none of them a goal
+            if split["next_threshold"] is None:
+                raise RuntimeError("slide.ray.solve: no next threshold for a solvable board (please report it)")
+            threshold = split["next_threshold"]
+            continue
+        # At least `want` subtrees, grouped into `want` tasks (consecutive roots share a task).
+        per = max(1, math.ceil(len(roots) / want))
+        groups = [roots[i : i + per] for i in range(0, len(roots), per)]
+        budget = None if max_nodes is None else max(0, max_nodes - nodes) // len(groups)
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        pending = [_search_chunk.remote(b, g, split["threshold"], grp, budget, left) for grp in groups]
+        next_threshold = split["next_threshold"]
+        found = None
+        stopped = False
+        try:
+            while pending and found is None and not stopped:
+                wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                done, pending = ray.wait(pending, num_returns=1, timeout=wait)
+                if not done:
+                    stopped = True  # the cluster-wide timeout
+                    break
+                status, moves_found, nxt, n = ray.get(done[0])
+                nodes += n
+                if status == "solved":
+                    found = moves_found
+                elif status == "stopped":
+                    stopped = True
+                elif nxt is not None:
+                    next_threshold = nxt if next_threshold is None else min(next_threshold, nxt)
+        except KeyboardInterrupt:
+            _cancel(pending)
+            raise
+        _cancel(pending)
+        if found is not None:
+            break
+        if stopped:
+            return _solution(None, None, False, lower, nodes, time.monotonic() - t0, b, g)
+        if next_threshold is None:
+            raise RuntimeError("slide.ray.solve: no next threshold for a solvable board (please report it)")
+        threshold = next_threshold
+    # The moves must reach the goal (checked here, in the driver, by the library's own move rules).
+    if slide.apply(b, found) != g:
+        raise RuntimeError("slide.ray.solve: the moves found do not reach the goal (please report it)")
+    return _solution(
+        len(found), list(found) if moves else None, True, len(found), nodes, time.monotonic() - t0, b, g
+    )

@@ -1,0 +1,115 @@
+"""Bad input through Python: each case raises a Python exception of the documented kind, none crashes the
+interpreter, and the message names what is wrong."""
+
+import numpy as np
+import pytest
+
+import slide
+
+OK = [[4, 1, 2], [5, 0, 3]]
+BE, TE, VE = slide.BoardError, TypeError, ValueError
+
+CASES = [
+    # (id, call, exception, words the message must hold)
+    ("ragged", lambda: slide.solve([[1, 2], [3]]), BE, "ragged"),
+    ("empty list", lambda: slide.solve([]), BE, "empty"),
+    ("empty rows", lambda: slide.solve([[], []]), BE, "empty"),
+    ("empty string", lambda: slide.solve(""), BE, "empty"),
+    ("short string", lambda: slide.solve("1 2 3/4 0"), BE, "ragged"),
+    ("words", lambda: slide.solve("abc"), BE, "not a number"),
+    ("None", lambda: slide.solve(None), TE, "NoneType"),
+    ("int", lambda: slide.solve(42), TE, "int"),
+    ("float", lambda: slide.solve(3.5), TE, "float"),
+    ("bytes", lambda: slide.solve(b"1 2/3 0"), TE, "bytes"),
+    ("dict", lambda: slide.solve({"board": OK}), TE, "dict"),
+    ("float value", lambda: slide.solve([[1.0, 2], [3, 0]]), TE, "float"),
+    ("NaN value", lambda: slide.solve([[float("nan"), 2], [3, 0]]), TE, "float"),
+    ("str value", lambda: slide.solve([["1", 2], [3, 0]]), TE, "str"),
+    ("None value", lambda: slide.solve([[None, 2], [3, 0]]), TE, "NoneType"),
+    ("bool values", lambda: slide.solve([[True, False], [2, 3]]), TE, "bool"),
+    ("row not a list", lambda: slide.solve([[1, 2], 3]), TE, "row 2"),
+    ("duplicate", lambda: slide.solve([[1, 2], [3, 3]]), BE, "duplicate value 3"),
+    ("out of range", lambda: slide.solve([[1, 2], [3, 4]]), BE, "out of range"),
+    ("negative", lambda: slide.solve([[-1, 2], [3, 0]]), BE, "out of range"),
+    ("huge int", lambda: slide.solve([[10**30, 2], [3, 0]]), BE, "out of range"),
+    ("huge rows", lambda: slide.solve([[0] * 3000] * 3000), BE, "too large"),
+    ("huge flat list", lambda: slide.solve([0] * 10_000_000), BE, "too large"),
+    ("flat not square", lambda: slide.solve([1, 2, 3, 0, 4]), BE, "shape"),
+    ("one cell", lambda: slide.solve([[0]]), BE, "shape"),
+    ("float array", lambda: slide.solve(np.zeros((2, 2))), TE, "float64"),
+    ("NaN array", lambda: slide.solve(np.array([[np.nan, 1], [2, 0]])), TE, "float64"),
+    ("bool array", lambda: slide.solve(np.array([[True, False], [False, True]])), TE, "dtype"),
+    ("str array", lambda: slide.solve(np.array(["1", "0"])), TE, "dtype"),
+    ("object array", lambda: slide.solve(np.array([[1, 2], [3, 0]], dtype=object)), TE, "dtype"),
+    ("3-d array", lambda: slide.solve(np.zeros((2, 2, 2), dtype=np.int64)), BE, "dimensions"),
+    ("goal shape", lambda: slide.solve([[1, 2], [3, 0]], goal=OK), BE, "shape mismatch"),
+    ("goal bad", lambda: slide.solve(OK, goal=[[1, 2, 3], [4, 5, 5]]), BE, "goal: duplicate"),
+    ("metric mtm", lambda: slide.solve(OK, metric="mtm"), VE, "not available yet"),
+    ("metric unknown", lambda: slide.solve(OK, metric="qtm"), VE, "unknown metric"),
+    ("metric type", lambda: slide.solve(OK, metric=3), TE, ""),
+    ("timeout negative", lambda: slide.solve(OK, timeout=-1), VE, "timeout"),
+    ("timeout NaN", lambda: slide.solve(OK, timeout=float("nan")), VE, "timeout"),
+    ("timeout str", lambda: slide.solve(OK, timeout="1"), TE, ""),
+    ("max_nodes negative", lambda: slide.solve(OK, max_nodes=-5), VE, "max_nodes"),
+    ("max_nodes float", lambda: slide.solve(OK, max_nodes=1.5), TE, ""),
+    ("within small", lambda: slide.solve(OK, within=0.5), VE, "within"),
+    ("within NaN", lambda: slide.solve(OK, within=float("nan")), VE, "within"),
+    ("too many cells", lambda: slide.solve([list(range(r * 9, r * 9 + 9)) for r in range(9)]), BE, "64"),
+    ("many: str", lambda: slide.solve_many("1 2/3 0"), TE, "single string"),
+    ("many: int", lambda: slide.solve_many(5), TE, "iterable"),
+    ("many: one bad", lambda: slide.solve_many([OK, [[1, 1], [2, 0]]]), BE, "boards[1]: duplicate"),
+    ("many: threads 0", lambda: slide.solve_many([OK], threads=0), VE, "threads"),
+    ("many: threads huge", lambda: slide.solve_many([OK], threads=10**6), VE, "threads"),
+    ("sp: text", lambda: slide.sliding_puzzle("not a board"), BE, "not a number"),
+    ("sp: duplicate", lambda: slide.sliding_puzzle([[1, 2, 3], [4, 5, 5]]), BE, "duplicate"),
+    ("sp: None", lambda: slide.sliding_puzzle(None), TE, "NoneType"),
+    ("dist: list", lambda: slide.distances([[1, 2], [3, 0]]), TE, "NumPy"),
+    ("dist: float", lambda: slide.distances(np.zeros((4, 6))), TE, "float64"),
+    ("dist: NaN", lambda: slide.distances(np.full((3, 2, 3), np.nan)), TE, "float64"),
+    ("dist: bool", lambda: slide.distances(np.zeros((3, 2, 3), dtype=bool)), TE, "dtype"),
+    ("dist: unknown shape", lambda: slide.distances(np.zeros((3, 6), dtype=np.int64)), BE, "shape"),
+    ("dist: shape mismatch", lambda: slide.distances(np.zeros((3, 6), dtype=np.int64), shape="3x3"), BE, "3x3"),
+    ("dist: 3-d shape mismatch", lambda: slide.distances(np.zeros((3, 2, 3), dtype=np.int64), shape="3x2"), BE, "3x2"),
+    ("dist: 1-d", lambda: slide.distances(np.zeros(6, dtype=np.int64)), BE, "dimensions"),
+    ("dist: 4-d", lambda: slide.distances(np.zeros((2, 5, 5, 5), dtype=np.int64)), BE, "dimensions"),
+    ("dist: duplicate", lambda: slide.distances(np.zeros((3, 2, 3), dtype=np.int64)), BE, "board 0 of the array: duplicate"),
+    ("dist: later bad", lambda: slide.distances(np.array([[[4, 1, 2], [5, 0, 3]]] * 5 + [[[4, 1, 2], [5, 0, 200]]], dtype=np.uint8)), BE, "board 5 of the array"),
+    ("dist: negative", lambda: slide.distances(np.array([[[4, 1, 2], [5, 0, -3]]], dtype=np.int8)), BE, "out of range"),
+    ("dist: bad shape text", lambda: slide.distances(np.zeros((3, 6), dtype=np.int64), shape="axb"), BE, "bad shape"),
+    ("dist: shape type", lambda: slide.distances(np.zeros((3, 6), dtype=np.int64), shape=5), TE, "shape"),
+    ("dist: 1x1 boards", lambda: slide.distances(np.zeros((3, 1, 1), dtype=np.int64)), BE, "shape"),
+    ("dist: 4x4 boards", lambda: slide.distances(np.array([slide.scramble("4x4", seed=1)])), BE, "solve_many"),
+    ("dist: goal mismatch", lambda: slide.distances(np.zeros((3, 2, 3), dtype=np.int64), goal=[[1, 0]]), BE, "shape mismatch"),
+    ("scramble: bad shape", lambda: slide.scramble("0x3"), BE, "shape"),
+    ("scramble: count", lambda: slide.scramble("3x3", -1), VE, "count"),
+    ("scramble: shape type", lambda: slide.scramble(7), TE, "shape"),
+    ("scramble: too many", lambda: slide.scramble("2048x2048", 1000), VE, "too many"),
+    ("apply: illegal", lambda: slide.apply(OK, [9]), BE, "moves[0]"),
+    ("apply: not adjacent", lambda: slide.apply(OK, [4]), BE, "not next to the blank"),
+    ("apply: string", lambda: slide.apply(OK, "LURD"), TE, "string"),
+    ("apply: float move", lambda: slide.apply(OK, [1.5]), TE, "float"),
+    ("stats: too big", lambda: slide.stats("5x5"), BE, "at most 12"),
+    ("notation: unknown", lambda: slide.solve(OK).notation("xyz"), VE, "not available"),
+    ("notation: no moves", lambda: slide.solve(OK, moves=False).notation("tiles"), VE, "moves=True"),
+]
+
+
+@pytest.mark.parametrize("call,exc,words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_input_raises(call, exc, words):
+    with pytest.raises(exc) as info:
+        call()
+    assert words.lower() in str(info.value).lower()
+
+
+def test_there_are_at_least_30_cases():
+    assert len(CASES) >= 30
+
+
+def test_big_endian_arrays_are_refused_or_read_right():
+    arr = np.array([[[4, 1, 2], [5, 0, 3]]], dtype=">i4")
+    try:
+        got = slide.distances(arr)
+    except TypeError as e:
+        assert "byte order" in str(e)
+    else:
+        assert list(got) == [5]
