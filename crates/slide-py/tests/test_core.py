@@ -267,3 +267,12 @@ def test_board_error_pickles_as_itself():
     except slide.BoardError as e:
         again = pickle.loads(pickle.dumps(e))
     assert type(again) is slide.BoardError and "duplicate" in str(again)
+
+
+def test_boards_over_25_cells_get_fast_mode():
+    # The library's planning point answers boards over 25 cells by fast mode: a valid solution, not proven least,
+    # with a lower bound; a bound (within) asks for a search instead, which covers at most 64 cells.
+    board = slide.scramble("6x6", seed=7)
+    s = slide.solve(board)
+    assert not s.optimal and s.distance == len(s.moves) and s.lower_bound <= len(s.moves)
+    assert replay(board, s.moves) == goal_of(6, 6)

@@ -57,10 +57,11 @@ def test_solve_many_bad_input_names_the_board():
     with pytest.raises(ValueError):
         sray.solve_many([[[1, 2], [3, 0]]], chunk_size=0)
     assert sray.solve_many([]) == []
-    # A board only the solver refuses (too many cells to search), found in a worker: named by its batch index.
+    # A board only the solver refuses (too many cells to search within a bound; fast mode would answer it without
+    # one), found in a worker: named by its batch index.
     big = [list(range(r * 9, r * 9 + 9)) for r in range(9)]
     with pytest.raises(slide.BoardError, match=r"boards\[5\]: .*64"):
-        sray.solve_many([[[1, 2], [3, 0]]] * 5 + [big], chunk_size=2)
+        sray.solve_many([[[1, 2], [3, 0]]] * 5 + [big], chunk_size=2, within=2.0)
 
 
 def test_split_solve_matches_the_local_search():

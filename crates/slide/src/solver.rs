@@ -290,7 +290,7 @@ impl Solver {
     }
 
     /// Maps cached table and pattern-database files read-only into memory instead of reading them
-    /// ([`cache::load_mapped`]), and maps what it builds once saved: processes of one machine that map the same
+    /// ([`cache::map`]), and maps what it builds once saved: processes of one machine that map the same
     /// files share one copy of them (the page cache), however many they are — for example the worker processes of
     /// a Ray node. Lookups may be a little slower than in memory of the process's own (no huge pages).
     pub fn map_files(mut self, on: bool) -> Solver {
