@@ -34,12 +34,14 @@ pub mod fast;
 mod progress;
 pub mod request;
 mod scramble;
+mod metric;
 mod search;
 mod solver;
 
 pub use board::notation;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
+pub use metric::Metric;
 pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;

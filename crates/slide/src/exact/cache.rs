@@ -37,6 +37,10 @@ pub struct Meta {
     pub blank: usize,
     /// `"exact"` (entries are distances) or `"mod3"` (entries are distances modulo 3).
     pub encoding: String,
+    /// The metric the distances count: `"stm"` or `"mtm"`. Files written before the multi-tile metric have no such
+    /// field and are read as `"stm"`; STM files are still written without it, so old and new versions share them.
+    #[serde(default = "stm", skip_serializing_if = "is_stm")]
+    pub metric: String,
     /// Pattern tiles, for pattern databases.
     #[serde(default)]
     pub pattern: Vec<u32>,
@@ -50,6 +54,14 @@ pub struct Meta {
     pub antipodes: Vec<u64>,
 }
 
+fn stm() -> String {
+    crate::metric::Metric::Stm.name().into()
+}
+
+fn is_stm(metric: &String) -> bool {
+    *metric == stm()
+}
+
 impl Meta {
     /// True when `self` (read from a file) describes the table `other` expects. The statistics are not compared,
     /// nor the width when `other.bits` is 0 (an exact table's width follows from its diameter).
@@ -58,6 +70,7 @@ impl Meta {
             && self.shape == other.shape
             && self.blank == other.blank
             && self.encoding == other.encoding
+            && self.metric == other.metric
             && self.pattern == other.pattern
             && (self.bits == other.bits || other.bits == 0)
             && self.len == other.len
@@ -73,9 +86,14 @@ pub fn default_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "slide").map(|p| p.cache_dir().to_path_buf())
 }
 
-/// The file name of a table.
+/// The file name of a table: `complete-3x4-blank11-mod3.v1.tbl`, with the metric after the blank's cell when it
+/// is not STM (`complete-3x4-blank11-mtm-mod3.v1.tbl`).
 pub fn file_name(meta: &Meta) -> String {
     let mut name = format!("{}-{}-blank{}", meta.kind, meta.shape, meta.blank);
+    if !is_stm(&meta.metric) {
+        name.push('-');
+        name.push_str(&meta.metric);
+    }
     if !meta.pattern.is_empty() {
         name.push_str("-p");
         for (i, t) in meta.pattern.iter().enumerate() {
@@ -194,11 +212,12 @@ pub fn load(path: &Path, expected: &Meta) -> Result<(Meta, PackedTable)> {
     let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|_| bad("unreadable metadata"))?;
     if !meta.same_table(expected) {
         return Err(Error::Cache(format!(
-            "{} holds another table ({} {} blank {})",
+            "{} holds another table ({} {} blank {} {})",
             path.display(),
             meta.kind,
             meta.shape,
-            meta.blank
+            meta.blank,
+            meta.metric
         )));
     }
     let pad = (8 - meta_end % 8) % 8;
@@ -244,6 +263,7 @@ mod tests {
             shape: Shape::new(2, 3).unwrap(),
             blank: 5,
             encoding: "exact".into(),
+            metric: "stm".into(),
             pattern: vec![],
             bits: 3,
             len: 1000,
@@ -284,6 +304,14 @@ mod tests {
         let mut other = meta.clone();
         other.shape = Shape::new(3, 2).unwrap();
         std::fs::write(&path, &good).unwrap();
+        // the other metric's table is another table, with another name
+        let mut mtm = meta.clone();
+        mtm.metric = "mtm".into();
+        assert_ne!(file_name(&mtm), file_name(&meta));
+        assert!(load(&path, &mtm)
+            .unwrap_err()
+            .to_string()
+            .contains("another table"));
         assert!(load(&path, &other)
             .unwrap_err()
             .to_string()
