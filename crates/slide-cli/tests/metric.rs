@@ -61,7 +61,11 @@ fn play_letters(rows: usize, cols: usize, cells: &[u8], letters: &str) -> (Vec<u
             count.push(*d);
             chars.next();
         }
-        let count: usize = if count.is_empty() { 1 } else { count.parse().unwrap() };
+        let count: usize = if count.is_empty() {
+            1
+        } else {
+            count.parse().unwrap()
+        };
         if last != Some(c) {
             pushes += 1;
         }
@@ -103,7 +107,12 @@ fn solve_mtm_matches_a_plain_bfs() {
     let short = s.ok(&["solve", "--metric", "mtm", "--notation", "short"], &input);
     let stm = s.ok(&["solve", "--metric", "stm"], &input);
     let mut shorter = 0;
-    for (i, ((t, n), m)) in tiles.lines().zip(short.lines()).zip(stm.lines()).enumerate() {
+    for (i, ((t, n), m)) in tiles
+        .lines()
+        .zip(short.lines())
+        .zip(stm.lines())
+        .enumerate()
+    {
         let b = &boards[i];
         let mut words = t.split_whitespace();
         let d: i64 = words.next().unwrap().parse().unwrap();
@@ -115,12 +124,20 @@ fn solve_mtm_matches_a_plain_bfs() {
             continue;
         }
         let moved: Vec<u32> = words.map(|w| w.parse().unwrap()).collect();
-        assert_eq!(reference::replay(3, b, &moved).as_deref(), Some(&goal[..]), "{t}");
+        assert_eq!(
+            reference::replay(3, b, &moved).as_deref(),
+            Some(&goal[..]),
+            "{t}"
+        );
         let (num, letters) = n.split_once(' ').unwrap();
         assert_eq!(num.parse::<i64>().unwrap(), d, "{n}");
         let (end, pushes) = play_letters(3, 3, b, letters);
         assert_eq!((end, pushes as i64), (goal.clone(), d), "{n}");
-        assert_eq!(letters.chars().filter(char::is_ascii_alphabetic).count() as i64, d, "{n}");
+        assert_eq!(
+            letters.chars().filter(char::is_ascii_alphabetic).count() as i64,
+            d,
+            "{n}"
+        );
     }
     assert!(shorter > 0, "MTM never shorter than STM?");
 }
@@ -143,9 +160,15 @@ fn json_carries_the_metric() {
     let stm = line(&[]);
     assert_eq!(stm["metric"], "stm");
     assert_eq!(stm["moves"], 2);
-    let odd = s.ok(&["solve", "--json", "--metric", "mtm", "1 2 3/4 5 6/8 7 0"], "");
+    let odd = s.ok(
+        &["solve", "--json", "--metric", "mtm", "1 2 3/4 5 6/8 7 0"],
+        "",
+    );
     let odd: serde_json::Value = serde_json::from_str(odd.trim()).unwrap();
-    assert_eq!((&odd["moves"], &odd["metric"]), (&(-1).into(), &"mtm".into()));
+    assert_eq!(
+        (&odd["moves"], &odd["metric"]),
+        (&(-1).into(), &"mtm".into())
+    );
 }
 
 /// Runs `slide stats ARGS`; returns (metric line, histogram, god's number).
@@ -202,7 +225,12 @@ fn usage_and_coverage_errors() {
     let (code, _, err) = s.run(&["solve", "--metric", "htm", "1 2/3 0"], "");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("expected stm or mtm"), "{err}");
-    for flag in [&["--search"][..], &["--fast"], &["--within", "1.5"], &["--heuristic", "md"]] {
+    for flag in [
+        &["--search"][..],
+        &["--fast"],
+        &["--within", "1.5"],
+        &["--heuristic", "md"],
+    ] {
         let mut a = vec!["solve", "--metric", "mtm"];
         a.extend_from_slice(flag);
         a.push("1 2/3 0");
@@ -217,7 +245,10 @@ fn usage_and_coverage_errors() {
     );
     assert_eq!(code, 1, "{err}");
     assert_eq!(out, "1\n");
-    assert!(err.contains("line 1: metric: MTM above 12 cells is not available yet"), "{err}");
+    assert!(
+        err.contains("line 1: metric: MTM above 12 cells is not available yet"),
+        "{err}"
+    );
     let (code, _, err) = s.run(&["stats", "4x4", "--metric", "mtm"], "");
     assert_eq!(code, 1, "{err}");
     let (code, _, _) = s.run(&["stats", "3x3", "--metric", "xtm"], "");

@@ -251,7 +251,10 @@ fn table_build(c: &mut Criterion) {
     for name in BUILD_SHAPES {
         let shape: Shape = name.parse().unwrap();
         g.bench_function(name, |b| {
-            b.iter(|| CompleteTable::build(shape, shape.cells() - 1, slide::Metric::Stm, &NoProgress).unwrap())
+            b.iter(|| {
+                CompleteTable::build(shape, shape.cells() - 1, slide::Metric::Stm, &NoProgress)
+                    .unwrap()
+            })
         });
     }
     g.finish();

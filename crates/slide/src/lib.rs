@@ -31,10 +31,10 @@ mod board;
 mod error;
 mod exact;
 pub mod fast;
+mod metric;
 mod progress;
 pub mod request;
 mod scramble;
-mod metric;
 mod search;
 mod solver;
 

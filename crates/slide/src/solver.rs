@@ -550,7 +550,8 @@ impl Solver {
         let heuristic = match plan {
             // On a line every move goes the same way: one run, so optimal in both metrics.
             Plan::Line => {
-                return Solution::optimal(line_moves(board, goal), 0, plan).in_metric(opts.metric, board)
+                return Solution::optimal(line_moves(board, goal), 0, plan)
+                    .in_metric(opts.metric, board)
             }
             Plan::Fast => return self.solve_fast(board, goal),
             Plan::Search(ref h) => h.clone(),
@@ -633,7 +634,8 @@ impl Solver {
                 )),
                 Method::Auto | Method::Table if opts.weight.is_none() => Ok(Plan::Table),
                 _ => refuse(
-                    "MTM is answered by the complete tables only (no search, fast mode or weight)".into(),
+                    "MTM is answered by the complete tables only (no search, fast mode or weight)"
+                        .into(),
                 ),
             };
         }
@@ -1069,7 +1071,11 @@ impl Solver {
         if shape.is_line() && metric == Metric::Mtm {
             // One push takes the blank anywhere on its line.
             let n = shape.cells();
-            let histogram = if n > 1 { vec![1, n as u64 - 1] } else { vec![1] };
+            let histogram = if n > 1 {
+                vec![1, n as u64 - 1]
+            } else {
+                vec![1]
+            };
             let antipodes = (0..n)
                 .filter(|&c| c != goal.blank() || n == 1)
                 .take(crate::exact::table::MAX_ANTIPODES)

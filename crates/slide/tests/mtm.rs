@@ -55,9 +55,7 @@ fn histograms_and_diameters_match_a_plain_bfs() {
     for (rows, cols, diameter) in [(2, 2, 6), (2, 3, 0), (2, 4, 0), (3, 3, 24)] {
         let goal = reference::goal(rows * cols);
         let r = Reference::new(rows, cols, &goal, reference::Metric::Mtm);
-        let st = s
-            .stats_in(&board(rows, cols, &goal), Metric::Mtm)
-            .unwrap();
+        let st = s.stats_in(&board(rows, cols, &goal), Metric::Mtm).unwrap();
         assert_eq!(st.states, r.states(), "{rows}x{cols}");
         assert_eq!(st.histogram, r.histogram(), "{rows}x{cols}");
         assert_eq!(st.diameter(), r.diameter(), "{rows}x{cols}");
@@ -179,7 +177,10 @@ fn lines() {
     let g = Board::goal(shape(1, 5));
     let st = s.stats_in(&g, Metric::Mtm).unwrap();
     let r = Reference::new(1, 5, &reference::goal(5), reference::Metric::Mtm);
-    assert_eq!((st.states, st.histogram.clone()), (5, r.histogram().to_vec()));
+    assert_eq!(
+        (st.states, st.histogram.clone()),
+        (5, r.histogram().to_vec())
+    );
     assert_eq!(st.antipodes.len(), 4);
 }
 
@@ -189,18 +190,21 @@ fn refusals() {
     let s = solver();
     let fifteen = Board::goal(shape(4, 4));
     let e = s.solve_with(&fifteen, &fifteen, &mtm()).unwrap_err();
-    assert!(matches!(&e, Error::BadOption { name, .. } if name == "metric"), "{e}");
+    assert!(
+        matches!(&e, Error::BadOption { name, .. } if name == "metric"),
+        "{e}"
+    );
     assert!(e.to_string().contains("MTM above 12 cells"), "{e}");
     let small = Board::parse("1 2 3/4 0 5").unwrap();
     for method in [Method::Search, Method::Fast] {
-        let opts = SolveOptions {
-            method,
-            ..mtm()
-        };
+        let opts = SolveOptions { method, ..mtm() };
         let e = s
             .solve_with(&small, &Board::goal(small.shape()), &opts)
             .unwrap_err();
-        assert!(matches!(&e, Error::BadOption { name, .. } if name == "metric"), "{e}");
+        assert!(
+            matches!(&e, Error::BadOption { name, .. } if name == "metric"),
+            "{e}"
+        );
     }
     assert!(s.distance_in(&fifteen, &fifteen, Metric::Mtm).is_err());
     assert!(s.stats_in(&fifteen, Metric::Mtm).is_err());
@@ -217,7 +221,10 @@ fn cached_beside_the_stm_tables() {
     };
     let g = Board::goal(shape(2, 3));
     let first = on_disk();
-    let built = (first.stats(&g).unwrap(), first.stats_in(&g, Metric::Mtm).unwrap());
+    let built = (
+        first.stats(&g).unwrap(),
+        first.stats_in(&g, Metric::Mtm).unwrap(),
+    );
     let mut names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -238,7 +245,10 @@ fn cached_beside_the_stm_tables() {
     // A second solver loads both (a file of one metric is never taken for the other).
     let second = on_disk();
     assert!(!second.table_ready_in(&g, Metric::Mtm));
-    let loaded = (second.stats(&g).unwrap(), second.stats_in(&g, Metric::Mtm).unwrap());
+    let loaded = (
+        second.stats(&g).unwrap(),
+        second.stats_in(&g, Metric::Mtm).unwrap(),
+    );
     assert_eq!(loaded, built);
     assert_ne!(loaded.0.histogram, loaded.1.histogram);
     assert!(second.table_ready_in(&g, Metric::Mtm));

@@ -112,7 +112,10 @@ impl FullSpace {
         let mut ray_len = vec![[0u8; 4]; n];
         for c in 0..n {
             let (r, q) = ((c as isize) / cols, (c as isize) % cols);
-            for (d, (dr, dq)) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)].into_iter().enumerate() {
+            for (d, (dr, dq)) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)]
+                .into_iter()
+                .enumerate()
+            {
                 let mut k = 0usize;
                 let (mut y, mut x) = (r + dr, q + dq);
                 while (0..rows).contains(&y) && (0..cols).contains(&x) {
@@ -217,14 +220,23 @@ impl FullSpace {
         let bi = b as usize;
         match self.metric {
             Metric::Stm => {
-                for (i, &c) in self.neighbors[bi][..self.degree[bi] as usize].iter().enumerate() {
+                for (i, &c) in self.neighbors[bi][..self.degree[bi] as usize]
+                    .iter()
+                    .enumerate()
+                {
                     let t = at[c as usize];
                     pos[0] = c;
                     pos[t as usize] = b;
                     let r = self.ranker.rank(pos);
                     pos[t as usize] = c;
                     pos[0] = b;
-                    f(Step { dir: self.neighbor_dir[bi][i], k: 1 }, r);
+                    f(
+                        Step {
+                            dir: self.neighbor_dir[bi][i],
+                            k: 1,
+                        },
+                        r,
+                    );
                 }
             }
             Metric::Mtm => {
@@ -491,11 +503,12 @@ impl CompleteTable {
                 Encoding::Mod3 => (value + 2) % 3,
             };
             let mut next: Option<(Step, u64)> = None;
-            self.space.for_each_move(&mut pos[..n], &at[..n], |step, r| {
-                if next.is_none() && self.table.get(r) == want {
-                    next = Some((step, r));
-                }
-            });
+            self.space
+                .for_each_move(&mut pos[..n], &at[..n], |step, r| {
+                    if next.is_none() && self.table.get(r) == want {
+                        next = Some((step, r));
+                    }
+                });
             let Some((step, r)) = next else {
                 // Only a damaged table could get here; tables are verified when loaded.
                 unreachable!("complete table has no downhill move");
@@ -517,7 +530,8 @@ mod tests {
 
     #[test]
     fn two_by_three_known_facts() {
-        let t = CompleteTable::build(Shape::new(2, 3).unwrap(), 5, Metric::Stm, &NoProgress).unwrap();
+        let t =
+            CompleteTable::build(Shape::new(2, 3).unwrap(), 5, Metric::Stm, &NoProgress).unwrap();
         assert_eq!(t.space().states(), 360);
         assert_eq!(t.diameter(), 21);
         assert_eq!(t.histogram().iter().sum::<u64>(), 360);
@@ -527,6 +541,42 @@ mod tests {
         assert_eq!(t.path(&pos).unwrap().len(), 5);
         // [[1,2,3],[5,4,0]] unreachable
         assert_eq!(t.distance(&[5, 0, 1, 2, 4, 3]), None);
+    }
+
+    /// The walk down a distance-mod-3 table (the 12-cell encoding) gives the exact distances and paths of that
+    /// many moves in both metrics: checked on every 3 × 3 state against the exact table, re-encoded modulo 3.
+    #[test]
+    fn mod3_walk_in_both_metrics() {
+        for metric in [Metric::Stm, Metric::Mtm] {
+            let exact =
+                CompleteTable::build(Shape::new(3, 3).unwrap(), 8, metric, &NoProgress).unwrap();
+            let states = exact.space().states();
+            let mut packed = PackedTable::new(2, states);
+            for r in 0..states {
+                packed.set(r, exact.packed().get(r) % 3);
+            }
+            let mod3 = CompleteTable::from_parts(
+                exact.space().shape(),
+                8,
+                metric,
+                Encoding::Mod3,
+                packed,
+                exact.histogram().to_vec(),
+                exact.antipode_ranks().to_vec(),
+            )
+            .unwrap();
+            let mut pos = [0u8; 9];
+            for r in (0..states).step_by(5) {
+                exact.space().unrank(r, &mut pos);
+                let d = exact.distance(&pos).unwrap();
+                assert_eq!(mod3.distance(&pos), Some(d), "{metric} rank {r}");
+                let path = mod3.path(&pos).unwrap();
+                assert_eq!(path, exact.path(&pos).unwrap(), "{metric} rank {r}");
+                if metric == Metric::Stm {
+                    assert_eq!(path.len() as u32, d);
+                }
+            }
+        }
     }
 
     #[test]
