@@ -195,7 +195,6 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         }
     };
     let plain = opts.method == Method::Auto
-        && opts.metric == slide::Metric::Stm
         && opts.max_nodes.is_none()
         && opts.timeout.is_none()
         && opts.weight.is_none()
@@ -426,7 +425,7 @@ impl Job<'_> {
             && !self.args.json
             && board.shape().cells() <= slide::engine::table::MAX_TABLE_CELLS
         {
-            return match self.solver.distance(&board, goal) {
+            return match self.solver.distance_in(&board, goal, self.opts.metric) {
                 Ok(d) => {
                     let mut b = itoa::Buffer::new();
                     let mut out = String::with_capacity(4);
