@@ -78,6 +78,10 @@ enum Command {
         /// Print the farthest boards even when there are many (at most 64 are kept).
         #[arg(long)]
         all: bool,
+        /// How moves are counted: stm (single-tile moves) or mtm (multi-tile moves: a push of 1 to k tiles of a
+        /// row or column is one move); each metric has its own table and god's number.
+        #[arg(long, value_name = "METRIC", default_value = "stm")]
+        metric: slide::Metric,
     },
     /// Solve a benchmark set with known optimal lengths (korf100, korf24, or a file) and report nodes and times.
     Bench(bench::BenchArgs),
@@ -155,11 +159,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Serve(args) => serve::run(&solver, args),
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
-        Command::Stats { shape, goal, all } => {
+        Command::Stats {
+            shape,
+            goal,
+            all,
+            metric,
+        } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
             };
-            stats(&solver, &goal, *all)
+            stats(&solver, &goal, *all, *metric)
         }
         Command::Scramble {
             shape,
@@ -232,8 +241,13 @@ fn physical_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn stats(solver: &slide::Solver, goal: &slide::Board, all: bool) -> anyhow::Result<u8> {
-    let s = match solver.stats(goal) {
+fn stats(
+    solver: &slide::Solver,
+    goal: &slide::Board,
+    all: bool,
+    metric: slide::Metric,
+) -> anyhow::Result<u8> {
+    let s = match solver.stats_in(goal, metric) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("slide: {e}");
@@ -244,6 +258,7 @@ fn stats(solver: &slide::Solver, goal: &slide::Board, all: bool) -> anyhow::Resu
     let mut out = std::io::stdout().lock();
     writeln!(out, "shape: {}", goal.shape())?;
     writeln!(out, "goal: {goal}")?;
+    writeln!(out, "metric: {metric}")?;
     writeln!(out, "reachable states: {}", s.states)?;
     writeln!(out, "distance states")?;
     for (d, c) in s.histogram.iter().enumerate() {

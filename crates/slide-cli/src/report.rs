@@ -17,7 +17,8 @@ pub enum Moves {
 }
 
 /// The JSON object of one answer (no trailing newline):
-/// `{"board": [[…]], "moves": N, "optimal": bool, "nodes": N, "seconds": S, …}` with `"lower_bound"` when not
+/// `{"board": [[…]], "moves": N, "metric": "stm", "optimal": bool, "nodes": N, "seconds": S, …}` (`"moves"` counts
+/// in `"metric"`: multi-tile moves for `"mtm"`, while `"solution"` lists single-tile moves) with `"lower_bound"` when not
 /// optimal, `"bound"` for bounded-suboptimal answers, `"method"` when given, `"solution"` when moves are asked for,
 /// `"notation"` (the moves written in a notation) when one is asked for, and `"reason"` when the goal cannot be
 /// reached. `"moves"` is -1 when unsolvable and null when a limit stopped the search before any solution.
@@ -33,14 +34,14 @@ pub fn answer_json(
     let mut out = String::with_capacity(128);
     let length = match (counted, s.moves.as_deref()) {
         (Some(n), _) => n.to_string(),
-        (None, Some(m)) => m.len().to_string(),
+        (None, Some(m)) => s.length().unwrap_or(m.len()).to_string(),
         (None, None) if s.is_unsolvable() => "-1".into(),
         (None, None) => "null".into(),
     };
     let _ = write!(
         out,
-        "{{\"board\": {board}, \"moves\": {length}, \"optimal\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}",
-        s.optimal, s.nodes
+        "{{\"board\": {board}, \"moves\": {length}, \"metric\": \"{}\", \"optimal\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}",
+        s.metric, s.optimal, s.nodes
     );
     if !s.optimal {
         let _ = write!(out, ", \"lower_bound\": {}", s.lower_bound);

@@ -31,6 +31,12 @@ pub struct SolveArgs {
     /// Also print an optimal move sequence: the tiles that slide into the blank, in order.
     #[arg(long)]
     pub moves: bool,
+    /// How moves are counted: stm (single-tile moves: every tile slid one cell is a move) or mtm (multi-tile
+    /// moves: pushing 1 to k tiles of a row or column toward the blank is one move). With mtm the number is the
+    /// least number of pushes and the moves an MTM-optimal sequence (--notation short writes one letter and count
+    /// per push); mtm covers boards of at most 12 cells and single rows and columns.
+    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    pub metric: slide::Metric,
     /// Print the moves in a notation, implies --moves: tiles (the tiles that slide into the blank: 5 4 1 2 3),
     /// long (the direction each tile moves, the speedsolvers' convention: U = the tile below the blank moves up:
     /// RDLLU), short (long with runs counted: RDL2U), blank (the direction the blank moves: LURRD). With --json,
@@ -105,6 +111,20 @@ impl SolveArgs {
             ("pdb", _) => HeuristicChoice::Pdb(slide::PartitionSpec::Default),
             _ => HeuristicChoice::Auto,
         };
+        if self.metric == slide::Metric::Mtm {
+            let search = [
+                (self.fast, "--fast"),
+                (self.search, "--search"),
+                (self.within.is_some(), "--within"),
+                (self.pdb.is_some(), "--pdb"),
+                (self.heuristic != "auto", "--heuristic"),
+            ];
+            if let Some((_, flag)) = search.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "--metric mtm: {flag} counts single-tile moves; MTM is answered by the complete tables (boards of at most 12 cells)"
+                ));
+            }
+        }
         // The value parsers checked both ranges (crate::numbers); the conversion cannot fail then.
         let timeout = self
             .timeout
@@ -112,6 +132,7 @@ impl SolveArgs {
             .transpose()
             .map_err(|e| format!("--timeout: {e}"))?;
         Ok(SolveOptions {
+            metric: self.metric,
             method: if self.search {
                 Method::Search
             } else if self.fast {
@@ -406,7 +427,7 @@ impl Job<'_> {
             && !self.args.json
             && board.shape().cells() <= slide::engine::table::MAX_TABLE_CELLS
         {
-            return match self.solver.distance(&board, goal) {
+            return match self.solver.distance_in(&board, goal, self.opts.metric) {
                 Ok(d) => {
                     let mut b = itoa::Buffer::new();
                     let mut out = String::with_capacity(4);
@@ -454,6 +475,7 @@ impl Job<'_> {
         };
         let seconds = start.elapsed().as_secs_f64();
         let moves = solution.moves.as_deref();
+        let length = solution.length();
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
@@ -466,13 +488,13 @@ impl Job<'_> {
             out.push('\n');
         } else {
             let mark = if solution.optimal { "" } else { "~" };
-            match moves {
+            match moves.zip(length) {
                 None if solution.is_unsolvable() => out.push_str("-1"),
                 None => {
                     let _ = write!(out, ">={}", solution.lower_bound);
                 }
-                Some(m) => {
-                    let _ = write!(out, "{mark}{}", m.len());
+                Some((m, len)) => {
+                    let _ = write!(out, "{mark}{len}");
                     if want_moves && !m.is_empty() {
                         out.push(' ');
                         match self.args.notation() {

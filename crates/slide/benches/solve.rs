@@ -9,7 +9,8 @@
 //! - `antipode/<shape>`: the slowest single query of each shape with a complete table, a board at the largest
 //!   distance, through `Solver::solve` (moves included) and `Solver::distance`. The 12-cell tables (3x4, 2x6) are
 //!   cached in `$SLIDE_BENCH_CACHE` (default `<workspace>/target/bench-cache`) so they are built once.
-//! - `table_build`: `CompleteTable::build` for the shapes of at most 10 cells.
+//! - `table_build`: `CompleteTable::build` for the shapes of at most 10 cells, in single-tile moves (`<shape>`) and
+//!   in multi-tile moves (`<shape>-mtm`: the same engine with the multi-tile move generator).
 //!
 //! After criterion's own output a summary prints ns per board and ratios, read back from criterion's estimates of
 //! this run.
@@ -250,9 +251,13 @@ fn table_build(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(3));
     for name in BUILD_SHAPES {
         let shape: Shape = name.parse().unwrap();
-        g.bench_function(name, |b| {
-            b.iter(|| CompleteTable::build(shape, shape.cells() - 1, &NoProgress).unwrap())
-        });
+        for (suffix, metric) in [("", slide::Metric::Stm), ("-mtm", slide::Metric::Mtm)] {
+            g.bench_function(format!("{name}{suffix}"), |b| {
+                b.iter(|| {
+                    CompleteTable::build(shape, shape.cells() - 1, metric, &NoProgress).unwrap()
+                })
+            });
+        }
     }
     g.finish();
 }
@@ -340,11 +345,19 @@ fn summary(since: SystemTime) {
         };
         println!("  {name:<6} {:>18} {:>14}{mark}", show(s), show(d));
     }
-    println!("table build (CompleteTable::build):");
+    println!("table build (CompleteTable::build):     STM          MTM    MTM/STM");
     for name in BUILD_SHAPES {
-        if let Some(t) = estimate(&format!("table_build/{name}"), since) {
-            println!("  {name:<6} {:>12}", human(t));
-        }
+        let stm = estimate(&format!("table_build/{name}"), since);
+        let mtm = estimate(&format!("table_build/{name}-mtm"), since);
+        let show = |x: Option<f64>| x.map_or("-".to_string(), human);
+        let ratio = stm
+            .zip(mtm)
+            .map_or("-".to_string(), |(s, m)| format!("{:.2}", m / s));
+        println!(
+            "  {name:<6} {:>30} {:>12} {ratio:>10}",
+            show(stm),
+            show(mtm)
+        );
     }
 }
 

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::exact::cache::{self, Meta};
 use crate::exact::packed::PackedTable;
 use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
+use crate::metric::Metric;
 use crate::progress::{NoProgress, Progress};
 use crate::search::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
@@ -27,11 +28,19 @@ use crate::search::{
 use crate::store::{FileStore, Store};
 
 /// An answer: the moves (each the tile that slides into the blank), or why there are none.
+///
+/// The moves are always single-tile moves; [`Solution::metric`] says how they are counted. In MTM an optimal
+/// solution's [`length`](Solution::length) and [`distance`](Solution::distance) are its number of multi-tile moves:
+/// the number of maximal runs of one direction in `moves` ([`crate::Moves::mtm_len`]).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Solution {
     /// The moves in order; `None` when the goal cannot be reached, or when a limit stopped the search first.
     pub moves: Option<Vec<Tile>>,
+    /// How the moves are counted (the metric they are optimal in, when `optimal`).
+    pub metric: Metric,
+    /// The number of moves in `metric`, when it is not `moves.len()` (MTM).
+    counted: Option<usize>,
     /// Why the goal cannot be reached.
     pub unsolvable_reason: Option<String>,
     /// True when the answer is proven: the moves are least in number, or the goal is proven unreachable.
@@ -53,6 +62,8 @@ impl Solution {
     fn unsolvable(reason: String, plan: Plan) -> Solution {
         Solution {
             moves: None,
+            metric: Metric::Stm,
+            counted: None,
             unsolvable_reason: Some(reason),
             optimal: true,
             lower_bound: 0,
@@ -67,6 +78,8 @@ impl Solution {
         let lower_bound = moves.len() as u64;
         Solution {
             moves: Some(moves),
+            metric: Metric::Stm,
+            counted: None,
             unsolvable_reason: None,
             optimal: true,
             lower_bound,
@@ -82,6 +95,8 @@ impl Solution {
         let lower_bound = if optimal { moves.len() as u64 } else { 0 };
         Solution {
             moves: Some(moves),
+            metric: Metric::Stm,
+            counted: None,
             unsolvable_reason: None,
             optimal,
             lower_bound,
@@ -92,7 +107,21 @@ impl Solution {
         }
     }
 
-    /// The proven least number of moves, `Some(-1)` when the goal is proven unreachable, and `None` when neither is
+    /// The same answer with its moves counted in `metric`: multi-tile moves are counted by replaying the moves from
+    /// `board`. The caller vouches for optimality in `metric` (an STM-optimal sequence need not be MTM-optimal).
+    fn in_metric(mut self, metric: Metric, board: &Board) -> Result<Solution> {
+        self.metric = metric;
+        self.counted = match (&self.moves, metric) {
+            (Some(m), Metric::Mtm) => Some(crate::notation::Moves::from_tiles(board, m)?.mtm_len()),
+            _ => None,
+        };
+        if self.optimal {
+            self.lower_bound = self.length().unwrap_or(0) as u64;
+        }
+        Ok(self)
+    }
+
+    /// The proven least number of moves (in [`Solution::metric`]), `Some(-1)` when the goal is proven unreachable, and `None` when neither is
     /// proven: a limit stopped the search, or the moves found are not proven least (bounded-suboptimal search, fast
     /// mode; [`Solution::length`] gives their number).
     ///
@@ -104,14 +133,26 @@ impl Solution {
     pub fn distance(&self) -> Option<i64> {
         match &self.moves {
             _ if self.is_unsolvable() => Some(-1),
-            Some(m) if self.optimal => Some(m.len() as i64),
+            Some(_) if self.optimal => self.length().map(|n| n as i64),
             _ => None,
         }
     }
 
-    /// The number of moves found, proven least or not; `None` when there are none (unsolvable, or stopped first).
+    /// The number of moves found (in [`Solution::metric`]: multi-tile moves in MTM), proven least or not; `None`
+    /// when there are none (unsolvable, or stopped first).
+    ///
+    /// ```
+    /// use slide::{Board, Metric, Moves, SolveOptions, Solver};
+    /// let b = Board::parse("1 2 3/4 5 6/0 7 8").unwrap();
+    /// let opts = SolveOptions { metric: Metric::Mtm, ..Default::default() };
+    /// let s = Solver::global().solve_with(&b, &Board::goal(b.shape()), &opts).unwrap();
+    /// assert_eq!(s.moves.as_deref(), Some(&[7, 8][..])); // two single-tile moves...
+    /// assert_eq!((s.length(), s.distance()), (Some(1), Some(1))); // ...one multi-tile move
+    /// assert_eq!(Moves::from_tiles(&b, &[7, 8]).unwrap().mtm_len(), 1);
+    /// ```
     pub fn length(&self) -> Option<usize> {
-        self.moves.as_ref().map(Vec::len)
+        let m = self.moves.as_ref()?;
+        Some(self.counted.unwrap_or(m.len()))
     }
 
     /// True when the goal is proven unreachable.
@@ -140,7 +181,7 @@ impl Solution {
     }
 }
 
-/// Canonical shapes that have complete tables, in slot order.
+/// Canonical shapes that have complete tables, in slot order (each in both metrics: STM slots first).
 const TABLE_SHAPES: [(usize, usize); 7] = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (3, 3), (3, 4)];
 
 #[inline]
@@ -157,6 +198,16 @@ fn slot(shape: Shape, blank: usize) -> Option<usize> {
     };
     debug_assert_eq!(TABLE_SHAPES[i], (shape.rows(), shape.cols()));
     (blank < shape.cells()).then_some(i * MAX_TABLE_CELLS + blank)
+}
+
+/// The slot of a table of `metric`.
+#[inline]
+fn metric_slot(shape: Shape, blank: usize, metric: Metric) -> Option<usize> {
+    let per_metric = TABLE_SHAPES.len() * MAX_TABLE_CELLS;
+    slot(shape, blank).map(|i| match metric {
+        Metric::Stm => i,
+        Metric::Mtm => per_metric + i,
+    })
 }
 
 /// Where tables and pattern databases are kept between runs, for [`Solver::with_options`] (any other
@@ -257,7 +308,7 @@ impl Solver {
     /// A solver that keeps its tables and pattern databases in `store` (none: built in memory every time), and
     /// reports long work to `progress`.
     pub fn with_store(store: Option<Arc<dyn Store>>, progress: Arc<dyn Progress + Send>) -> Solver {
-        let tables = (0..TABLE_SHAPES.len() * MAX_TABLE_CELLS)
+        let tables = (0..Metric::ALL.len() * TABLE_SHAPES.len() * MAX_TABLE_CELLS)
             .map(|_| OnceLock::new())
             .collect();
         Solver {
@@ -316,14 +367,25 @@ impl Solver {
         self.store.as_ref()
     }
 
-    /// The complete table of a canonical shape (`rows <= cols`, both ≥ 2, at most 12 cells) and goal blank cell:
-    /// built in memory up to 10 cells; for 12 cells loaded from the cache, or built and saved there.
+    /// The complete STM table of a canonical shape (`rows <= cols`, both ≥ 2, at most 12 cells) and goal blank
+    /// cell: built in memory up to 10 cells; for 12 cells loaded from the cache, or built and saved there.
     #[inline]
     pub fn table(&self, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
-        match slot(shape, blank) {
+        self.table_in(shape, blank, Metric::Stm)
+    }
+
+    /// The complete table of `metric` for a canonical shape and goal blank cell, as [`Solver::table`].
+    #[inline]
+    pub fn table_in(
+        &self,
+        shape: Shape,
+        blank: usize,
+        metric: Metric,
+    ) -> Result<&Arc<CompleteTable>> {
+        match metric_slot(shape, blank, metric) {
             Some(i) => match self.tables[i].get() {
                 Some(t) => Ok(t),
-                None => self.first_table(i, shape, blank),
+                None => self.first_table(i, shape, blank, metric),
             },
             None => Err(Error::NoTable { shape }),
         }
@@ -331,10 +393,16 @@ impl Solver {
 
     /// Loads or builds a table on its first use; concurrent first callers wait for one build.
     #[cold]
-    fn first_table(&self, i: usize, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
+    fn first_table(
+        &self,
+        i: usize,
+        shape: Shape,
+        blank: usize,
+        metric: Metric,
+    ) -> Result<&Arc<CompleteTable>> {
         let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
         if self.tables[i].get().is_none() {
-            let t = self.load_or_build(shape, blank)?;
+            let t = self.load_or_build(shape, blank, metric)?;
             let _ = self.tables[i].set(Arc::new(t));
         }
         self.tables[i]
@@ -342,7 +410,7 @@ impl Solver {
             .ok_or_else(|| Error::Internal("a table could not be kept".into()))
     }
 
-    fn load_or_build(&self, shape: Shape, blank: usize) -> Result<CompleteTable> {
+    fn load_or_build(&self, shape: Shape, blank: usize, metric: Metric) -> Result<CompleteTable> {
         let store = if shape.cells() < self.cache_from_cells {
             None
         } else {
@@ -354,27 +422,33 @@ impl Solver {
             shape,
             blank,
             encoding: encoding.name().into(),
+            metric: metric.name().into(),
             pattern: vec![],
             bits: if encoding == Encoding::Mod3 { 2 } else { 0 },
             len: FullSpace::new(shape, blank)?.states(),
             histogram: vec![],
             antipodes: vec![],
         };
+        let what = match metric {
+            Metric::Stm => format!("the {shape} table"),
+            Metric::Mtm => format!("the {shape} {metric} table"),
+        };
         self.cached(
             store,
             expected,
-            (&format!("the {shape} table"), table_build_bytes(shape)),
+            (&what, table_build_bytes(shape)),
             |meta, packed| {
                 CompleteTable::from_parts(
                     shape,
                     blank,
+                    metric,
                     encoding,
                     packed,
                     meta.histogram,
                     meta.antipodes,
                 )
             },
-            |progress| CompleteTable::build(shape, blank, progress),
+            |progress| CompleteTable::build(shape, blank, metric, progress),
             |t, meta| Meta {
                 bits: t.packed().bits(),
                 histogram: t.histogram().to_vec(),
@@ -454,17 +528,35 @@ impl Solver {
     ///
     /// Exact for every shape with a complete table (at most 12 cells) and for single rows and columns of any length.
     pub fn distance(&self, board: &Board, goal: &Board) -> Result<i64> {
-        if let Some(d) = self.fast_distance(board, goal)? {
+        self.distance_in(board, goal, Metric::Stm)
+    }
+
+    /// The least number of moves in `metric` from `board` to `goal`, or -1 when it cannot be reached. In MTM only
+    /// boards of at most 12 cells and single rows and columns are answered (else [`Error::InvalidOption`]).
+    ///
+    /// ```
+    /// use slide::{Board, Metric, Solver};
+    /// let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    /// let g = Board::goal(b.shape());
+    /// assert_eq!(Solver::global().distance_in(&b, &g, Metric::Stm).unwrap(), 31);
+    /// assert_eq!(Solver::global().distance_in(&b, &g, Metric::Mtm).unwrap(), 20);
+    /// ```
+    pub fn distance_in(&self, board: &Board, goal: &Board, metric: Metric) -> Result<i64> {
+        if let Some(d) = self.fast_distance(board, goal, metric)? {
             return Ok(d);
         }
         // Without limits the search runs to the end: the answer is proven.
-        self.solve(board, goal)?
+        let opts = SolveOptions {
+            metric,
+            ..Default::default()
+        };
+        self.solve_with(board, goal, &opts)?
             .distance()
             .ok_or_else(|| Error::Internal("a search without limits stopped".into()))
     }
 
     /// Distance without building a path, when a table answers directly.
-    fn fast_distance(&self, board: &Board, goal: &Board) -> Result<Option<i64>> {
+    fn fast_distance(&self, board: &Board, goal: &Board, metric: Metric) -> Result<Option<i64>> {
         let shape = board.shape();
         if goal.shape() != shape {
             return Err(Error::ShapeMismatch {
@@ -481,11 +573,11 @@ impl Solver {
             for (cell, &t) in board.tiles().iter().enumerate() {
                 pos[t as usize] = cell as u8;
             }
-            self.table(shape, n - 1)?
+            self.table_in(shape, n - 1, metric)?
         } else {
             let frame = Frame::new(goal);
             frame.positions(board, &mut pos);
-            self.table(frame.shape(), frame.blank_goal())?
+            self.table_in(frame.shape(), frame.blank_goal(), metric)?
         };
         Ok(Some(table.distance(&pos[..n]).map_or(-1, |d| d as i64)))
     }
@@ -512,22 +604,28 @@ impl Solver {
         let shape = board.shape();
         let plan = self.plan(board, goal, opts)?;
         if let Some(reason) = board.unsolvable_reason(goal)? {
-            return Ok(Solution::unsolvable(reason, plan));
+            let mut s = Solution::unsolvable(reason, plan);
+            s.metric = opts.metric;
+            return Ok(s);
         }
         let heuristic = match plan {
-            Plan::Line => return Ok(Solution::optimal(line_moves(board, goal), 0, plan)),
+            // On a line every move goes the same way: one run, so optimal in both metrics.
+            Plan::Line => {
+                return Solution::optimal(line_moves(board, goal), 0, plan)
+                    .in_metric(opts.metric, board)
+            }
             Plan::Fast => return self.solve_fast(board, goal),
             Plan::Search(ref h) => h.clone(),
             Plan::Table => {
                 let frame = Frame::new(goal);
-                let table = self.table(frame.shape(), frame.blank_goal())?;
+                let table = self.table_in(frame.shape(), frame.blank_goal(), opts.metric)?;
                 let mut pos = [0u8; MAX_TABLE_CELLS];
                 frame.positions(board, &mut pos);
                 let path = table.path(&pos[..shape.cells()]).ok_or_else(|| {
                     Error::Internal("the parity test and the table disagree".into())
                 })?;
                 let moves = path.into_iter().map(|t| frame.tile(t)).collect();
-                return Ok(Solution::optimal(moves, 0, plan));
+                return Solution::optimal(moves, 0, plan).in_metric(opts.metric, board);
             }
         };
         self.search(board, goal, opts, &heuristic)
@@ -555,6 +653,10 @@ impl Solver {
     /// [`SolveOptions::wait_for_builds`] off, nothing that is not loaded yet is built: a table or pattern database
     /// that is not in memory is replaced by IDA* with linear conflicts, which needs none.
     ///
+    /// In [`Metric::Mtm`] only the complete tables (and the arithmetic of lines) answer: a board of more than 12
+    /// cells, or a method other than the tables, is refused with [`Error::InvalidOption`] (`metric`); an MTM table
+    /// is always loaded or built (there is no MTM search to fall back on).
+    ///
     /// ```
     /// use slide::{Board, HeuristicChoice, Plan, SolveOptions, Solver};
     /// let solver = Solver::global();
@@ -580,6 +682,24 @@ impl Solver {
             return Ok(Plan::Line);
         }
         let cells = shape.cells();
+        if opts.metric == Metric::Mtm {
+            let refuse = |reason: String| {
+                Err(Error::InvalidOption {
+                    option: "metric".into(),
+                    reason,
+                })
+            };
+            return match opts.method {
+                _ if cells > MAX_TABLE_CELLS => refuse(format!(
+                    "MTM above 12 cells is not available yet ({shape} has {cells} cells)"
+                )),
+                Method::Auto | Method::Table if opts.weight.is_none() => Ok(Plan::Table),
+                _ => refuse(
+                    "MTM is answered by the complete tables only (no search, fast mode or weight)"
+                        .into(),
+                ),
+            };
+        }
         let explicit = opts.weight.is_some() || opts.heuristic != HeuristicChoice::Auto;
         let method = match opts.method {
             Method::Auto if cells <= MAX_TABLE_CELLS && opts.weight.is_none() => Method::Table,
@@ -614,10 +734,16 @@ impl Solver {
         }
     }
 
-    /// True when the complete table for `goal` is in memory (no load or build needed).
+    /// True when the complete STM table for `goal` is in memory (no load or build needed).
     pub fn table_ready(&self, goal: &Board) -> bool {
+        self.table_ready_in(goal, Metric::Stm)
+    }
+
+    /// True when the complete table of `metric` for `goal` is in memory (no load or build needed).
+    pub fn table_ready_in(&self, goal: &Board, metric: Metric) -> bool {
         let frame = Frame::new(goal);
-        slot(frame.shape(), frame.blank_goal()).is_some_and(|i| self.tables[i].get().is_some())
+        metric_slot(frame.shape(), frame.blank_goal(), metric)
+            .is_some_and(|i| self.tables[i].get().is_some())
     }
 
     /// True when every pattern database of `spec` for `goal` is in memory (no load or build needed).
@@ -697,6 +823,8 @@ impl Solver {
                 estimate,
             } => Solution {
                 moves: None,
+                metric: Metric::Stm,
+                counted: None,
                 unsolvable_reason: None,
                 optimal: false,
                 lower_bound: lower_bound as u64,
@@ -970,6 +1098,7 @@ impl Solver {
             shape,
             blank,
             encoding: "extra4".into(),
+            metric: Metric::Stm.name().into(),
             pattern: cells.iter().map(|&c| c as u32).collect(),
             bits: crate::search::pdb::PDB_BITS,
             len,
@@ -1225,6 +1354,9 @@ pub enum HeuristicChoice {
 /// Options of [`Solver::solve_with`].
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
+    /// How moves are counted: the answer is least in this metric ([`Metric::Mtm`]: boards of at most 12 cells and
+    /// lines, see [`Solver::plan`]).
+    pub metric: Metric,
     /// Which method answers.
     pub method: Method,
     /// Which heuristic IDA* uses.
@@ -1254,6 +1386,7 @@ pub struct SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
+            metric: Metric::Stm,
             method: Method::Auto,
             heuristic: HeuristicChoice::Auto,
             reflect: true,
@@ -1295,7 +1428,42 @@ impl Solver {
     /// assert_eq!((s.states, s.diameter()), (360, 21));
     /// ```
     pub fn stats(&self, goal: &Board) -> Result<Stats> {
+        self.stats_in(goal, Metric::Stm)
+    }
+
+    /// The number of boards at each distance from `goal` in `metric`, as [`Solver::stats`].
+    ///
+    /// ```
+    /// use slide::{Board, Metric, Solver};
+    /// let s = Solver::global().stats_in(&Board::goal("3x3".parse().unwrap()), Metric::Mtm).unwrap();
+    /// assert_eq!((s.states, s.diameter()), (181_440, 24));
+    /// ```
+    pub fn stats_in(&self, goal: &Board, metric: Metric) -> Result<Stats> {
         let shape = goal.shape();
+        if shape.is_line() && metric == Metric::Mtm {
+            // One push takes the blank anywhere on its line.
+            let n = shape.cells();
+            let histogram = if n > 1 {
+                vec![1, n as u64 - 1]
+            } else {
+                vec![1]
+            };
+            let antipodes = (0..n)
+                .filter(|&c| c != goal.blank() || n == 1)
+                .take(crate::exact::table::MAX_ANTIPODES)
+                .map(|c| {
+                    let mut tiles: Vec<Tile> =
+                        goal.tiles().iter().copied().filter(|&t| t != 0).collect();
+                    tiles.insert(c, 0);
+                    Board::new(shape, tiles).expect("a permutation")
+                })
+                .collect();
+            return Ok(Stats {
+                states: n as u64,
+                histogram,
+                antipodes,
+            });
+        }
         if shape.is_line() {
             let n = shape.cells();
             let b = goal.blank();
@@ -1322,7 +1490,7 @@ impl Solver {
             return Err(Error::NoTable { shape });
         }
         let frame = Frame::new(goal);
-        let table = self.table(frame.shape(), frame.blank_goal())?;
+        let table = self.table_in(frame.shape(), frame.blank_goal(), metric)?;
         let antipodes = table
             .antipodes()
             .iter()

@@ -97,6 +97,7 @@ fn expected_meta(shape: Shape) -> Meta {
         shape,
         blank: shape.cells() - 1,
         encoding: "exact".into(),
+        metric: "stm".into(),
         pattern: vec![],
         bits: 0,
         len: (1..=shape.cells() as u64).product::<u64>() / 2,

@@ -23,7 +23,7 @@ fn solver() -> &'static Solver {
 /// number of moves across which h changed by more than one (allowed only when `consistent` is false).
 fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consistent: bool) -> u64 {
     let blank = shape.cells() - 1;
-    let table = CompleteTable::build(shape, blank, &NoProgress).unwrap();
+    let table = CompleteTable::build(shape, blank, slide::Metric::Stm, &NoProgress).unwrap();
     let space = table.space();
     let n = shape.cells();
     let mut pos = vec![0u8; n];
@@ -119,7 +119,7 @@ fn heuristics_admissible_and_consistent_on_3x3() {
         pdb_eval(shape, "4-4", true),
         pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
     );
-    let table = CompleteTable::build(shape, 8, &NoProgress).unwrap();
+    let table = CompleteTable::build(shape, 8, slide::Metric::Stm, &NoProgress).unwrap();
     let mut pos = vec![0u8; 9];
     let mut stronger = 0;
     for r in 0..table.space().states() {

@@ -36,6 +36,10 @@ pub struct Meta {
     pub blank: usize,
     /// `"exact"` (entries are distances) or `"mod3"` (entries are distances modulo 3).
     pub encoding: String,
+    /// The metric the distances count: `"stm"` or `"mtm"`. Files written before the multi-tile metric have no such
+    /// field and are read as `"stm"`; STM files are still written without it, so old and new versions share them.
+    #[serde(default = "stm", skip_serializing_if = "is_stm")]
+    pub metric: String,
     /// Pattern tiles, for pattern databases.
     #[serde(default)]
     pub pattern: Vec<u32>,
@@ -49,6 +53,14 @@ pub struct Meta {
     pub antipodes: Vec<u64>,
 }
 
+fn stm() -> String {
+    crate::metric::Metric::Stm.name().into()
+}
+
+fn is_stm(metric: &String) -> bool {
+    *metric == stm()
+}
+
 impl Meta {
     /// True when `self` (read from a file) describes the table `other` expects. The statistics are not compared,
     /// nor the width when `other.bits` is 0 (an exact table's width follows from its diameter).
@@ -57,15 +69,21 @@ impl Meta {
             && self.shape == other.shape
             && self.blank == other.blank
             && self.encoding == other.encoding
+            && self.metric == other.metric
             && self.pattern == other.pattern
             && (self.bits == other.bits || other.bits == 0)
             && self.len == other.len
     }
 }
 
-/// The file name of a table.
+/// The file name of a table: `complete-3x4-blank11-mod3.v1.tbl`, with the metric after the blank's cell when it
+/// is not STM (`complete-3x4-blank11-mtm-mod3.v1.tbl`).
 pub fn file_name(meta: &Meta) -> String {
     let mut name = format!("{}-{}-blank{}", meta.kind, meta.shape, meta.blank);
+    if !is_stm(&meta.metric) {
+        name.push('-');
+        name.push_str(&meta.metric);
+    }
     if !meta.pattern.is_empty() {
         name.push_str("-p");
         for (i, t) in meta.pattern.iter().enumerate() {
@@ -219,8 +237,8 @@ fn read_header(input: &mut dyn Read, file_len: u64, expected: &Meta, name: &str)
     let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|_| bad("unreadable metadata"))?;
     if !meta.same_table(expected) {
         return Err(Error::Cache(format!(
-            "{name} holds another table ({} {} blank {})",
-            meta.kind, meta.shape, meta.blank
+            "{name} holds another table ({} {} blank {} {})",
+            meta.kind, meta.shape, meta.blank, meta.metric
         )));
     }
     if !(1..=16).contains(&meta.bits) {
@@ -257,6 +275,7 @@ mod tests {
             shape: Shape::new(2, 3).unwrap(),
             blank: 5,
             encoding: "exact".into(),
+            metric: "stm".into(),
             pattern: vec![],
             bits: 3,
             len: 1000,
@@ -289,6 +308,14 @@ mod tests {
         }
         let mut other = meta.clone();
         other.shape = Shape::new(3, 2).unwrap();
+        // the other metric's table is another table, with another name
+        let mut mtm = meta.clone();
+        mtm.metric = "mtm".into();
+        assert_ne!(file_name(&mtm), file_name(&meta));
+        assert!(load(&good, &mtm)
+            .unwrap_err()
+            .to_string()
+            .contains("another table"));
         assert!(load(&good, &other)
             .unwrap_err()
             .to_string()

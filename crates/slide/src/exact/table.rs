@@ -7,8 +7,13 @@
 //! - up to 10 cells, [`Encoding::Exact`]: each entry is the distance in as few bits as the diameter needs
 //!   (2 × 5: 6 bits × 1,814,400 = 1.4 MB);
 //! - 12 cells, [`Encoding::Mod3`]: each entry is the distance modulo 3 in 2 bits (239,500,800 states = 59.9 MB).
-//!   Since every move changes the distance by exactly one, the neighbour whose entry is one less (mod 3) is one move
+//!   Every move changes the distance by at most one, so the neighbour whose entry is one less (mod 3) is one move
 //!   closer; descending to the goal yields both the distance and an optimal move sequence.
+//!
+//! Tables exist in both [`Metric`]s: the space's moves are single-tile moves (STM), or multi-tile moves (MTM: the
+//! blank jumps 1 to k cells along its row or column, every tile passed moving one cell). The same engine, the same
+//! ranks and the same encodings serve both: each MTM move is one unit-cost edge, so the walk down the table works
+//! unchanged and yields MTM-optimal sequences of pushes, written out as single-tile moves.
 
 use crate::board::frame::canonical_goal;
 use crate::board::{Shape, Tile};
@@ -16,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::exact::bfs::{bfs, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::{permutation_parity, PartialRanker};
+use crate::metric::Metric;
 use crate::progress::Progress;
 
 /// The most cells a complete table covers.
@@ -43,15 +49,31 @@ impl Encoding {
     }
 }
 
-/// The geometry of the full state space of a shape with a given goal blank cell: neighbours, ranking, parity.
+/// Most cells a multi-tile move can pass on a board of at most 12 cells (a row of 2 × 6).
+const MAX_RAY: usize = 5;
+
+/// One move of a [`FullSpace`]: the blank jumps `k` cells (1 in STM) in direction `dir` (an index into the rays).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Step {
+    dir: u8,
+    k: u8,
+}
+
+/// The geometry of the full state space of a shape with a given goal blank cell and metric: moves, ranking, parity.
 #[derive(Debug, Clone)]
 pub struct FullSpace {
     shape: Shape,
     n: usize,
     blank_goal: usize,
+    metric: Metric,
     ranker: PartialRanker,
     neighbors: Vec<[u8; 4]>,
     degree: Vec<u8>,
+    /// `neighbor_dir[c][i]`: the direction index (into `rays`) of `neighbors[c][i]`.
+    neighbor_dir: Vec<[u8; 4]>,
+    /// `rays[c][d]`: the cells from `c` outward in direction `d` (up, down, left, right), `ray_len[c][d]` of them.
+    rays: Vec<[[u8; MAX_RAY]; 4]>,
+    ray_len: Vec<[u8; 4]>,
     goal_parity: u32,
     /// Bit `c`: parity of the taxicab distance from cell `c` to the goal's blank cell.
     blank_parity: u16,
@@ -67,8 +89,14 @@ pub struct Scratch {
 
 impl FullSpace {
     /// The space of `shape` (both sides ≥ 2, at most 12 cells) towards the canonical goal with the blank on
-    /// `blank_goal`.
+    /// `blank_goal`, in single-tile moves.
     pub fn new(shape: Shape, blank_goal: usize) -> Result<FullSpace> {
+        FullSpace::with_metric(shape, blank_goal, Metric::Stm)
+    }
+
+    /// The space of `shape` (both sides ≥ 2, at most 12 cells) towards the canonical goal with the blank on
+    /// `blank_goal`, its moves those of `metric`.
+    pub fn with_metric(shape: Shape, blank_goal: usize, metric: Metric) -> Result<FullSpace> {
         let n = shape.cells();
         if shape.is_line() || n > MAX_TABLE_CELLS || blank_goal >= n {
             return Err(if blank_goal >= n {
@@ -79,6 +107,33 @@ impl FullSpace {
         }
         let ranker = PartialRanker::new(n, n - 2).expect("n <= 12");
         let (neighbors, degree) = shape.neighbor_table();
+        let (rows, cols) = (shape.rows() as isize, shape.cols() as isize);
+        let mut rays = vec![[[0u8; MAX_RAY]; 4]; n];
+        let mut ray_len = vec![[0u8; 4]; n];
+        for c in 0..n {
+            let (r, q) = ((c as isize) / cols, (c as isize) % cols);
+            for (d, (dr, dq)) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)]
+                .into_iter()
+                .enumerate()
+            {
+                let mut k = 0usize;
+                let (mut y, mut x) = (r + dr, q + dq);
+                while (0..rows).contains(&y) && (0..cols).contains(&x) {
+                    rays[c][d][k] = (y * cols + x) as u8;
+                    k += 1;
+                    (y, x) = (y + dr, x + dq);
+                }
+                ray_len[c][d] = k as u8;
+            }
+        }
+        let mut neighbor_dir = vec![[0u8; 4]; n];
+        for c in 0..n {
+            for i in 0..degree[c] as usize {
+                neighbor_dir[c][i] = (0..4)
+                    .find(|&d| ray_len[c][d] > 0 && rays[c][d][0] == neighbors[c][i])
+                    .expect("a neighbour lies on a ray") as u8;
+            }
+        }
         let goal = canonical_goal(shape, blank_goal);
         let goal_pos = goal.positions();
         let goal_parity = permutation_parity(&goal_pos);
@@ -89,9 +144,13 @@ impl FullSpace {
             shape,
             n,
             blank_goal,
+            metric,
             ranker,
             neighbors,
             degree,
+            neighbor_dir,
+            rays,
+            ray_len,
             goal_parity,
             blank_parity,
             goal_rank: 0,
@@ -109,6 +168,11 @@ impl FullSpace {
     /// The canonical goal's blank cell.
     pub fn blank_goal(&self) -> usize {
         self.blank_goal
+    }
+
+    /// How moves are counted in this space.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// Number of reachable states, `n!/2`.
@@ -148,20 +212,76 @@ impl FullSpace {
         }
     }
 
-    /// Calls `f(tile, neighbor_rank)` for each move from the state `pos` (tile → cell); `pos` is restored.
+    /// Calls `f(step, neighbor_rank)` for each move from the state `pos` (tile → cell, `at` its inverse); `pos` is
+    /// restored.
     #[inline]
-    fn for_each_move(&self, pos: &mut [u8], at: &[u8], mut f: impl FnMut(u8, u64)) {
+    fn for_each_move(&self, pos: &mut [u8], at: &[u8], mut f: impl FnMut(Step, u64)) {
         let b = pos[0];
         let bi = b as usize;
-        for &c in &self.neighbors[bi][..self.degree[bi] as usize] {
-            let t = at[c as usize];
-            pos[0] = c;
-            pos[t as usize] = b;
-            let r = self.ranker.rank(pos);
-            pos[t as usize] = c;
-            pos[0] = b;
-            f(t, r);
+        match self.metric {
+            Metric::Stm => {
+                for (i, &c) in self.neighbors[bi][..self.degree[bi] as usize]
+                    .iter()
+                    .enumerate()
+                {
+                    let t = at[c as usize];
+                    pos[0] = c;
+                    pos[t as usize] = b;
+                    let r = self.ranker.rank(pos);
+                    pos[t as usize] = c;
+                    pos[0] = b;
+                    f(
+                        Step {
+                            dir: self.neighbor_dir[bi][i],
+                            k: 1,
+                        },
+                        r,
+                    );
+                }
+            }
+            Metric::Mtm => {
+                // The blank jumps k cells along a ray; each tile passed moves one cell back toward where it was.
+                for d in 0..4 {
+                    let ray = &self.rays[bi][d][..self.ray_len[bi][d] as usize];
+                    let mut prev = b;
+                    for (i, &c) in ray.iter().enumerate() {
+                        pos[at[c as usize] as usize] = prev;
+                        pos[0] = c;
+                        let r = self.ranker.rank(pos);
+                        f(
+                            Step {
+                                dir: d as u8,
+                                k: i as u8 + 1,
+                            },
+                            r,
+                        );
+                        prev = c;
+                    }
+                    for &c in ray {
+                        pos[at[c as usize] as usize] = c;
+                    }
+                    pos[0] = b;
+                }
+            }
         }
+    }
+
+    /// Plays `step` on `pos`/`at`, pushing the tiles that move (in order) onto `moves` if given.
+    fn play(&self, step: Step, pos: &mut [u8], at: &mut [u8], mut moves: Option<&mut Vec<Tile>>) {
+        let b = pos[0] as usize;
+        let ray = self.rays[b][step.dir as usize];
+        let mut prev = b as u8;
+        for &c in &ray[..step.k as usize] {
+            let t = at[c as usize];
+            pos[t as usize] = prev;
+            at[prev as usize] = t;
+            if let Some(m) = moves.as_deref_mut() {
+                m.push(t as Tile);
+            }
+            prev = c;
+        }
+        pos[0] = prev;
+        at[prev as usize] = 0;
     }
 
     fn fill_at(pos: &[u8], at: &mut [u8]) {
@@ -199,7 +319,7 @@ impl StateSpace for FullSpace {
     }
 }
 
-/// A complete distance table for one shape and goal blank cell.
+/// A complete distance table for one shape, goal blank cell and metric.
 #[derive(Debug, Clone)]
 pub struct CompleteTable {
     space: FullSpace,
@@ -210,16 +330,22 @@ pub struct CompleteTable {
 }
 
 impl CompleteTable {
-    /// Builds the table by breadth-first search from the canonical goal (in parallel), reporting to `progress`.
+    /// Builds the table of `metric` by breadth-first search from the canonical goal (in parallel), reporting to
+    /// `progress`.
     ///
     /// Memory during the build: one byte per state (239.5 MB for 12 cells) besides the packed result.
     pub fn build(
         shape: Shape,
         blank_goal: usize,
+        metric: Metric,
         progress: &dyn Progress,
     ) -> Result<CompleteTable> {
-        let space = FullSpace::new(shape, blank_goal)?;
-        let dist = bfs(&space, &format!("table {shape}"), progress, None)?;
+        let space = FullSpace::with_metric(shape, blank_goal, metric)?;
+        let label = match metric {
+            Metric::Stm => format!("table {shape}"),
+            Metric::Mtm => format!("table {shape} {metric}"),
+        };
+        let dist = bfs(&space, &label, progress, None)?;
         let diameter = dist.max_distance();
         let encoding = Self::encoding_for(shape);
         let bits = match encoding {
@@ -257,15 +383,17 @@ impl CompleteTable {
     }
 
     /// Reassembles a table from its parts (as loaded from a file); checks that they fit together.
+    #[allow(clippy::too_many_arguments)]
     pub fn from_parts(
         shape: Shape,
         blank_goal: usize,
+        metric: Metric,
         encoding: Encoding,
         table: PackedTable,
         histogram: Vec<u64>,
         antipodes: Vec<u64>,
     ) -> Result<CompleteTable> {
-        let space = FullSpace::new(shape, blank_goal)?;
+        let space = FullSpace::with_metric(shape, blank_goal, metric)?;
         if table.len() != space.states() || histogram.iter().sum::<u64>() != space.states() {
             return Err(Error::Cache("table does not fit its shape".into()));
         }
@@ -288,6 +416,11 @@ impl CompleteTable {
     /// The shape and goal geometry.
     pub fn space(&self) -> &FullSpace {
         &self.space
+    }
+
+    /// How the table counts moves.
+    pub fn metric(&self) -> Metric {
+        self.space.metric
     }
 
     /// How entries are stored.
@@ -344,7 +477,9 @@ impl CompleteTable {
         Some(self.distance_of_rank(r, pos))
     }
 
-    /// An optimal move sequence (canonical tiles) from a state (tile → cell), or `None` when it is unreachable.
+    /// An optimal move sequence (canonical tiles that slide into the blank, one by one) from a state (tile → cell),
+    /// or `None` when it is unreachable. In MTM the sequence has [`distance`](Self::distance) maximal runs of one
+    /// direction (each run one multi-tile move), and more single-tile moves.
     pub fn path(&self, pos: &[u8]) -> Option<Vec<Tile>> {
         let r = self.space.rank(pos)?;
         let mut moves = Vec::new();
@@ -352,7 +487,8 @@ impl CompleteTable {
         Some(moves)
     }
 
-    /// Walks down the table from `rank` to the goal, one move at a time; returns the number of moves.
+    /// Walks down the table from `rank` to the goal, one move (of the table's metric) at a time; returns the number
+    /// of moves.
     fn descend(&self, mut rank: u64, start: &[u8], mut moves: Option<&mut Vec<Tile>>) -> u32 {
         let n = self.space.n;
         let mut pos = [0u8; MAX_TABLE_CELLS];
@@ -366,24 +502,19 @@ impl CompleteTable {
                 Encoding::Exact => value - 1,
                 Encoding::Mod3 => (value + 2) % 3,
             };
-            let mut next: Option<(u8, u64)> = None;
-            self.space.for_each_move(&mut pos[..n], &at[..n], |t, r| {
-                if next.is_none() && self.table.get(r) == want {
-                    next = Some((t, r));
-                }
-            });
-            let Some((t, r)) = next else {
+            let mut next: Option<(Step, u64)> = None;
+            self.space
+                .for_each_move(&mut pos[..n], &at[..n], |step, r| {
+                    if next.is_none() && self.table.get(r) == want {
+                        next = Some((step, r));
+                    }
+                });
+            let Some((step, r)) = next else {
                 // Only a damaged table could get here; tables are verified when loaded.
                 unreachable!("complete table has no downhill move");
             };
-            let (b, c) = (pos[0], pos[t as usize]);
-            pos[0] = c;
-            pos[t as usize] = b;
-            at[b as usize] = t;
-            at[c as usize] = 0;
-            if let Some(m) = moves.as_deref_mut() {
-                m.push(t as Tile);
-            }
+            self.space
+                .play(step, &mut pos[..n], &mut at[..n], moves.as_deref_mut());
             rank = r;
             value = want;
             steps += 1;
@@ -399,7 +530,8 @@ mod tests {
 
     #[test]
     fn two_by_three_known_facts() {
-        let t = CompleteTable::build(Shape::new(2, 3).unwrap(), 5, &NoProgress).unwrap();
+        let t =
+            CompleteTable::build(Shape::new(2, 3).unwrap(), 5, Metric::Stm, &NoProgress).unwrap();
         assert_eq!(t.space().states(), 360);
         assert_eq!(t.diameter(), 21);
         assert_eq!(t.histogram().iter().sum::<u64>(), 360);
@@ -409,6 +541,42 @@ mod tests {
         assert_eq!(t.path(&pos).unwrap().len(), 5);
         // [[1,2,3],[5,4,0]] unreachable
         assert_eq!(t.distance(&[5, 0, 1, 2, 4, 3]), None);
+    }
+
+    /// The walk down a distance-mod-3 table (the 12-cell encoding) gives the exact distances and paths of that
+    /// many moves in both metrics: checked on every 3 × 3 state against the exact table, re-encoded modulo 3.
+    #[test]
+    fn mod3_walk_in_both_metrics() {
+        for metric in [Metric::Stm, Metric::Mtm] {
+            let exact =
+                CompleteTable::build(Shape::new(3, 3).unwrap(), 8, metric, &NoProgress).unwrap();
+            let states = exact.space().states();
+            let mut packed = PackedTable::new(2, states);
+            for r in 0..states {
+                packed.set(r, exact.packed().get(r) % 3);
+            }
+            let mod3 = CompleteTable::from_parts(
+                exact.space().shape(),
+                8,
+                metric,
+                Encoding::Mod3,
+                packed,
+                exact.histogram().to_vec(),
+                exact.antipode_ranks().to_vec(),
+            )
+            .unwrap();
+            let mut pos = [0u8; 9];
+            for r in (0..states).step_by(5) {
+                exact.space().unrank(r, &mut pos);
+                let d = exact.distance(&pos).unwrap();
+                assert_eq!(mod3.distance(&pos), Some(d), "{metric} rank {r}");
+                let path = mod3.path(&pos).unwrap();
+                assert_eq!(path, exact.path(&pos).unwrap(), "{metric} rank {r}");
+                if metric == Metric::Stm {
+                    assert_eq!(path.len() as u32, d);
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,299 @@
+//! `--metric stm|mtm` on `slide solve` and `slide stats`: answers checked against a plain breadth-first search with
+//! multi-tile moves (`slide-reference`), every printed sequence replayed here and its pushes counted.
+
+use assert_cmd::Command;
+use slide_reference::{self as reference, Metric, Reference};
+
+struct Slide {
+    cache: tempfile::TempDir,
+}
+
+impl Slide {
+    fn new() -> Slide {
+        Slide {
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// Runs with `args` and `stdin`; returns (status, stdout, stderr).
+    fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
+        let out = Command::cargo_bin("slide")
+            .unwrap()
+            .env("SLIDE_CACHE_DIR", self.cache.path())
+            .env_remove("XDG_CACHE_HOME")
+            .args(args)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        (
+            out.status.code().expect("exited"),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn ok(&self, args: &[&str], stdin: &str) -> String {
+        let (code, out, err) = self.run(args, stdin);
+        assert_eq!(code, 0, "slide {args:?} failed: {err}");
+        out
+    }
+}
+
+/// A board as `1 2 3/4 0 5`.
+fn slash(cols: usize, cells: &[u8]) -> String {
+    cells
+        .chunks(cols)
+        .map(|r| r.iter().map(u8::to_string).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The blank's cell after each tile letter (the speedsolvers' convention: `U` = the tile below the blank moves up,
+/// so the blank moves down), counting pushes (maximal runs of one letter). Returns (board, pushes).
+fn play_letters(rows: usize, cols: usize, cells: &[u8], letters: &str) -> (Vec<u8>, usize) {
+    let mut b = cells.to_vec();
+    let mut pushes = 0;
+    let mut last = None;
+    let mut chars = letters.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut count = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            count.push(*d);
+            chars.next();
+        }
+        let count: usize = if count.is_empty() {
+            1
+        } else {
+            count.parse().unwrap()
+        };
+        if last != Some(c) {
+            pushes += 1;
+        }
+        last = Some(c);
+        for _ in 0..count {
+            let blank = b.iter().position(|&t| t == 0).unwrap();
+            let (r, q) = (blank / cols, blank % cols);
+            let to = match c {
+                'U' if r + 1 < rows => blank + cols,
+                'D' if r > 0 => blank - cols,
+                'L' if q + 1 < cols => blank + 1,
+                'R' if q > 0 => blank - 1,
+                _ => panic!("illegal move {c} on {b:?}"),
+            };
+            b.swap(blank, to);
+        }
+    }
+    (b, pushes)
+}
+
+/// Every 97th board of 3 × 3 (both parity classes), in one batch: the numbers are the reference's MTM distances,
+/// the moves (tiles, and short notation) reach the goal in exactly that many pushes, and short notation writes one
+/// letter per push.
+#[test]
+fn solve_mtm_matches_a_plain_bfs() {
+    let s = Slide::new();
+    let goal = reference::goal(9);
+    let r = Reference::new(3, 3, &goal, Metric::Mtm);
+    let boards: Vec<Vec<u8>> = reference::permutations(9).into_iter().step_by(97).collect();
+    let input: String = boards.iter().map(|b| slash(3, b) + "\n").collect();
+    let want: Vec<i64> = boards
+        .iter()
+        .map(|b| r.distance(b).map_or(-1, |d| d as i64))
+        .collect();
+    let plain = s.ok(&["solve", "--metric", "mtm"], &input);
+    let got: Vec<i64> = plain.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(got, want);
+    let tiles = s.ok(&["solve", "--metric", "mtm", "--moves"], &input);
+    let short = s.ok(&["solve", "--metric", "mtm", "--notation", "short"], &input);
+    let stm = s.ok(&["solve", "--metric", "stm"], &input);
+    let mut shorter = 0;
+    for (i, ((t, n), m)) in tiles
+        .lines()
+        .zip(short.lines())
+        .zip(stm.lines())
+        .enumerate()
+    {
+        let b = &boards[i];
+        let mut words = t.split_whitespace();
+        let d: i64 = words.next().unwrap().parse().unwrap();
+        assert_eq!(d, want[i], "{t}");
+        let stm_d: i64 = m.parse().unwrap();
+        assert!(d <= stm_d, "{t} vs {m}");
+        shorter += (d < stm_d) as usize;
+        if d <= 0 {
+            continue;
+        }
+        let moved: Vec<u32> = words.map(|w| w.parse().unwrap()).collect();
+        assert_eq!(
+            reference::replay(3, b, &moved).as_deref(),
+            Some(&goal[..]),
+            "{t}"
+        );
+        let (num, letters) = n.split_once(' ').unwrap();
+        assert_eq!(num.parse::<i64>().unwrap(), d, "{n}");
+        let (end, pushes) = play_letters(3, 3, b, letters);
+        assert_eq!((end, pushes as i64), (goal.clone(), d), "{n}");
+        assert_eq!(
+            letters.chars().filter(char::is_ascii_alphabetic).count() as i64,
+            d,
+            "{n}"
+        );
+    }
+    assert!(shorter > 0, "MTM never shorter than STM?");
+}
+
+/// JSON carries the metric; "moves" counts pushes while "solution" lists single-tile moves.
+#[test]
+fn json_carries_the_metric() {
+    let s = Slide::new();
+    let board = "1 2 3/4 5 6/0 7 8";
+    let line = |args: &[&str]| -> serde_json::Value {
+        let mut a = vec!["solve", "--json", "--moves"];
+        a.extend_from_slice(args);
+        a.push(board);
+        serde_json::from_str(s.ok(&a, "").trim()).unwrap()
+    };
+    let mtm = line(&["--metric", "mtm"]);
+    assert_eq!(mtm["metric"], "mtm");
+    assert_eq!(mtm["moves"], 1);
+    assert_eq!(mtm["solution"], serde_json::json!([7, 8]));
+    let stm = line(&[]);
+    assert_eq!(stm["metric"], "stm");
+    assert_eq!(stm["moves"], 2);
+    let odd = s.ok(
+        &["solve", "--json", "--metric", "mtm", "1 2 3/4 5 6/8 7 0"],
+        "",
+    );
+    let odd: serde_json::Value = serde_json::from_str(odd.trim()).unwrap();
+    assert_eq!(
+        (&odd["moves"], &odd["metric"]),
+        (&(-1).into(), &"mtm".into())
+    );
+}
+
+/// Runs `slide stats ARGS`; returns (metric line, histogram, god's number).
+fn stats(s: &Slide, args: &[&str]) -> (String, Vec<u64>, u32) {
+    let mut a = vec!["stats"];
+    a.extend_from_slice(args);
+    let out = s.ok(&a, "");
+    let metric = out
+        .lines()
+        .find_map(|l| l.strip_prefix("metric: "))
+        .expect("a metric line")
+        .to_string();
+    let mut histogram = Vec::new();
+    let mut in_table = false;
+    let mut diameter = None;
+    for line in out.lines() {
+        if line.trim() == "distance states" {
+            in_table = true;
+        } else if let Some(v) = line.strip_prefix("god's number: ") {
+            in_table = false;
+            diameter = Some(v.parse().unwrap());
+        } else if in_table {
+            histogram.push(line.split_whitespace().nth(1).unwrap().parse().unwrap());
+        }
+    }
+    (metric, histogram, diameter.unwrap())
+}
+
+#[test]
+fn stats_in_both_metrics() {
+    let s = Slide::new();
+    for (rows, cols) in [(2, 3), (2, 4), (3, 3)] {
+        let shape = format!("{rows}x{cols}");
+        for (flag, metric) in [("stm", Metric::Stm), ("mtm", Metric::Mtm)] {
+            let r = Reference::new(rows, cols, &reference::goal(rows * cols), metric);
+            let (name, histogram, diameter) = stats(&s, &[&shape, "--metric", flag]);
+            assert_eq!(name, flag);
+            assert_eq!(histogram, r.histogram(), "{shape} {flag}");
+            assert_eq!(diameter, r.diameter(), "{shape} {flag}");
+        }
+    }
+    assert_eq!(stats(&s, &["3x3", "--metric", "mtm"]).2, 24);
+    // The default is STM; a custom goal has its own MTM table.
+    assert_eq!(stats(&s, &["3x3"]).0, "stm");
+    let g = reference::goal_with_blank(6, 0);
+    let r = Reference::new(3, 2, &g, Metric::Mtm);
+    let (_, histogram, _) = stats(&s, &["3x2", "--metric", "mtm", "--goal", &slash(2, &g)]);
+    assert_eq!(histogram, r.histogram());
+}
+
+#[test]
+fn usage_and_coverage_errors() {
+    let s = Slide::new();
+    let (code, _, err) = s.run(&["solve", "--metric", "htm", "1 2/3 0"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("expected stm or mtm"), "{err}");
+    for flag in [
+        &["--search"][..],
+        &["--fast"],
+        &["--within", "1.5"],
+        &["--heuristic", "md"],
+    ] {
+        let mut a = vec!["solve", "--metric", "mtm"];
+        a.extend_from_slice(flag);
+        a.push("1 2/3 0");
+        let (code, _, err) = s.run(&a, "");
+        assert_eq!(code, 2, "{a:?}: {err}");
+        assert!(err.contains("--metric mtm"), "{err}");
+    }
+    // Above 12 cells: the board's line is an error, the others are still answered.
+    let (code, out, err) = s.run(
+        &["solve", "--metric", "mtm"],
+        "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15\n1 2 3/4 0 5\n",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, "1\n");
+    assert!(
+        err.contains("line 1: metric: MTM above 12 cells is not available yet"),
+        "{err}"
+    );
+    let (code, _, err) = s.run(&["stats", "4x4", "--metric", "mtm"], "");
+    assert_eq!(code, 1, "{err}");
+    let (code, _, _) = s.run(&["stats", "3x3", "--metric", "xtm"], "");
+    assert_eq!(code, 2);
+}
+
+/// The console block of the README's section on the multi-tile metric, run command by command.
+#[test]
+fn readme_metric_examples() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = readme
+        .split("\n### The multi-tile metric")
+        .nth(1)
+        .expect("README has a section on the multi-tile metric");
+    let block = section
+        .split("```console\n")
+        .nth(1)
+        .expect("a console block")
+        .split("\n```")
+        .next()
+        .unwrap();
+    let s = Slide::new();
+    let mut commands = 0;
+    let mut lines = block.lines().peekable();
+    while let Some(line) = lines.next() {
+        let cmd = line.strip_prefix("$ slide ").expect("a slide command");
+        let mut want = String::new();
+        while let Some(l) = lines.peek().filter(|l| !l.starts_with("$ ")) {
+            want.push_str(l);
+            want.push('\n');
+            lines.next();
+        }
+        // Arguments are words, or boards in single quotes.
+        let mut args: Vec<String> = Vec::new();
+        for (i, part) in cmd.split('\'').enumerate() {
+            if i % 2 == 1 {
+                args.push(part.to_string());
+            } else {
+                args.extend(part.split_whitespace().map(String::from));
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(s.ok(&args, ""), want, "README: $ slide {cmd}");
+        commands += 1;
+    }
+    assert!(commands >= 2);
+}
