@@ -904,7 +904,7 @@ impl Solver {
     /// [`SplitThreshold::next_threshold`] lowered to the least of the subtrees' `next_threshold`s.
     ///
     /// ```
-    /// use slide::{Board, Solver, solver::{SolveOptions, SubtreeResult}};
+    /// use slide::{Board, Solver, SolveOptions, SubtreeResult};
     /// let b = Board::parse("[[1,2,3],[4,0,6],[7,5,8]]").unwrap();
     /// let (g, opts, solver) = (Board::goal(b.shape()), SolveOptions::default(), Solver::global());
     /// let mut threshold = None;
