@@ -132,6 +132,7 @@ impl SolveArgs {
             parallel: false,
             move_pruning: !self.no_move_pruning,
             wait_for_builds: true,
+            max_depth: None,
         })
     }
 }

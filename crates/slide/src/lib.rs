@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+mod analyse;
 pub mod benchmarks;
 mod board;
 mod error;
@@ -37,6 +38,7 @@ mod scramble;
 mod search;
 mod solver;
 
+pub use analyse::{Analysis, Hint, Summary};
 pub use board::notation;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};

@@ -595,6 +595,9 @@ impl Solver {
             max_nodes: opts.max_nodes,
             deadline,
             cancel: opts.cancel.as_deref(),
+            max_depth: opts
+                .max_depth
+                .map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
         };
         let weight = match opts.weight {
             None => (1, 1),
@@ -868,6 +871,10 @@ pub struct SolveOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Bounded-suboptimal search: a solution at most this many times the least number of moves.
     pub weight: Option<f64>,
+    /// IDA* only: give up before searching past this many moves. A board whose optimum is larger gets an answer
+    /// with no moves, not optimal, and a proven `lower_bound` above it (the question "is the optimum at most
+    /// this?", answered for the price of the iterations up to it). Tables ignore it.
+    pub max_depth: Option<u64>,
     /// Share one optimal search among the threads of the current rayon pool ([`crate::search::ida_star_parallel`]):
     /// the same length, found sooner on several cores. Ignored by bounded-suboptimal search.
     pub parallel: bool,
@@ -889,6 +896,7 @@ impl Default for SolveOptions {
             timeout: None,
             cancel: None,
             weight: None,
+            max_depth: None,
             parallel: false,
             move_pruning: true,
             wait_for_builds: true,

@@ -148,9 +148,10 @@ impl FullSpace {
         }
     }
 
-    /// Calls `f(tile, neighbor_rank)` for each move from the state `pos` (tile → cell); `pos` is restored.
+    /// Calls `f(tile, neighbor_rank)` for each move from the state `pos` (tile → cell, with `at` its inverse,
+    /// cell → tile, from [`FullSpace::fill_at`]); `pos` is restored.
     #[inline]
-    fn for_each_move(&self, pos: &mut [u8], at: &[u8], mut f: impl FnMut(u8, u64)) {
+    pub fn for_each_move(&self, pos: &mut [u8], at: &[u8], mut f: impl FnMut(u8, u64)) {
         let b = pos[0];
         let bi = b as usize;
         for &c in &self.neighbors[bi][..self.degree[bi] as usize] {
@@ -164,7 +165,8 @@ impl FullSpace {
         }
     }
 
-    fn fill_at(pos: &[u8], at: &mut [u8]) {
+    /// Writes the inverse of `pos` (tile → cell) into `at` (cell → tile).
+    pub fn fill_at(pos: &[u8], at: &mut [u8]) {
         for (t, &p) in pos.iter().enumerate() {
             at[p as usize] = t as u8;
         }

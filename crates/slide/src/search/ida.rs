@@ -22,6 +22,10 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
     /// Stop when this flag is set (for example by Ctrl-C).
     pub cancel: Option<&'a AtomicBool>,
+    /// Stop before an iteration whose threshold passes this many moves: the answer is then
+    /// [`Outcome::Stopped`] with a proven lower bound above it (unweighted search). Asks "is the optimum at most
+    /// this?" for the price of the iterations up to it.
+    pub max_depth: Option<u32>,
 }
 
 /// What a search found.
@@ -354,6 +358,13 @@ fn drive<'a, 'l, E: Eval>(
     let estimate = ida.eval.h();
     let mut proven = estimate;
     loop {
+        if limits.max_depth.is_some_and(|m| ida.bound > m) {
+            return Outcome::Stopped {
+                lower_bound: proven,
+                nodes: ida.nodes,
+                estimate,
+            };
+        }
         ida.next_bound = u32::MAX;
         ida.check_limits();
         if let Some(moves) = iteration(&mut ida) {
