@@ -99,3 +99,61 @@ pub fn join(tiles: &[u32], sep: &str) -> String {
     }
     s
 }
+
+/// Largest integer a JSON reader holds exactly in a double (2^53).
+const EXACT_IN_DOUBLE: u128 = 1 << 53;
+
+/// A count as JSON: a number up to 2^53, a string above (exact for readers that use doubles).
+pub fn count_json(n: u128) -> String {
+    if n <= EXACT_IN_DOUBLE {
+        n.to_string()
+    } else {
+        format!("\"{n}\"")
+    }
+}
+
+/// `json` (an object) with `"key": value` added at its end; `value` is JSON already.
+pub fn with_field(mut json: String, key: &str, value: &str) -> String {
+    if json.ends_with('}') {
+        json.pop();
+        let _ = write!(json, ", \"{key}\": {value}}}");
+    }
+    json
+}
+
+/// The JSON object of one analysis (`slide analyse --json`, and the body the API answers with): `{"board": [[…]],
+/// "solves": …, "length": …, "mtm_length": …, "optimal": …, "over": …, "distances": […], "mistakes": […]}`.
+pub fn analysis_json(board: &Board, a: &slide::Analysis) -> String {
+    let body = serde_json::to_string(a).unwrap_or_default();
+    format!("{{\"board\": {board}, {}", body.trim_start_matches('{'))
+}
+
+/// The JSON line that ends a batch of analyses: `{"summary": {"analysed": …, "solved": …, "optimal": …, "over":
+/// {"2": …, "4": …}, "mean_over": …}}`.
+pub fn summary_json(s: &slide::Summary) -> String {
+    format!(
+        "{{\"summary\": {}}}",
+        serde_json::to_string(s).unwrap_or_default()
+    )
+}
+
+/// The JSON object of a hint (`slide hint --json`): `{"board": [[…]], "moves": D, "hints": [tiles]}`, with
+/// `"notation": [letters]` when a letter notation is asked for.
+pub fn hint_json(board: &Board, h: &slide::Hint, notation: Option<Notation>) -> String {
+    let mut out = format!(
+        "{{\"board\": {board}, \"moves\": {}, \"hints\": [{}]",
+        h.distance,
+        join(&h.tiles, ",")
+    );
+    if let Some(n) = notation {
+        let letters: Vec<String> = h.tiles.iter().map(|&t| hint_written(board, t, n)).collect();
+        let _ = write!(out, ", \"notation\": {}", serde_json::json!(letters));
+    }
+    out.push('}');
+    out
+}
+
+/// One hint (the tile `t`, next to the blank) written in `notation`: the tile's number or a letter.
+pub fn hint_written(board: &Board, t: u32, notation: Notation) -> String {
+    written(&[t], board, notation)
+}

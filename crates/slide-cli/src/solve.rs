@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use slide::{Board, Notation, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
-use crate::report::{answer_json, join, written, Moves};
+use crate::report::{answer_json, count_json, join, with_field, written, Moves};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 /// Longest input line accepted (64 MiB); longer lines are reported as errors and skipped.
@@ -88,6 +88,17 @@ pub struct SolveArgs {
     /// Worker threads for a batch (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// After the number, the number of distinct shortest move sequences (exact; boards of at most 12 cells, and
+    /// single rows and columns). JSON: "count", a string when over 2^53.
+    #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "count_only", "all"])]
+    pub count: bool,
+    /// Every shortest solution (at most --limit), one per line after the number, in ascending order of their tile
+    /// numbers (or in --notation); boards of at most 12 cells, and single rows and columns. JSON: "solutions".
+    #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within", "count_only"])]
+    pub all: bool,
+    /// With --all: at most this many solutions.
+    #[arg(long, value_name = "K", default_value_t = 1000, requires = "all")]
+    pub limit: usize,
 }
 
 impl SolveArgs {
@@ -398,8 +409,11 @@ impl Job<'_> {
                 &default_goal
             }
         };
-        let want_moves = self.args.moves || self.args.notation().is_some();
         let start = Instant::now();
+        if self.args.count || self.args.all {
+            return self.shortest(number, what, &board, goal, start);
+        }
+        let want_moves = self.args.moves || self.args.notation().is_some();
         if self.plain
             && !want_moves
             && !self.args.json
@@ -491,6 +505,73 @@ impl Job<'_> {
 }
 
 impl Job<'_> {
+    /// `--count` and `--all`: the least number of moves with the number of shortest solutions, or with every one
+    /// of them (at most `--limit`).
+    fn shortest(
+        &self,
+        number: usize,
+        what: &str,
+        board: &Board,
+        goal: &Board,
+        start: Instant,
+    ) -> Answer {
+        let result = self.solver.solve(board, goal).and_then(|s| {
+            if self.args.count {
+                let n = self.solver.count_optimal(board, goal)?;
+                Ok((s, Err(n)))
+            } else {
+                let all = self.solver.optimal_solutions(board, goal, self.args.limit)?;
+                Ok((s, Ok(all)))
+            }
+        });
+        let (solution, extra) = match result {
+            Ok(r) => r,
+            Err(e) => return self.error(number, what, &e.to_string()),
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let notation = self.args.notation();
+        let mut out = String::new();
+        let d = solution.distance().unwrap_or(-1);
+        match (&extra, self.args.json) {
+            (Err(n), true) => out.push_str(&with_field(
+                answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                "count",
+                &count_json(*n),
+            )),
+            (Err(n), false) => out.push_str(&format!("{d} {n}")),
+            (Ok(all), true) => {
+                let tiles: Vec<String> = all.iter().map(|m| format!("[{}]", join(m, ","))).collect();
+                let mut json = with_field(
+                    answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                    "solutions",
+                    &format!("[{}]", tiles.join(",")),
+                );
+                if let Some(n) = notation {
+                    let written: Vec<String> = all.iter().map(|m| written(m, board, n)).collect();
+                    json = with_field(json, "notations", &serde_json::json!(written).to_string());
+                }
+                out.push_str(&json);
+            }
+            (Ok(all), false) => {
+                out.push_str(&d.to_string());
+                for m in all.iter().filter(|m| !m.is_empty()) {
+                    out.push('\n');
+                    match notation {
+                        Some(n) => out.push_str(&written(m, board, n)),
+                        None => out.push_str(&join(m, " ")),
+                    }
+                }
+            }
+        }
+        out.push('\n');
+        Answer {
+            out,
+            error: None,
+            nodes: solution.nodes,
+            stream: None,
+        }
+    }
+
     /// Fast mode: a valid solution, marked as not proven shortest, with the Manhattan distance as lower bound.
     fn fast(
         &self,
