@@ -124,16 +124,30 @@ pub fn with_field(mut json: String, key: &str, value: &str) -> String {
 /// The JSON object of one analysis (`slide analyse --json`, and the body the API answers with): `{"board": [[…]],
 /// "solves": …, "length": …, "mtm_length": …, "optimal": …, "over": …, "distances": […], "mistakes": […]}`.
 pub fn analysis_json(board: &Board, a: &slide::Analysis) -> String {
-    let body = serde_json::to_string(a).unwrap_or_default();
-    format!("{{\"board\": {board}, {}", body.trim_start_matches('{'))
+    let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(",");
+    let over = a.over.map_or("null".to_string(), |o| o.to_string());
+    format!(
+        "{{\"board\": {board}, \"solves\": {}, \"length\": {}, \"mtm_length\": {}, \"optimal\": {}, \"over\": {over}, \"distances\": [{}], \"mistakes\": [{}]}}",
+        a.solves,
+        a.length,
+        a.mtm_length,
+        a.optimal,
+        list(&mut a.distances.iter().map(|d| d.to_string())),
+        list(&mut a.mistakes.iter().map(|m| m.to_string())),
+    )
 }
 
 /// The JSON line that ends a batch of analyses: `{"summary": {"analysed": …, "solved": …, "optimal": …, "over":
 /// {"2": …, "4": …}, "mean_over": …}}`.
 pub fn summary_json(s: &slide::Summary) -> String {
+    let over: Vec<String> = s.over.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
     format!(
-        "{{\"summary\": {}}}",
-        serde_json::to_string(s).unwrap_or_default()
+        "{{\"summary\": {{\"analysed\": {}, \"solved\": {}, \"optimal\": {}, \"over\": {{{}}}, \"mean_over\": {}}}}}",
+        s.analysed,
+        s.solved,
+        s.optimal,
+        over.join(", "),
+        serde_json::Value::from(s.mean_over)
     )
 }
 
