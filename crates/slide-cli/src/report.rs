@@ -171,3 +171,21 @@ pub fn hint_json(board: &Board, h: &slide::Hint, notation: Option<Notation>) -> 
 pub fn hint_written(board: &Board, t: u32, notation: Notation) -> String {
     written(&[t], board, notation)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_past_two_to_the_53_are_strings() {
+        assert_eq!(count_json(0), "0");
+        assert_eq!(count_json(1 << 53), "9007199254740992");
+        assert_eq!(count_json((1 << 53) + 1), "\"9007199254740993\"");
+        assert_eq!(count_json(u128::MAX), format!("\"{}\"", u128::MAX));
+    }
+
+    #[test]
+    fn fields_are_added_at_the_end() {
+        assert_eq!(with_field("{\"a\": 1}".into(), "b", "2"), "{\"a\": 1, \"b\": 2}");
+    }
+}

@@ -515,15 +515,15 @@ impl Job<'_> {
         goal: &Board,
         start: Instant,
     ) -> Answer {
-        let result = self.solver.solve(board, goal).and_then(|s| {
-            if self.args.count {
-                let n = self.solver.count_optimal(board, goal)?;
-                Ok((s, Err(n)))
-            } else {
-                let all = self.solver.optimal_solutions(board, goal, self.args.limit)?;
-                Ok((s, Ok(all)))
-            }
-        });
+        // Counting first: it refuses what it does not cover before any search.
+        let result = if self.args.count {
+            self.solver.count_optimal(board, goal).map(Err)
+        } else {
+            self.solver
+                .optimal_solutions(board, goal, self.args.limit)
+                .map(Ok)
+        }
+        .and_then(|extra| Ok((self.solver.solve(board, goal)?, extra)));
         let (solution, extra) = match result {
             Ok(r) => r,
             Err(e) => return self.error(number, what, &e.to_string()),
