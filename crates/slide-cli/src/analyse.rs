@@ -111,7 +111,9 @@ pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
         [] => {}
         [board, moves] => return single(args.json, answer(board, moves, 0)),
         _ => {
-            eprintln!("slide: analyse needs BOARD and MOVES (or lines BOARD | MOVES on standard input)");
+            eprintln!(
+                "slide: analyse needs BOARD and MOVES (or lines BOARD | MOVES on standard input)"
+            );
             return Ok(EXIT_USAGE);
         }
     }
@@ -142,7 +144,11 @@ fn analysis_text(a: &slide::Analysis) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let head = if a.solves { "solves in" } else { "does not solve:" };
+    let head = if a.solves {
+        "solves in"
+    } else {
+        "does not solve:"
+    };
     let over = a.over.map(|o| format!(", over {o}")).unwrap_or_default();
     let mistakes = if a.mistakes.is_empty() {
         "none".to_string()

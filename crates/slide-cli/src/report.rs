@@ -140,7 +140,11 @@ pub fn analysis_json(board: &Board, a: &slide::Analysis) -> String {
 /// The JSON line that ends a batch of analyses: `{"summary": {"analysed": …, "solved": …, "optimal": …, "over":
 /// {"2": …, "4": …}, "mean_over": …}}`.
 pub fn summary_json(s: &slide::Summary) -> String {
-    let over: Vec<String> = s.over.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+    let over: Vec<String> = s
+        .over
+        .iter()
+        .map(|(k, v)| format!("\"{k}\": {v}"))
+        .collect();
     format!(
         "{{\"summary\": {{\"analysed\": {}, \"solved\": {}, \"optimal\": {}, \"over\": {{{}}}, \"mean_over\": {}}}}}",
         s.analysed,
@@ -186,6 +190,9 @@ mod tests {
 
     #[test]
     fn fields_are_added_at_the_end() {
-        assert_eq!(with_field("{\"a\": 1}".into(), "b", "2"), "{\"a\": 1, \"b\": 2}");
+        assert_eq!(
+            with_field("{\"a\": 1}".into(), "b", "2"),
+            "{\"a\": 1, \"b\": 2}"
+        );
     }
 }

@@ -540,7 +540,8 @@ impl Job<'_> {
             )),
             (Err(n), false) => out.push_str(&format!("{d} {n}")),
             (Ok(all), true) => {
-                let tiles: Vec<String> = all.iter().map(|m| format!("[{}]", join(m, ","))).collect();
+                let tiles: Vec<String> =
+                    all.iter().map(|m| format!("[{}]", join(m, ","))).collect();
                 let mut json = with_field(
                     answer_json(board, &solution, seconds, Moves::Omit, None, None),
                     "solutions",

@@ -218,7 +218,10 @@ pub(crate) fn single(json: bool, r: Result<String, String>) -> anyhow::Result<u8
 
 /// Answers standard input line by line, in order; a bad line goes to standard error as `slide: line N: …` (and,
 /// with `json`, as `{"line": N, "error": "…"}` on standard output) and the rest are still answered.
-pub(crate) fn batch(json: bool, mut answer: impl FnMut(&str) -> Result<String, String>) -> anyhow::Result<u8> {
+pub(crate) fn batch(
+    json: bool,
+    mut answer: impl FnMut(&str) -> Result<String, String>,
+) -> anyhow::Result<u8> {
     let mut reader = std::io::BufReader::new(std::io::stdin().lock());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = false;

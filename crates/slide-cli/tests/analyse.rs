@@ -11,7 +11,10 @@ type Cells = Vec<u8>;
 fn slide() -> Command {
     let mut c = Command::cargo_bin("slide").unwrap();
     // Boards of at most 10 cells never touch the cache; keep it away from the user's anyway.
-    c.env("SLIDE_CACHE_DIR", std::env::temp_dir().join("slide-analyse-test-cache"));
+    c.env(
+        "SLIDE_CACHE_DIR",
+        std::env::temp_dir().join("slide-analyse-test-cache"),
+    );
     c
 }
 
@@ -28,7 +31,12 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
 /// A board as rows separated by '/': `1 2 3/4 0 5`.
 fn slash(b: &[u8], cols: usize) -> String {
     b.chunks(cols)
-        .map(|r| r.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" "))
+        .map(|r| {
+            r.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect::<Vec<_>>()
         .join("/")
 }
@@ -198,8 +206,12 @@ fn analyses_of_solves_with_detours_match_the_reference() {
         let mut moves: Vec<u8> = best.clone();
         if k % 2 == 1 {
             let at = best.len() / 2;
-            let here = replay(cols, &b, &best[..at].iter().map(|&t| t as u32).collect::<Vec<_>>())
-                .unwrap();
+            let here = replay(
+                cols,
+                &b,
+                &best[..at].iter().map(|&t| t as u32).collect::<Vec<_>>(),
+            )
+            .unwrap();
             let t = moved(&here, &neighbours(rows, cols, &here, Metric::Stm)[0]);
             moves.splice(at..at, [t, t]);
         }
@@ -210,8 +222,12 @@ fn analyses_of_solves_with_detours_match_the_reference() {
         let mut mistakes = Vec::new();
         let mut prev = r.distance(&b).unwrap() as i64;
         for i in 0..moves.len() {
-            let here = replay(cols, &b, &moves[..=i].iter().map(|&t| t as u32).collect::<Vec<_>>())
-                .unwrap();
+            let here = replay(
+                cols,
+                &b,
+                &moves[..=i].iter().map(|&t| t as u32).collect::<Vec<_>>(),
+            )
+            .unwrap();
             let d = r.distance(&here).unwrap() as i64;
             if d >= prev {
                 mistakes.push(i + 1);
@@ -249,7 +265,11 @@ fn analyses_of_solves_with_detours_match_the_reference() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), expected.len());
     assert!(
-        err.contains(&format!("{} analysed, {} solve: {optimal} optimal", expected.len(), expected.len())),
+        err.contains(&format!(
+            "{} analysed, {} solve: {optimal} optimal",
+            expected.len(),
+            expected.len()
+        )),
         "{err}"
     );
 }
@@ -292,7 +312,10 @@ fn bad_lines_are_named_and_the_others_answered() {
     // Arguments: a bad move, and too few arguments.
     let (code, _, err) = run(&["analyse", "4 1 2/5 0 3", "5 5 2"], "");
     assert_eq!(code, 1);
-    assert!(err.contains("move 3 (2): tile 2 is not next to the blank"), "{err}");
+    assert!(
+        err.contains("move 3 (2): tile 2 is not next to the blank"),
+        "{err}"
+    );
     let (code, _, _) = run(&["analyse", "4 1 2/5 0 3"], "");
     assert_eq!(code, 2);
 }

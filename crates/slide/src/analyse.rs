@@ -139,11 +139,13 @@ impl TableView<'_> {
 
     /// The distance of a neighbour of a board at distance `d`: `d - 1` or `d + 1`, told apart by the table.
     fn step(&self, d: u32, neighbour: &Board) -> Result<u32> {
-        Ok(if d > 0 && self.stored(neighbour)? == self.value_of(d - 1) {
-            d - 1
-        } else {
-            d + 1
-        })
+        Ok(
+            if d > 0 && self.stored(neighbour)? == self.value_of(d - 1) {
+                d - 1
+            } else {
+                d + 1
+            },
+        )
     }
 }
 

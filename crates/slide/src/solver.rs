@@ -595,9 +595,7 @@ impl Solver {
             max_nodes: opts.max_nodes,
             deadline,
             cancel: opts.cancel.as_deref(),
-            max_depth: opts
-                .max_depth
-                .map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
         };
         let weight = match opts.weight {
             None => (1, 1),

@@ -44,7 +44,11 @@ fn check_all_hints(rows: usize, cols: usize, g: &[u8]) {
     let mut seen = 0;
     for p in permutations(rows * cols) {
         let h = solver
-            .hint(&board(rows, cols, &p), &goal_board, &SolveOptions::default())
+            .hint(
+                &board(rows, cols, &p),
+                &goal_board,
+                &SolveOptions::default(),
+            )
             .unwrap();
         assert_eq!(
             (h.distance, h.tiles),
@@ -132,7 +136,11 @@ fn check_counts(rows: usize, cols: usize, g: &[u8], step: usize) {
     for p in permutations(rows * cols).into_iter().step_by(step) {
         let b = board(rows, cols, &p);
         let want = counts.get(&p).copied().unwrap_or(0);
-        assert_eq!(solver.count_optimal(&b, &goal_board).unwrap(), want, "{p:?}");
+        assert_eq!(
+            solver.count_optimal(&b, &goal_board).unwrap(),
+            want,
+            "{p:?}"
+        );
         let all = solver.optimal_solutions(&b, &goal_board, 50).unwrap();
         assert_eq!(all.len() as u128, want.min(50), "{p:?}");
         let mut sorted = all.clone();
@@ -187,7 +195,9 @@ fn counts_of_the_farthest_2x5_board_match_the_reference() {
     let (r, counts) = reference_counts(2, 5, &goal(10));
     let far = r.farthest()[0].clone();
     let b = board(2, 5, &far);
-    let n = Solver::global().count_optimal(&b, &Board::goal(b.shape())).unwrap();
+    let n = Solver::global()
+        .count_optimal(&b, &Board::goal(b.shape()))
+        .unwrap();
     assert_eq!(n, counts[&far]);
 }
 
@@ -310,7 +320,10 @@ fn analyses_of_unsolvable_boards_say_so() {
     assert_eq!(a.distances, [-1, -1]);
     assert!(a.mistakes.is_empty());
     assert_eq!(Solver::global().count_optimal(&b, &g).unwrap(), 0);
-    assert!(Solver::global().optimal_solutions(&b, &g, 9).unwrap().is_empty());
+    assert!(Solver::global()
+        .optimal_solutions(&b, &g, 9)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -330,7 +343,11 @@ fn illegal_moves_and_unsupported_questions_are_errors() {
     assert!(matches!(e, Error::Unsupported(_)), "{e}");
     assert!(e.to_string().contains("above 12 cells"), "{e}");
     let e = Solver::global()
-        .hint(&b4, &Board::goal(Shape::new(2, 8).unwrap()), &SolveOptions::default())
+        .hint(
+            &b4,
+            &Board::goal(Shape::new(2, 8).unwrap()),
+            &SolveOptions::default(),
+        )
         .unwrap_err();
     assert!(matches!(e, Error::ShapeMismatch { .. }), "{e}");
 }
@@ -339,16 +356,16 @@ fn illegal_moves_and_unsupported_questions_are_errors() {
 fn hints_and_analyses_of_near_4x4_boards_match_the_reference() {
     let g = Board::goal(Shape::new(4, 4).unwrap());
     let gc = cells(&g);
-    let reference = |b: &[u8]| {
-        slide_reference::distance(4, 4, b, &gc, Metric::Stm, 12).map_or(-1, i64::from)
-    };
+    let reference =
+        |b: &[u8]| slide_reference::distance(4, 4, b, &gc, Metric::Stm, 12).map_or(-1, i64::from);
     let mut rng = Scrambler::new(5);
     let mut hinted = HashSet::new();
     for _ in 0..3 {
         let start = rng.walk(&g, 8);
         let best = Solver::global().solve(&start, &g).unwrap().moves.unwrap();
-        let (moves, _) =
-            with_detours(&start, &best, &[0, best.len() / 2], |b| reference(&cells(b)));
+        let (moves, _) = with_detours(&start, &best, &[0, best.len() / 2], |b| {
+            reference(&cells(b))
+        });
         check_analysis(&start, &g, &moves, reference);
         // Hints: every move that leads one move closer.
         let h = Solver::global()
