@@ -88,12 +88,13 @@ pub struct SolveArgs {
     /// Worker threads for a batch (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// After the number, the number of distinct shortest move sequences (exact; boards of at most 12 cells, and
-    /// single rows and columns). JSON: "count", a string when over 2^53.
+    /// After the number, the number of distinct shortest move sequences: exact, from the complete table up to 12
+    /// cells, by a complete last IDA* iteration above (bounded by --max-nodes and --timeout: a count cut short is
+    /// printed >=N). JSON: "count" (a string when over 2^53) and "count_proven".
     #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "count_only", "all"])]
     pub count: bool,
-    /// Every shortest solution (at most --limit), one per line after the number, in ascending order of their tile
-    /// numbers (or in --notation); boards of at most 12 cells, and single rows and columns. JSON: "solutions".
+    /// Every shortest solution (at most --limit), one per line after the number (or in --notation): in ascending
+    /// order of their tile numbers up to 12 cells, in IDA*'s order above. JSON: "solutions".
     #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within", "count_only"])]
     pub all: bool,
     /// With --all: at most this many solutions.
@@ -515,15 +516,17 @@ impl Job<'_> {
         goal: &Board,
         start: Instant,
     ) -> Answer {
-        // Counting first: it refuses what it does not cover before any search.
+        // Counting first (under the limits); the answer's solve after it repeats a search already proven.
         let result = if self.args.count {
-            self.solver.count_optimal(board, goal).map(Err)
+            self.solver
+                .count_optimal_with(board, goal, &self.opts)
+                .map(Err)
         } else {
             self.solver
-                .optimal_solutions(board, goal, self.args.limit)
+                .optimal_solutions_with(board, goal, self.args.limit, &self.opts)
                 .map(Ok)
         }
-        .and_then(|extra| Ok((self.solver.solve(board, goal)?, extra)));
+        .and_then(|extra| Ok((self.solver.solve_with(board, goal, &self.opts)?, extra)));
         let (solution, extra) = match result {
             Ok(r) => r,
             Err(e) => return self.error(number, what, &e.to_string()),
@@ -531,14 +534,27 @@ impl Job<'_> {
         let seconds = start.elapsed().as_secs_f64();
         let notation = self.args.notation();
         let mut out = String::new();
-        let d = solution.distance().unwrap_or(-1);
+        let Some(d) = solution.distance() else {
+            let e = slide::Error::LimitReached {
+                what: "the least number of moves".into(),
+                lower_bound: solution.lower_bound,
+            };
+            return self.error(number, what, &e.to_string());
+        };
         match (&extra, self.args.json) {
-            (Err(n), true) => out.push_str(&with_field(
-                answer_json(board, &solution, seconds, Moves::Omit, None, None),
-                "count",
-                &count_json(*n),
+            (Err(c), true) => out.push_str(&with_field(
+                with_field(
+                    answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                    "count",
+                    &count_json(c.count),
+                ),
+                "count_proven",
+                &c.proven.to_string(),
             )),
-            (Err(n), false) => out.push_str(&format!("{d} {n}")),
+            (Err(c), false) => {
+                let mark = if c.proven { "" } else { ">=" };
+                out.push_str(&format!("{d} {mark}{}", c.count));
+            }
             (Ok(all), true) => {
                 let tiles: Vec<String> =
                     all.iter().map(|m| format!("[{}]", join(m, ","))).collect();

@@ -6,7 +6,7 @@
 //! Exact for every shape with a complete table (at most 12 cells, from the table) and for single rows and columns;
 //! above 12 cells analyses and hints come from IDA* (one proven distance bounds the next: the distance changes by
 //! exactly one per move, so each later position costs at most the iterations up to one less than the last
-//! distance), counting and listing are not supported yet ([`Error::Unsupported`]).
+//! distance), and counts and lists from one complete IDA* iteration at the least number of moves.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
@@ -18,7 +18,9 @@ use crate::board::{Board, Direction, Tile};
 use crate::error::{Error, Result};
 use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 use crate::notation::Moves;
-use crate::solver::{Method, Solution, SolveOptions, Solver};
+use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
+use crate::search::{count_paths, Counted, Limits};
+use crate::solver::{Method, Plan, Solution, SolveOptions, Solver, WithEval};
 
 /// What a move sequence played from a board does, move by move. Serialised (serde) as the JSON object of
 /// `slide analyse --json`: `{"solves": true, "length": 7, "mtm_length": 5, "optimal": 5, "over": 2,
@@ -48,6 +50,16 @@ pub struct Hint {
     pub distance: i64,
     /// Every tile whose move starts a shortest solution, ascending (empty on the goal or when unsolvable).
     pub tiles: Vec<Tile>,
+}
+
+/// The number of shortest solutions ([`Solver::count_optimal_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// The number of distinct shortest move sequences; when not `proven`, those found before a limit stopped the
+    /// counting search (a lower bound).
+    pub count: u128,
+    /// False when a limit stopped the counting search.
+    pub proven: bool,
 }
 
 /// Tallies of a batch of analyses: how many solve, how many optimally, how many each number of moves over.
@@ -408,7 +420,8 @@ impl Solver {
     /// shortest paths to a board is the sum over its neighbours one move farther).
     ///
     /// Exact: the count is at most 4 · 3^(d−1) for distance d, and d ≤ 80 on every shape with a table, so it
-    /// fits a `u128`. Above 12 cells: [`Error::Unsupported`] (single rows and columns have one).
+    /// fits a `u128` (single rows and columns have one). Above 12 cells: by IDA*, see
+    /// [`Solver::count_optimal_with`], which also takes limits.
     ///
     /// ```
     /// use slide::{Board, Solver};
@@ -418,13 +431,40 @@ impl Solver {
     /// assert_eq!(Solver::global().count_optimal(&b, &Board::goal(b.shape())).unwrap(), 2);
     /// ```
     pub fn count_optimal(&self, board: &Board, goal: &Board) -> Result<u128> {
-        let exact = self.exact(board, goal, &SolveOptions::default())?;
+        let c = self.count_optimal_with(board, goal, &SolveOptions::default())?;
+        if !c.proven {
+            return Err(Error::Internal("a count without limits stopped".into()));
+        }
+        Ok(c.count)
+    }
+
+    /// [`Solver::count_optimal`] under `opts`. Above 12 cells the board is solved by IDA* (under `opts`; a limit
+    /// that stops it gives [`Error::LimitReached`]), then one complete IDA* iteration at the least number of moves
+    /// counts every sequence of that length (only immediate backtracks pruned); a limit that stops it gives the
+    /// count so far, not `proven`.
+    pub fn count_optimal_with(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+    ) -> Result<Count> {
+        let exact = self.exact(board, goal, opts)?;
+        let count = |count| Count {
+            count,
+            proven: true,
+        };
         if board.unsolvable_reason(goal)?.is_some() {
-            return Ok(0);
+            return Ok(count(0));
         }
         let v = match exact {
-            Exact::Line => return Ok(1),
-            Exact::Search(_) => return Err(above_tables("counting shortest solutions")),
+            Exact::Line => return Ok(count(1)),
+            Exact::Search(opts) => {
+                let (c, _) = self.search_paths(board, goal, &opts, 0, false)?;
+                return Ok(Count {
+                    count: c.count,
+                    proven: !c.stopped,
+                });
+            }
             Exact::Table(v) => v,
         };
         let n = v.n;
@@ -462,12 +502,12 @@ impl Solver {
             }
             layer = next;
         }
-        Ok(layer.values().sum())
+        Ok(count(layer.values().sum()))
     }
 
     /// Every shortest move sequence from `board` to `goal` (each the tiles that slide into the blank), at most
     /// `limit` of them, in ascending order of their tile numbers; none when the goal cannot be reached. Walks the
-    /// complete table down from the board; above 12 cells: [`Error::Unsupported`].
+    /// complete table down from the board; above 12 cells, see [`Solver::optimal_solutions_with`].
     ///
     /// ```
     /// use slide::{Board, Solver};
@@ -482,7 +522,20 @@ impl Solver {
         goal: &Board,
         limit: usize,
     ) -> Result<Vec<Vec<Tile>>> {
-        let exact = self.exact(board, goal, &SolveOptions::default())?;
+        self.optimal_solutions_with(board, goal, limit, &SolveOptions::default())
+    }
+
+    /// [`Solver::optimal_solutions`] under `opts`. Above 12 cells: the board solved by IDA*, then an IDA*
+    /// iteration at the least number of moves that stops once it has `limit` sequences (in the search's order,
+    /// not ascending); a limit that stops either search gives [`Error::LimitReached`].
+    pub fn optimal_solutions_with(
+        &self,
+        board: &Board,
+        goal: &Board,
+        limit: usize,
+        opts: &SolveOptions,
+    ) -> Result<Vec<Vec<Tile>>> {
+        let exact = self.exact(board, goal, opts)?;
         if board.unsolvable_reason(goal)?.is_some() || limit == 0 {
             return Ok(vec![]);
         }
@@ -490,7 +543,16 @@ impl Solver {
             Exact::Line => {
                 return Ok(vec![self.solve(board, goal)?.moves.unwrap_or_default()]);
             }
-            Exact::Search(_) => return Err(above_tables("listing shortest solutions")),
+            Exact::Search(opts) => {
+                let (c, paths) = self.search_paths(board, goal, &opts, limit, true)?;
+                if c.stopped {
+                    return Err(Error::LimitReached {
+                        what: "the list of shortest solutions".into(),
+                        lower_bound: paths.first().map_or(0, |p| p.len() as u64),
+                    });
+                }
+                return Ok(paths);
+            }
             Exact::Table(v) => v,
         };
         let d = v.distance(board)?;
@@ -498,6 +560,77 @@ impl Solver {
         let mut path = Vec::with_capacity(d as usize);
         walk(&v, board, d, &mut path, &mut out, limit)?;
         Ok(out)
+    }
+}
+
+impl Solver {
+    /// Above the tables: solves `board` (IDA* under `opts`), then counts the sequences of that length with one
+    /// complete IDA* iteration ([`count_paths`]), keeping the first `keep` (mapped back to the user's tiles).
+    fn search_paths(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        keep: usize,
+        stop_when_kept: bool,
+    ) -> Result<(Counted, Vec<Vec<Tile>>)> {
+        let s = self.solve_with(board, goal, opts)?;
+        let d = proven(&s, || "the least number of moves from the board".into())?;
+        let Plan::Search(heuristic) = self.plan(board, goal, opts)? else {
+            return Err(Error::Internal(
+                "a board above the tables without a search".into(),
+            ));
+        };
+        let frame = Frame::new(goal);
+        let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
+        let mut pos = [0u8; MAX_SEARCH_CELLS];
+        frame.positions(board, &mut pos);
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts.timeout.map(|t| std::time::Instant::now() + t),
+            cancel: opts.cancel.as_deref(),
+            max_depth: None,
+        };
+        let work = CountWork {
+            g: &geometry,
+            pos: &pos[..board.shape().cells()],
+            bound: u32::try_from(d).map_err(|_| Error::Internal("distance out of range".into()))?,
+            limits: &limits,
+            keep,
+            stop_when_kept,
+        };
+        let c = self.with_eval(goal, &frame, &geometry, &heuristic, opts.reflect, work)?;
+        let paths = c
+            .paths
+            .iter()
+            .map(|p| p.iter().map(|&t| frame.tile(t as Tile)).collect())
+            .collect();
+        Ok((c, paths))
+    }
+}
+
+/// A counting IDA* iteration ([`count_paths`]) as work for [`Solver::with_eval`].
+struct CountWork<'a, 'l> {
+    g: &'a Geometry,
+    pos: &'a [u8],
+    bound: u32,
+    limits: &'a Limits<'l>,
+    keep: usize,
+    stop_when_kept: bool,
+}
+
+impl WithEval for CountWork<'_, '_> {
+    type Out = Counted;
+    fn run<E: Eval + Clone + Send + Sync>(self, eval: E) -> Counted {
+        count_paths(
+            self.g,
+            eval,
+            self.pos,
+            self.bound,
+            self.limits,
+            self.keep,
+            self.stop_when_kept,
+        )
     }
 }
 
@@ -527,11 +660,4 @@ fn walk(
         }
     }
     Ok(())
-}
-
-/// The error of a table-only question above 12 cells.
-fn above_tables(what: &str) -> Error {
-    Error::Unsupported(format!(
-        "{what} is not supported above 12 cells yet (boards of at most 12 cells, or a single row or column)"
-    ))
 }

@@ -38,7 +38,7 @@ mod scramble;
 mod search;
 mod solver;
 
-pub use analyse::{Analysis, Hint, Summary};
+pub use analyse::{Analysis, Count, Hint, Summary};
 pub use board::notation;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};

@@ -615,40 +615,15 @@ impl Solver {
             no_pruning = MovePruner::none();
             &no_pruning
         };
-        let outcome = match heuristic {
-            HeuristicChoice::Manhattan => run_ida(
-                &geometry,
-                Manhattan::new(&geometry),
-                pos,
-                &limits,
-                weight,
-                parallel,
-                pruner,
-            ),
-            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => run_ida(
-                &geometry,
-                LinearConflict::new(&geometry),
-                pos,
-                &limits,
-                weight,
-                parallel,
-                pruner,
-            ),
-            HeuristicChoice::Pdb(spec) => {
-                let sets = self.pdb_sets(goal, &frame, spec)?;
-                let mut evals = sets
-                    .iter()
-                    .map(|set| PdbEval::new(&geometry, set, opts.reflect))
-                    .collect::<Result<Vec<_>>>()?;
-                if evals.len() == 1 {
-                    let eval = evals.remove(0);
-                    run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
-                } else {
-                    let eval = PdbMax::new(evals)?;
-                    run_ida(&geometry, eval, pos, &limits, weight, parallel, pruner)
-                }
-            }
+        let run = RunIda {
+            g: &geometry,
+            pos,
+            limits: &limits,
+            weight,
+            parallel,
+            pruner,
         };
+        let outcome = self.with_eval(goal, &frame, &geometry, heuristic, opts.reflect, run)?;
         let within = opts.weight.filter(|_| weight.0 != weight.1);
         Ok(match outcome {
             Outcome::Solved {
@@ -680,6 +655,37 @@ impl Solver {
                 estimate: estimate as u64,
                 plan: Plan::Search(heuristic.clone()),
             },
+        })
+    }
+
+    /// Runs `w` with the heuristic `heuristic` asks for: **the** place that turns a [`HeuristicChoice`] into an
+    /// [`Eval`] (pattern databases loaded or built, several partitions maximised).
+    pub(crate) fn with_eval<W: WithEval>(
+        &self,
+        goal: &Board,
+        frame: &Frame,
+        geometry: &Geometry,
+        heuristic: &HeuristicChoice,
+        reflect: bool,
+        w: W,
+    ) -> Result<W::Out> {
+        Ok(match heuristic {
+            HeuristicChoice::Manhattan => w.run(Manhattan::new(geometry)),
+            HeuristicChoice::LinearConflict | HeuristicChoice::Auto => {
+                w.run(LinearConflict::new(geometry))
+            }
+            HeuristicChoice::Pdb(spec) => {
+                let sets = self.pdb_sets(goal, frame, spec)?;
+                let mut evals = sets
+                    .iter()
+                    .map(|set| PdbEval::new(geometry, set, reflect))
+                    .collect::<Result<Vec<_>>>()?;
+                if evals.len() == 1 {
+                    w.run(evals.remove(0))
+                } else {
+                    w.run(PdbMax::new(evals)?)
+                }
+            }
         })
     }
 
@@ -767,6 +773,39 @@ impl Solver {
                 ..meta
             },
             Pdb::packed,
+        )
+    }
+}
+
+/// Work that runs with a heuristic chosen at run time ([`Solver::with_eval`]).
+pub(crate) trait WithEval {
+    /// What the work returns.
+    type Out;
+    /// Runs the work with this heuristic.
+    fn run<E: Eval + Clone + Send + Sync>(self, eval: E) -> Self::Out;
+}
+
+/// An IDA* search ([`run_ida`]) as [`WithEval`] work.
+struct RunIda<'a, 'l> {
+    g: &'a Geometry,
+    pos: &'a [u8],
+    limits: &'a Limits<'l>,
+    weight: (u32, u32),
+    parallel: bool,
+    pruner: &'a MovePruner,
+}
+
+impl WithEval for RunIda<'_, '_> {
+    type Out = Outcome;
+    fn run<E: Eval + Clone + Send + Sync>(self, eval: E) -> Outcome {
+        run_ida(
+            self.g,
+            eval,
+            self.pos,
+            self.limits,
+            self.weight,
+            self.parallel,
+            self.pruner,
         )
     }
 }

@@ -327,7 +327,7 @@ fn analyses_of_unsolvable_boards_say_so() {
 }
 
 #[test]
-fn illegal_moves_and_unsupported_questions_are_errors() {
+fn illegal_moves_and_shape_mismatches_are_errors() {
     let b = Board::parse("4 1 2/5 0 3").unwrap();
     let g = Board::goal(b.shape());
     // R: the tile left of the blank moves right; twice runs off the board.
@@ -337,11 +337,6 @@ fn illegal_moves_and_unsupported_questions_are_errors() {
         .unwrap_err();
     assert!(matches!(e, Error::BadMove { index: 2, .. }), "{e}");
     let b4 = Board::parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15").unwrap();
-    let e = Solver::global()
-        .count_optimal(&b4, &Board::goal(b4.shape()))
-        .unwrap_err();
-    assert!(matches!(e, Error::Unsupported(_)), "{e}");
-    assert!(e.to_string().contains("above 12 cells"), "{e}");
     let e = Solver::global()
         .hint(
             &b4,
@@ -405,4 +400,43 @@ fn a_far_4x4_analysis_shares_work_and_agrees_with_solving_each_position() {
     }
     assert_eq!(a.mistakes, mistakes);
     assert_eq!(a.over, Some(6));
+}
+
+#[test]
+fn counts_and_lists_of_near_4x4_boards_match_brute_force() {
+    // Above the tables: one complete IDA* iteration at the optimum, against every sequence of that length.
+    let g = Board::goal(Shape::new(4, 4).unwrap());
+    let gc = cells(&g);
+    let mut rng = Scrambler::new(21);
+    let mut several = 0;
+    for _ in 0..6 {
+        let start = rng.walk(&g, 8);
+        let sc = cells(&start);
+        let d = slide_reference::distance(4, 4, &sc, &gc, Metric::Stm, 8).unwrap();
+        let want = brute_force(4, 4, &sc, &gc, d);
+        let c = Solver::global()
+            .count_optimal_with(&start, &g, &SolveOptions::default())
+            .unwrap();
+        assert_eq!((c.count, c.proven), (want.len() as u128, true), "{start}");
+        let mut all = Solver::global()
+            .optimal_solutions(&start, &g, usize::MAX)
+            .unwrap();
+        all.sort();
+        assert_eq!(all, want, "{start}");
+        let two = Solver::global().optimal_solutions(&start, &g, 2).unwrap();
+        assert_eq!(two.len(), want.len().min(2));
+        assert!(two.iter().all(|m| want.contains(m)));
+        several += (want.len() > 1) as usize;
+    }
+    assert!(several > 0, "some board has several shortest solutions");
+    // A limit stops the count: not proven, a lower bound.
+    let far = Board::parse("12 9 1 11/13 6 4 2/3 5 10 8/14 15 0 7").unwrap();
+    let opts = SolveOptions {
+        max_nodes: Some(1),
+        ..SolveOptions::default()
+    };
+    match Solver::global().count_optimal_with(&far, &g, &opts) {
+        Ok(c) => assert!(!c.proven, "{c:?}"),
+        Err(e) => assert!(matches!(e, Error::LimitReached { .. }), "{e}"),
+    }
 }

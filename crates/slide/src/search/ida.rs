@@ -297,64 +297,79 @@ pub fn ida_star_parallel<E: Eval + Clone + Send + Sync>(
     })
 }
 
+impl<'a, 'l, E: Eval> Ida<'a, 'l, E> {
+    /// A search from `pos` (tile → cell, canonical frame of `g`), its first threshold the start's estimate.
+    fn new(
+        g: &Geometry,
+        mut eval: E,
+        pos: &[u8],
+        limits: &'a Limits<'l>,
+        weight: (u32, u32),
+        fsm: &'a MovePruner,
+    ) -> Ida<'a, 'l, E> {
+        let n = g.n;
+        let mut tiles = [0u8; MAX_SEARCH_CELLS];
+        for (t, &c) in pos[..n].iter().enumerate() {
+            tiles[c as usize] = t as u8;
+        }
+        eval.reset(&pos[..n]);
+        let mut neighbors = [[0u8; 4]; MAX_SEARCH_CELLS];
+        let mut degree = [0u8; MAX_SEARCH_CELLS];
+        neighbors[..n].copy_from_slice(&g.neighbors);
+        degree[..n].copy_from_slice(&g.degree);
+        let mut dirs = [[0u8; 4]; MAX_SEARCH_CELLS];
+        let cols = g.shape.cols();
+        for b in 0..n {
+            for k in 0..degree[b] as usize {
+                let c = neighbors[b][k] as usize;
+                dirs[b][k] = if c + cols == b {
+                    0
+                } else if c == b + cols {
+                    1
+                } else if c + 1 == b {
+                    2
+                } else {
+                    3
+                };
+            }
+        }
+        let mut ida = Ida {
+            eval,
+            neighbors,
+            dirs,
+            degree,
+            fsm,
+            prune: !fsm.forbidden().is_empty(),
+            tiles,
+            blank: pos[0],
+            path: Vec::with_capacity(256),
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            bound: 0,
+            next_bound: 0,
+            weight_num: weight.0.max(1),
+            weight_den: weight.1.max(1),
+            limits,
+            stopped: false,
+            shared: None,
+            reported: 0,
+        };
+        ida.bound = ida.f(0, ida.eval.h());
+        ida
+    }
+}
+
 /// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one).
 fn drive<'a, 'l, E: Eval>(
     g: &Geometry,
-    mut eval: E,
+    eval: E,
     pos: &[u8],
     limits: &'a Limits<'l>,
     weight: (u32, u32),
     fsm: &'a MovePruner,
     mut iteration: impl FnMut(&mut Ida<'a, 'l, E>) -> Option<Vec<u8>>,
 ) -> Outcome {
-    let n = g.n;
-    let mut tiles = [0u8; MAX_SEARCH_CELLS];
-    for (t, &c) in pos[..n].iter().enumerate() {
-        tiles[c as usize] = t as u8;
-    }
-    eval.reset(&pos[..n]);
-    let mut neighbors = [[0u8; 4]; MAX_SEARCH_CELLS];
-    let mut degree = [0u8; MAX_SEARCH_CELLS];
-    neighbors[..n].copy_from_slice(&g.neighbors);
-    degree[..n].copy_from_slice(&g.degree);
-    let mut dirs = [[0u8; 4]; MAX_SEARCH_CELLS];
-    let cols = g.shape.cols();
-    for b in 0..n {
-        for k in 0..degree[b] as usize {
-            let c = neighbors[b][k] as usize;
-            dirs[b][k] = if c + cols == b {
-                0
-            } else if c == b + cols {
-                1
-            } else if c + 1 == b {
-                2
-            } else {
-                3
-            };
-        }
-    }
-    let mut ida = Ida {
-        eval,
-        neighbors,
-        dirs,
-        degree,
-        fsm,
-        prune: !fsm.forbidden().is_empty(),
-        tiles,
-        blank: pos[0],
-        path: Vec::with_capacity(256),
-        nodes: 0,
-        next_check: CHECK_EVERY,
-        bound: 0,
-        next_bound: 0,
-        weight_num: weight.0.max(1),
-        weight_den: weight.1.max(1),
-        limits,
-        stopped: false,
-        shared: None,
-        reported: 0,
-    };
-    ida.bound = ida.f(0, ida.eval.h());
+    let mut ida = Ida::new(g, eval, pos, limits, weight, fsm);
     let estimate = ida.eval.h();
     let mut proven = estimate;
     loop {
@@ -385,6 +400,118 @@ fn drive<'a, 'l, E: Eval>(
         ida.bound = ida.next_bound;
         if weight.0 <= weight.1 {
             proven = ida.bound;
+        }
+    }
+}
+
+/// What [`count_paths`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    /// The move sequences of exactly the bound's length that reach the goal: all of them, unless `stopped` or the
+    /// search was asked to stop once it had kept enough.
+    pub count: u128,
+    /// The first of them (canonical tiles), in the search's order, as many as asked to keep.
+    pub paths: Vec<Vec<u8>>,
+    /// Nodes generated.
+    pub nodes: u64,
+    /// A limit (nodes, time, the cancel flag) stopped the search: `count` is then only a lower bound.
+    pub stopped: bool,
+}
+
+/// The tallies of a counting iteration.
+struct Tally {
+    count: u128,
+    paths: Vec<Vec<u8>>,
+    keep: usize,
+    /// Stop once `keep` sequences are kept (listing, not counting).
+    stop_when_kept: bool,
+    done: bool,
+}
+
+/// Counts the move sequences of exactly `bound` moves from `pos` (tile → cell, canonical frame of `g`) to the
+/// goal, `bound` being the proven least number of moves: one complete IDA* iteration at that threshold, keeping
+/// the first `keep` sequences (and stopping there when `stop_when_kept`). Only immediate backtracks are pruned
+/// (never part of a shortest sequence); move pruning would drop sequences equivalent to others, which count here.
+/// Estimates prune a child only when it cannot lie on a sequence of `bound` moves, so none is missed.
+pub fn count_paths<E: Eval>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    bound: u32,
+    limits: &Limits<'_>,
+    keep: usize,
+    stop_when_kept: bool,
+) -> Counted {
+    let none = MovePruner::none();
+    let mut ida = Ida::new(g, eval, pos, limits, (1, 1), &none);
+    ida.bound = bound;
+    let mut tally = Tally {
+        count: 0,
+        paths: Vec::new(),
+        keep,
+        stop_when_kept,
+        done: stop_when_kept && keep == 0,
+    };
+    ida.nodes += 1;
+    let h0 = ida.eval.h();
+    ida.check_limits();
+    if !ida.stopped && !tally.done && h0 <= bound {
+        ida.count_dfs(0, u8::MAX, h0, &mut tally);
+    }
+    Counted {
+        count: tally.count,
+        paths: tally.paths,
+        nodes: ida.nodes,
+        stopped: ida.stopped,
+    }
+}
+
+impl<E: Eval> Ida<'_, '_, E> {
+    /// [`Ida::dfs`] that counts: every goal reached at depth `bound` is a sequence; children are entered one by
+    /// one, each probed first, and only one over the bound is skipped.
+    fn count_dfs(&mut self, depth: u32, prev: u8, h: u32, tally: &mut Tally) {
+        if self.eval.h() == 0 {
+            if depth == self.bound {
+                tally.count += 1;
+                if tally.paths.len() < tally.keep {
+                    tally.paths.push(self.path.clone());
+                }
+                tally.done = tally.stop_when_kept && tally.paths.len() >= tally.keep;
+            }
+            return;
+        }
+        if self.nodes >= self.next_check {
+            self.check_limits();
+            if self.stopped {
+                return;
+            }
+        }
+        if depth >= self.bound {
+            return;
+        }
+        let b = self.blank;
+        let deg = (self.degree[b as usize & 63] as usize).min(4);
+        let nbrs = self.neighbors[b as usize & 63];
+        let budget = self.bound - depth - 1;
+        for &c in &nbrs[..deg] {
+            if c == prev {
+                continue;
+            }
+            let t = self.tiles[c as usize & 63];
+            let (mut hc, probe) = self.eval.probe(t, c, b, budget);
+            self.nodes += 1;
+            if E::INCONSISTENT {
+                hc = hc.max(h.saturating_sub(1));
+            }
+            if depth + 1 + hc > self.bound {
+                continue;
+            }
+            let undo = self.apply(t, c, b, probe);
+            self.count_dfs(depth + 1, b, hc, tally);
+            self.undo(t, c, b, undo);
+            if self.stopped || tally.done {
+                return;
+            }
         }
     }
 }
