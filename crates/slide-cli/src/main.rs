@@ -1,5 +1,6 @@
 //! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing).
 
+mod analyse;
 mod bench;
 mod numbers;
 mod progress;
@@ -125,6 +126,18 @@ enum Command {
     /// Transform a move sequence: invert (the moves that undo it, same notation), simplify (cancel every move
     /// followed by its reverse; printed short), length (STM MTM).
     Moves(toolkit::MovesArgs),
+    /// Analyse a move sequence played from a board: whether it solves, its length (STM and MTM), the least number
+    /// of moves, the moves over it, the distance to the goal after each move, and the mistakes (the moves after
+    /// which the board was not closer).
+    ///
+    /// MOVES as for `slide apply`. Without BOARD MOVES, lines `BOARD | MOVES` are read from standard input and a
+    /// summary ends the batch (how many optimal, +2, +4, …, the mean over), on standard error or, with --json, as
+    /// a last line {"summary": …}. Exact: complete tables up to 12 cells, IDA* above (4x4 in seconds).
+    #[command(verbatim_doc_comment)]
+    Analyse(analyse::AnalyseArgs),
+    /// Print the least number of moves and every move that starts a shortest solution: `21 2 5` (tile numbers,
+    /// ascending; --notation for letters). A solved board prints 0, an unsolvable one -1.
+    Hint(analyse::HintArgs),
     /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
     ///
     /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
@@ -159,6 +172,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Serve(args) => serve::run(&solver, args),
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
+        Command::Analyse(args) => analyse::analyse(&solver, args),
+        Command::Hint(args) => analyse::hint(&solver, args),
         Command::Stats {
             shape,
             goal,

@@ -100,3 +100,100 @@ pub fn join(tiles: &[u32], sep: &str) -> String {
     }
     s
 }
+
+/// Largest integer a JSON reader holds exactly in a double (2^53).
+const EXACT_IN_DOUBLE: u128 = 1 << 53;
+
+/// A count as JSON: a number up to 2^53, a string above (exact for readers that use doubles).
+pub fn count_json(n: u128) -> String {
+    if n <= EXACT_IN_DOUBLE {
+        n.to_string()
+    } else {
+        format!("\"{n}\"")
+    }
+}
+
+/// `json` (an object) with `"key": value` added at its end; `value` is JSON already.
+pub fn with_field(mut json: String, key: &str, value: &str) -> String {
+    if json.ends_with('}') {
+        json.pop();
+        let _ = write!(json, ", \"{key}\": {value}}}");
+    }
+    json
+}
+
+/// The JSON object of one analysis (`slide analyse --json`, and the body the API answers with): `{"board": [[…]],
+/// "solves": …, "length": …, "mtm_length": …, "optimal": …, "over": …, "distances": […], "mistakes": […]}`.
+pub fn analysis_json(board: &Board, a: &slide::Analysis) -> String {
+    let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(",");
+    let over = a.over.map_or("null".to_string(), |o| o.to_string());
+    format!(
+        "{{\"board\": {board}, \"solves\": {}, \"length\": {}, \"mtm_length\": {}, \"optimal\": {}, \"over\": {over}, \"distances\": [{}], \"mistakes\": [{}]}}",
+        a.solves,
+        a.length,
+        a.mtm_length,
+        a.optimal,
+        list(&mut a.distances.iter().map(|d| d.to_string())),
+        list(&mut a.mistakes.iter().map(|m| m.to_string())),
+    )
+}
+
+/// The JSON line that ends a batch of analyses: `{"summary": {"analysed": …, "solved": …, "optimal": …, "over":
+/// {"2": …, "4": …}, "mean_over": …}}`.
+pub fn summary_json(s: &slide::Summary) -> String {
+    let over: Vec<String> = s
+        .over
+        .iter()
+        .map(|(k, v)| format!("\"{k}\": {v}"))
+        .collect();
+    format!(
+        "{{\"summary\": {{\"analysed\": {}, \"solved\": {}, \"optimal\": {}, \"over\": {{{}}}, \"mean_over\": {}}}}}",
+        s.analysed,
+        s.solved,
+        s.optimal,
+        over.join(", "),
+        serde_json::Value::from(s.mean_over)
+    )
+}
+
+/// The JSON object of a hint (`slide hint --json`): `{"board": [[…]], "moves": D, "hints": [tiles]}`, with
+/// `"notation": [letters]` when a letter notation is asked for.
+pub fn hint_json(board: &Board, h: &slide::Hint, notation: Option<Notation>) -> String {
+    let mut out = format!(
+        "{{\"board\": {board}, \"moves\": {}, \"hints\": [{}]",
+        h.distance,
+        join(&h.tiles, ",")
+    );
+    if let Some(n) = notation {
+        let letters: Vec<String> = h.tiles.iter().map(|&t| hint_written(board, t, n)).collect();
+        let _ = write!(out, ", \"notation\": {}", serde_json::json!(letters));
+    }
+    out.push('}');
+    out
+}
+
+/// One hint (the tile `t`, next to the blank) written in `notation`: the tile's number or a letter.
+pub fn hint_written(board: &Board, t: u32, notation: Notation) -> String {
+    written(&[t], board, notation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_past_two_to_the_53_are_strings() {
+        assert_eq!(count_json(0), "0");
+        assert_eq!(count_json(1 << 53), "9007199254740992");
+        assert_eq!(count_json((1 << 53) + 1), "\"9007199254740993\"");
+        assert_eq!(count_json(u128::MAX), format!("\"{}\"", u128::MAX));
+    }
+
+    #[test]
+    fn fields_are_added_at_the_end() {
+        assert_eq!(
+            with_field("{\"a\": 1}".into(), "b", "2"),
+            "{\"a\": 1, \"b\": 2}"
+        );
+    }
+}

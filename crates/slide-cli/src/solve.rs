@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use slide::{Board, Notation, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
-use crate::report::{answer_json, join, written, Moves};
+use crate::report::{answer_json, count_json, join, with_field, written, Moves};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 /// Longest input line accepted (64 MiB); longer lines are reported as errors and skipped.
@@ -94,6 +94,18 @@ pub struct SolveArgs {
     /// Worker threads for a batch, at most 256 (default, or 0: all cores).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::threads)]
     pub threads: Option<usize>,
+    /// After the number, the number of distinct shortest move sequences: exact, from the complete table up to 12
+    /// cells, by a complete last IDA* iteration above (bounded by --max-nodes and --timeout: a count cut short is
+    /// printed >=N). JSON: "count" (a string when over 2^53) and "count_proven".
+    #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "count_only", "all"])]
+    pub count: bool,
+    /// Every shortest solution (at most --limit), one per line after the number (or in --notation): in ascending
+    /// order of their tile numbers up to 12 cells, in IDA*'s order above. JSON: "solutions".
+    #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within", "count_only"])]
+    pub all: bool,
+    /// With --all: at most this many solutions.
+    #[arg(long, value_name = "K", default_value_t = 1000, requires = "all")]
+    pub limit: usize,
 }
 
 impl SolveArgs {
@@ -149,6 +161,7 @@ impl SolveArgs {
             parallel: false,
             move_pruning: !self.no_move_pruning,
             wait_for_builds: true,
+            max_depth: None,
         })
     }
 }
@@ -420,8 +433,11 @@ impl Job<'_> {
                 &default_goal
             }
         };
-        let want_moves = self.args.moves || self.args.notation().is_some();
         let start = Instant::now();
+        if self.args.count || self.args.all {
+            return self.shortest(number, what, &board, goal, start);
+        }
+        let want_moves = self.args.moves || self.args.notation().is_some();
         if self.plain
             && !want_moves
             && !self.args.json
@@ -516,6 +532,89 @@ impl Job<'_> {
 }
 
 impl Job<'_> {
+    /// `--count` and `--all`: the least number of moves with the number of shortest solutions, or with every one
+    /// of them (at most `--limit`).
+    fn shortest(
+        &self,
+        number: usize,
+        what: &str,
+        board: &Board,
+        goal: &Board,
+        start: Instant,
+    ) -> Answer {
+        // Counting first (under the limits); the answer's solve after it repeats a search already proven.
+        let result = if self.args.count {
+            self.solver
+                .count_optimal_with(board, goal, &self.opts)
+                .map(Err)
+        } else {
+            self.solver
+                .optimal_solutions_with(board, goal, self.args.limit, &self.opts)
+                .map(Ok)
+        }
+        .and_then(|extra| Ok((self.solver.solve_with(board, goal, &self.opts)?, extra)));
+        let (solution, extra) = match result {
+            Ok(r) => r,
+            Err(e) => return self.error(number, what, &e.to_string()),
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let notation = self.args.notation();
+        let mut out = String::new();
+        let Some(d) = solution.distance() else {
+            let e = slide::Error::LimitReached {
+                what: "the least number of moves".into(),
+                lower_bound: solution.lower_bound,
+            };
+            return self.error(number, what, &e.to_string());
+        };
+        match (&extra, self.args.json) {
+            (Err(c), true) => out.push_str(&with_field(
+                with_field(
+                    answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                    "count",
+                    &count_json(c.count),
+                ),
+                "count_proven",
+                &c.proven.to_string(),
+            )),
+            (Err(c), false) => {
+                let mark = if c.proven { "" } else { ">=" };
+                out.push_str(&format!("{d} {mark}{}", c.count));
+            }
+            (Ok(all), true) => {
+                let tiles: Vec<String> =
+                    all.iter().map(|m| format!("[{}]", join(m, ","))).collect();
+                let mut json = with_field(
+                    answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                    "solutions",
+                    &format!("[{}]", tiles.join(",")),
+                );
+                if let Some(n) = notation {
+                    let written: Vec<String> = all.iter().map(|m| written(m, board, n)).collect();
+                    json = with_field(json, "notations", &serde_json::json!(written).to_string());
+                }
+                out.push_str(&json);
+            }
+            (Ok(all), false) => {
+                out.push_str(&d.to_string());
+                for m in all.iter().filter(|m| !m.is_empty()) {
+                    out.push('\n');
+                    match notation {
+                        Some(n) => out.push_str(&written(m, board, n)),
+                        None => out.push_str(&join(m, " ")),
+                    }
+                }
+            }
+        }
+        out.push('\n');
+        Answer {
+            out,
+            error: None,
+            nodes: solution.nodes,
+            stream: None,
+        }
+    }
+
     /// Fast mode: a valid solution, marked as not proven shortest, with the Manhattan distance as lower bound.
     fn fast(
         &self,

@@ -176,7 +176,7 @@ pub fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
 }
 
 /// Reads a move sequence that starts after `column` characters of its line; errors name the line's column.
-fn read(text: &str, blank: bool, column: usize) -> Result<Written, String> {
+pub(crate) fn read(text: &str, blank: bool, column: usize) -> Result<Written, String> {
     use slide::Error;
     notation::read(text, blank).map_err(|e| {
         let e = match e {
@@ -199,7 +199,7 @@ fn read(text: &str, blank: bool, column: usize) -> Result<Written, String> {
 }
 
 /// Prints the one answer of a command-line argument, or its error.
-fn single(json: bool, r: Result<String, String>) -> anyhow::Result<u8> {
+pub(crate) fn single(json: bool, r: Result<String, String>) -> anyhow::Result<u8> {
     let mut out = std::io::stdout().lock();
     match r {
         Ok(text) => {
@@ -218,7 +218,10 @@ fn single(json: bool, r: Result<String, String>) -> anyhow::Result<u8> {
 
 /// Answers standard input line by line, in order; a bad line goes to standard error as `slide: line N: …` (and,
 /// with `json`, as `{"line": N, "error": "…"}` on standard output) and the rest are still answered.
-fn batch(json: bool, mut answer: impl FnMut(&str) -> Result<String, String>) -> anyhow::Result<u8> {
+pub(crate) fn batch(
+    json: bool,
+    mut answer: impl FnMut(&str) -> Result<String, String>,
+) -> anyhow::Result<u8> {
     let mut reader = std::io::BufReader::new(std::io::stdin().lock());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = false;

@@ -586,41 +586,42 @@ fn readme_speedsolvers_examples() {
         .nth(1)
         .expect("README has a Speedsolvers section");
     let section = section.split("\n## ").next().unwrap();
-    let block = section
-        .split("```console\n")
-        .nth(1)
-        .expect("a console block")
-        .split("\n```")
-        .next()
-        .unwrap();
     // Each `$ ` line is a command (optionally `printf '…' | slide …`); the lines up to the next `$ ` its output.
     let s = Slide::new();
     let mut commands = 0;
-    let mut lines = block.lines().peekable();
-    while let Some(line) = lines.next() {
-        let cmd = line
-            .strip_prefix("$ ")
-            .unwrap_or_else(|| panic!("not a command: {line}"));
-        let mut want = String::new();
-        while let Some(l) = lines.peek().filter(|l| !l.starts_with("$ ")) {
-            want.push_str(l);
-            want.push('\n');
-            lines.next();
-        }
-        let (stdin, cmd) = match cmd.split_once(" | slide ") {
-            Some((printf, rest)) => {
-                let w = words(printf);
-                assert_eq!(w[0], "printf", "{cmd}");
-                (w[1].replace("\\n", "\n"), format!("slide {rest}"))
+    let blocks: Vec<&str> = section
+        .split("```console\n")
+        .skip(1)
+        .map(|b| b.split("\n```").next().unwrap())
+        .collect();
+    assert!(!blocks.is_empty(), "a console block");
+    for block in blocks {
+        let mut lines = block.lines().peekable();
+        while let Some(line) = lines.next() {
+            let cmd = line
+                .strip_prefix("$ ")
+                .unwrap_or_else(|| panic!("not a command: {line}"));
+            let mut want = String::new();
+            while let Some(l) = lines.peek().filter(|l| !l.starts_with("$ ")) {
+                want.push_str(l);
+                want.push('\n');
+                lines.next();
             }
-            None => (String::new(), cmd.to_string()),
-        };
-        let w = words(&cmd);
-        assert_eq!(w[0], "slide", "{cmd}");
-        let args: Vec<&str> = w[1..].iter().map(String::as_str).collect();
-        let (_, out, _) = s.run(&args, &stdin);
-        assert_eq!(out, want, "README: $ {cmd}");
-        commands += 1;
+            let (stdin, cmd) = match cmd.split_once(" | slide ") {
+                Some((printf, rest)) => {
+                    let w = words(printf);
+                    assert_eq!(w[0], "printf", "{cmd}");
+                    (w[1].replace("\\n", "\n"), format!("slide {rest}"))
+                }
+                None => (String::new(), cmd.to_string()),
+            };
+            let w = words(&cmd);
+            assert_eq!(w[0], "slide", "{cmd}");
+            let args: Vec<&str> = w[1..].iter().map(String::as_str).collect();
+            let (_, out, _) = s.run(&args, &stdin);
+            assert_eq!(out, want, "README: $ {cmd}");
+            commands += 1;
+        }
     }
     assert!(commands >= 5, "only {commands} examples");
 }

@@ -215,6 +215,15 @@ pub enum Error {
         /// What is wrong with the value, and the accepted range.
         reason: String,
     },
+    /// A search limit (nodes, time, a cancel flag) stopped work that needs every search to finish, such as an
+    /// analysis or a hint above 12 cells.
+    #[error("a limit stopped the search before {what} was proven (the optimum is at least {lower_bound})")]
+    LimitReached {
+        /// What was being proven, such as "the distance after move 7".
+        what: String,
+        /// The proven lower bound on the searched board's least number of moves.
+        lower_bound: u64,
+    },
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),

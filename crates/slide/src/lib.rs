@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+mod analyse;
 pub mod benchmarks;
 mod board;
 mod error;
@@ -39,6 +40,7 @@ mod search;
 mod solver;
 pub mod store;
 
+pub use analyse::{Analysis, Count, Hint, Summary};
 pub use board::notation;
 pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};

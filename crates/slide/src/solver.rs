@@ -785,6 +785,7 @@ impl Solver {
             max_nodes: opts.max_nodes,
             deadline,
             cancel: opts.cancel.as_deref(),
+            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
         };
         let weight = match opts.weight {
             None => (1, 1),
@@ -837,7 +838,7 @@ impl Solver {
     }
 
     /// Runs `job` with the heuristic that `opts` choose for a search towards `goal` (in its canonical frame).
-    fn with_eval<J: EvalJob>(
+    pub(crate) fn with_eval<J: EvalJob>(
         &self,
         goal: &Board,
         frame: &Frame,
@@ -1004,8 +1005,9 @@ impl Solver {
         }
         let limits = Limits {
             max_nodes: opts.max_nodes,
-            deadline: opts.timeout.map(|t| Instant::now() + t),
+            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
             cancel: opts.cancel.as_deref(),
+            max_depth: None,
         };
         let pruner = pruner_for(opts);
         let job = SubtreeJob {
@@ -1182,9 +1184,12 @@ pub enum SubtreeResult {
     },
 }
 
-/// Work done with the heuristic a search uses, whatever its type ([`Solver::with_eval`]).
-trait EvalJob {
+/// Work done with the heuristic a search uses, whatever its type ([`Solver::with_eval`]: **the** place that turns a
+/// [`HeuristicChoice`] into an [`Eval`]).
+pub(crate) trait EvalJob {
+    /// What the work returns.
     type Out;
+    /// Runs the work with this heuristic.
     fn run<E: Eval + Clone + Send + Sync>(self, g: &Geometry, eval: E) -> Self::Out;
 }
 
@@ -1372,6 +1377,10 @@ pub struct SolveOptions {
     /// Bounded-suboptimal search: a solution at most this many times the least number of moves. From 1 to
     /// [`MAX_WEIGHT`]; anything else (NaN, infinite, below 1, above the cap) is [`Error::InvalidOption`].
     pub weight: Option<f64>,
+    /// IDA* only: give up before searching past this many moves. A board whose optimum is larger gets an answer
+    /// with no moves, not optimal, and a proven `lower_bound` above it (the question "is the optimum at most
+    /// this?", answered for the price of the iterations up to it). Tables ignore it.
+    pub max_depth: Option<u64>,
     /// Share one optimal search among the threads of the current rayon pool ([`crate::search::ida_star_parallel`]):
     /// the same length, found sooner on several cores. Ignored by bounded-suboptimal search.
     pub parallel: bool,
@@ -1394,6 +1403,7 @@ impl Default for SolveOptions {
             timeout: None,
             cancel: None,
             weight: None,
+            max_depth: None,
             parallel: false,
             move_pruning: true,
             wait_for_builds: true,

@@ -212,6 +212,24 @@ impl FullSpace {
         }
     }
 
+    /// Calls `f(tile, neighbor_rank)` for each single-tile move from the state `pos` (tile → cell, with `at` its
+    /// inverse, cell → tile, from [`FullSpace::fill_at`]); `pos` is restored. (Whatever the space's metric: hints,
+    /// analyses and counts look at single-tile moves.)
+    #[inline]
+    pub fn for_each_tile_move(&self, pos: &mut [u8], at: &[u8], mut f: impl FnMut(u8, u64)) {
+        let b = pos[0];
+        let bi = b as usize;
+        for &c in &self.neighbors[bi][..self.degree[bi] as usize] {
+            let t = at[c as usize];
+            pos[0] = c;
+            pos[t as usize] = b;
+            let r = self.ranker.rank(pos);
+            pos[t as usize] = c;
+            pos[0] = b;
+            f(t, r);
+        }
+    }
+
     /// Calls `f(step, neighbor_rank)` for each move from the state `pos` (tile → cell, `at` its inverse); `pos` is
     /// restored.
     #[inline]
@@ -284,7 +302,8 @@ impl FullSpace {
         at[prev as usize] = 0;
     }
 
-    fn fill_at(pos: &[u8], at: &mut [u8]) {
+    /// Writes the inverse of `pos` (tile → cell) into `at` (cell → tile).
+    pub fn fill_at(pos: &[u8], at: &mut [u8]) {
         for (t, &p) in pos.iter().enumerate() {
             at[p as usize] = t as u8;
         }

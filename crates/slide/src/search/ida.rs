@@ -23,6 +23,10 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
     /// Stop when this flag is set (for example by Ctrl-C).
     pub cancel: Option<&'a AtomicBool>,
+    /// Stop before an iteration whose threshold passes this many moves: the answer is then
+    /// [`Outcome::Stopped`] with a proven lower bound above it (unweighted search). Asks "is the optimum at most
+    /// this?" for the price of the iterations up to it.
+    pub max_depth: Option<u32>,
 }
 
 /// What a search found.
@@ -410,6 +414,22 @@ fn setup<'a, 'l, E: Eval>(
     }
 }
 
+impl<'a, 'l, E: Eval> Ida<'a, 'l, E> {
+    /// A search from `pos` (tile → cell, canonical frame of `g`), its first threshold the start's estimate.
+    fn new(
+        g: &Geometry,
+        eval: E,
+        pos: &[u8],
+        limits: &'a Limits<'l>,
+        weight: (u32, u32),
+        fsm: &'a MovePruner,
+    ) -> Ida<'a, 'l, E> {
+        let mut ida = setup(g, eval, pos, limits, weight, fsm);
+        ida.bound = ida.f(0, ida.eval.h());
+        ida
+    }
+}
+
 /// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one).
 fn drive<'a, 'l, E: Eval>(
     g: &Geometry,
@@ -425,6 +445,13 @@ fn drive<'a, 'l, E: Eval>(
     let estimate = ida.eval.h();
     let mut proven = estimate;
     loop {
+        if limits.max_depth.is_some_and(|m| ida.bound > m) {
+            return Outcome::Stopped {
+                lower_bound: proven,
+                nodes: ida.nodes,
+                estimate,
+            };
+        }
         ida.next_bound = u32::MAX;
         ida.check_limits();
         if let Some(moves) = iteration(&mut ida) {
@@ -456,6 +483,118 @@ fn clamp_weight((num, den): (u32, u32)) -> (u32, u32) {
         (MAX_SEARCH_WEIGHT, 1)
     } else {
         (num, den)
+    }
+}
+
+/// What [`count_paths`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    /// The move sequences of exactly the bound's length that reach the goal: all of them, unless `stopped` or the
+    /// search was asked to stop once it had kept enough.
+    pub count: u128,
+    /// The first of them (canonical tiles), in the search's order, as many as asked to keep.
+    pub paths: Vec<Vec<u8>>,
+    /// Nodes generated.
+    pub nodes: u64,
+    /// A limit (nodes, time, the cancel flag) stopped the search: `count` is then only a lower bound.
+    pub stopped: bool,
+}
+
+/// The tallies of a counting iteration.
+struct Tally {
+    count: u128,
+    paths: Vec<Vec<u8>>,
+    keep: usize,
+    /// Stop once `keep` sequences are kept (listing, not counting).
+    stop_when_kept: bool,
+    done: bool,
+}
+
+/// Counts the move sequences of exactly `bound` moves from `pos` (tile → cell, canonical frame of `g`) to the
+/// goal, `bound` being the proven least number of moves: one complete IDA* iteration at that threshold, keeping
+/// the first `keep` sequences (and stopping there when `stop_when_kept`). Only immediate backtracks are pruned
+/// (never part of a shortest sequence); move pruning would drop sequences equivalent to others, which count here.
+/// Estimates prune a child only when it cannot lie on a sequence of `bound` moves, so none is missed.
+pub fn count_paths<E: Eval>(
+    g: &Geometry,
+    eval: E,
+    pos: &[u8],
+    bound: u32,
+    limits: &Limits<'_>,
+    keep: usize,
+    stop_when_kept: bool,
+) -> Counted {
+    let none = MovePruner::none();
+    let mut ida = Ida::new(g, eval, pos, limits, (1, 1), &none);
+    ida.bound = bound;
+    let mut tally = Tally {
+        count: 0,
+        paths: Vec::new(),
+        keep,
+        stop_when_kept,
+        done: stop_when_kept && keep == 0,
+    };
+    ida.nodes += 1;
+    let h0 = ida.eval.h();
+    ida.check_limits();
+    if !ida.stopped && !tally.done && h0 <= bound {
+        ida.count_dfs(0, u8::MAX, h0, &mut tally);
+    }
+    Counted {
+        count: tally.count,
+        paths: tally.paths,
+        nodes: ida.nodes,
+        stopped: ida.stopped,
+    }
+}
+
+impl<E: Eval> Ida<'_, '_, E> {
+    /// [`Ida::dfs`] that counts: every goal reached at depth `bound` is a sequence; children are entered one by
+    /// one, each probed first, and only one over the bound is skipped.
+    fn count_dfs(&mut self, depth: u32, prev: u8, h: u32, tally: &mut Tally) {
+        if self.eval.h() == 0 {
+            if depth == self.bound {
+                tally.count += 1;
+                if tally.paths.len() < tally.keep {
+                    tally.paths.push(self.path.clone());
+                }
+                tally.done = tally.stop_when_kept && tally.paths.len() >= tally.keep;
+            }
+            return;
+        }
+        if self.nodes >= self.next_check {
+            self.check_limits();
+            if self.stopped {
+                return;
+            }
+        }
+        if depth >= self.bound {
+            return;
+        }
+        let b = self.blank;
+        let deg = (self.degree[b as usize & 63] as usize).min(4);
+        let nbrs = self.neighbors[b as usize & 63];
+        let budget = self.bound - depth - 1;
+        for &c in &nbrs[..deg] {
+            if c == prev {
+                continue;
+            }
+            let t = self.tiles[c as usize & 63];
+            let (mut hc, probe) = self.eval.probe(t, c, b, budget);
+            self.nodes += 1;
+            if E::INCONSISTENT {
+                hc = hc.max(h.saturating_sub(1));
+            }
+            if depth + 1 + hc > self.bound {
+                continue;
+            }
+            let undo = self.apply(t, c, b, probe);
+            self.count_dfs(depth + 1, b, hc, tally);
+            self.undo(t, c, b, undo);
+            if self.stopped || tally.done {
+                return;
+            }
+        }
     }
 }
 

@@ -1,0 +1,210 @@
+//! `slide analyse` (a move sequence judged move by move, a batch summarised) and `slide hint` (the moves that start
+//! a shortest solution): thin faces over `Solver::analyse` and `Solver::hint`.
+
+use std::io::Write;
+
+use slide::{Board, Notation, Shape, SolveOptions, Solver, Summary};
+
+use crate::report::{analysis_json, hint_json, hint_written, summary_json};
+use crate::toolkit::{batch, read, single};
+use crate::{EXIT_OK, EXIT_USAGE};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalyseArgs {
+    /// BOARD MOVES. Without them, lines `BOARD | MOVES` are read from standard input, one answer per line, and a
+    /// summary ends the batch (on standard error; with --json as a last line {"summary": …}).
+    #[arg(value_name = "BOARD MOVES", num_args = 0..=2)]
+    pub args: Vec<String>,
+    /// A custom goal board (default: tiles in order, blank last).
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// The shape of flat boards, RxC.
+    #[arg(long, value_name = "RxC")]
+    pub shape: Option<String>,
+    /// Read letters as the blank's directions, not the tiles'.
+    #[arg(long)]
+    pub blank: bool,
+    /// One JSON object per line: {"board": [[…]], "solves": …, "length": …, "mtm_length": …, "optimal": …,
+    /// "over": …, "distances": […], "mistakes": […]}; errors as {"line": K, "error": "…"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct HintArgs {
+    /// Boards; without any, one board per line is read from standard input.
+    pub boards: Vec<String>,
+    /// A custom goal board (default: tiles in order, blank last).
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// The shape of flat boards, RxC.
+    #[arg(long, value_name = "RxC")]
+    pub shape: Option<String>,
+    /// Write the moves in a notation: tiles (the default), long or short (the tile's letter), blank (the blank's).
+    #[arg(long, value_name = "NAME")]
+    pub notation: Option<Notation>,
+    /// One JSON object per line: {"board": [[…]], "moves": D, "hints": [tiles]} (and "notation" with
+    /// --notation); errors as {"line": K, "error": "…"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The shape and goal flags, or a usage error.
+fn shape_and_goal(
+    shape: Option<&str>,
+    goal: Option<&str>,
+) -> Result<(Option<Shape>, Option<Board>), String> {
+    let shape: Option<Shape> = shape
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| format!("--shape: {e}"))?;
+    let goal = goal
+        .map(|g| Board::parse_with_shape(g, shape))
+        .transpose()
+        .map_err(|e| format!("--goal: {e}"))?;
+    Ok((shape, goal))
+}
+
+/// A line's board and its goal.
+fn board_and_goal(
+    text: &str,
+    shape: Option<Shape>,
+    goal: &Option<Board>,
+) -> Result<(Board, Board), String> {
+    let board = Board::parse_with_shape(text, shape).map_err(|e| format!("board: {e}"))?;
+    let goal = goal.clone().unwrap_or_else(|| Board::goal(board.shape()));
+    Ok((board, goal))
+}
+
+/// `slide analyse`.
+pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
+    let (shape, goal) = match shape_and_goal(args.shape.as_deref(), args.goal.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let opts = SolveOptions::default();
+    let mut summary = Summary::default();
+    // `column`: where the moves start in their line, so that errors name the line's column.
+    let mut answer = |board: &str, moves: &str, column: usize| -> Result<String, String> {
+        let (board, goal) = board_and_goal(board, shape, &goal)?;
+        if moves.trim().is_empty() {
+            return Err("no moves given".into());
+        }
+        let written = read(moves, args.blank, column)?;
+        // Checks every move, naming a bad one as it was written.
+        written.apply(&board).map_err(|e| format!("moves: {e}"))?;
+        let moves = written.resolve(&board).map_err(|e| format!("moves: {e}"))?;
+        let a = solver
+            .analyse(&board, &goal, &moves, &opts)
+            .map_err(|e| e.to_string())?;
+        summary.add(&a);
+        Ok(if args.json {
+            analysis_json(&board, &a)
+        } else {
+            analysis_text(&a)
+        })
+    };
+    match args.args.as_slice() {
+        [] => {}
+        [board, moves] => return single(args.json, answer(board, moves, 0)),
+        _ => {
+            eprintln!(
+                "slide: analyse needs BOARD and MOVES (or lines BOARD | MOVES on standard input)"
+            );
+            return Ok(EXIT_USAGE);
+        }
+    }
+    let code = batch(args.json, |line| {
+        let (board, moves) = line
+            .split_once('|')
+            .ok_or("expected BOARD | MOVES, for example 1 2 3/4 0 5 | R")?;
+        if moves.trim().is_empty() {
+            return Err("no moves after '|'".into());
+        }
+        answer(board, moves, board.chars().count() + 1)
+    })?;
+    if args.json {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", summary_json(&summary));
+    } else {
+        eprintln!("slide: {summary}");
+    }
+    Ok(code)
+}
+
+/// One analysis as a line of text:
+/// `solves in 7 (MTM 5), optimal 5, over 2; distances 6 5 4 3 2 1 0; mistakes 1`.
+fn analysis_text(a: &slide::Analysis) -> String {
+    let words = |v: &[i64]| {
+        v.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let head = if a.solves {
+        "solves in"
+    } else {
+        "does not solve:"
+    };
+    let over = a.over.map(|o| format!(", over {o}")).unwrap_or_default();
+    let mistakes = if a.mistakes.is_empty() {
+        "none".to_string()
+    } else {
+        words(&a.mistakes.iter().map(|&m| m as i64).collect::<Vec<_>>())
+    };
+    format!(
+        "{head} {} (MTM {}), optimal {}{over}; distances {}; mistakes {mistakes}",
+        a.length,
+        a.mtm_length,
+        a.optimal,
+        words(&a.distances)
+    )
+}
+
+/// `slide hint`.
+pub fn hint(solver: &Solver, args: &HintArgs) -> anyhow::Result<u8> {
+    let (shape, goal) = match shape_and_goal(args.shape.as_deref(), args.goal.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let opts = SolveOptions::default();
+    let answer = |text: &str| -> Result<String, String> {
+        let (board, goal) = board_and_goal(text, shape, &goal)?;
+        let h = solver
+            .hint(&board, &goal, &opts)
+            .map_err(|e| e.to_string())?;
+        if args.json {
+            return Ok(hint_json(&board, &h, args.notation));
+        }
+        let mut out = h.distance.to_string();
+        for &t in &h.tiles {
+            out.push(' ');
+            match args.notation {
+                Some(n) => out.push_str(&hint_written(&board, t, n)),
+                None => out.push_str(&t.to_string()),
+            }
+        }
+        Ok(out)
+    };
+    if args.boards.is_empty() {
+        return batch(args.json, answer);
+    }
+    let mut code = EXIT_OK;
+    for (i, b) in args.boards.iter().enumerate() {
+        let r = answer(b).map_err(|e| {
+            if args.boards.len() > 1 {
+                format!("argument {}: {e}", i + 1)
+            } else {
+                e
+            }
+        });
+        code = code.max(single(args.json, r)?);
+    }
+    Ok(code)
+}

@@ -1,0 +1,665 @@
+//! Judging play and listing shortest solutions: a move sequence analysed move by move ([`Solver::analyse`]: the
+//! distance after each move, the mistakes, the moves over the optimum), the moves that start a shortest solution
+//! ([`Solver::hint`]), and the number and the list of every shortest solution ([`Solver::count_optimal`],
+//! [`Solver::optimal_solutions`]).
+//!
+//! Exact for every shape with a complete table (at most 12 cells, from the table) and for single rows and columns;
+//! above 12 cells analyses and hints come from IDA* (one proven distance bounds the next: the distance changes by
+//! exactly one per move, so each later position costs at most the iterations up to one less than the last
+//! distance), and counts and lists from one complete IDA* iteration at the least number of moves.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::board::frame::Frame;
+use crate::board::{Board, Direction, Tile};
+use crate::error::{Error, Result};
+use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
+use crate::notation::Moves;
+use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
+use crate::search::{count_paths, Counted, Limits};
+use crate::solver::{EvalJob, Method, Plan, Solution, SolveOptions, Solver};
+
+/// What a move sequence played from a board does, move by move. Serialised (serde) as the JSON object of
+/// `slide analyse --json`: `{"solves": true, "length": 7, "mtm_length": 5, "optimal": 5, "over": 2,
+/// "distances": [...], "mistakes": [...]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Analysis {
+    /// True when the sequence ends on the goal.
+    pub solves: bool,
+    /// Its length in single-tile moves (STM).
+    pub length: usize,
+    /// Its length in multi-tile moves (MTM: runs of one direction count once).
+    pub mtm_length: usize,
+    /// The least number of moves from the board (STM); -1 when the goal cannot be reached.
+    pub optimal: i64,
+    /// Moves over the optimum (`length - optimal`, even), when the sequence solves.
+    pub over: Option<i64>,
+    /// The least number of moves to the goal after each move (-1 on every board when it cannot be reached).
+    pub distances: Vec<i64>,
+    /// The 1-based indices of the moves after which the board was not closer to the goal.
+    pub mistakes: Vec<usize>,
+}
+
+/// The moves that start a shortest solution ([`Solver::hint`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Hint {
+    /// The least number of moves; 0 on the goal, -1 when it cannot be reached.
+    pub distance: i64,
+    /// Every tile whose move starts a shortest solution, ascending (empty on the goal or when unsolvable).
+    pub tiles: Vec<Tile>,
+}
+
+/// The number of shortest solutions ([`Solver::count_optimal_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// The number of distinct shortest move sequences; when not `proven`, those found before a limit stopped the
+    /// counting search (a lower bound).
+    pub count: u128,
+    /// False when a limit stopped the counting search.
+    pub proven: bool,
+}
+
+/// Tallies of a batch of analyses: how many solve, how many optimally, how many each number of moves over.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Sequences analysed.
+    pub analysed: usize,
+    /// Of them, the ones that solve.
+    pub solved: usize,
+    /// Of those, the ones with no move over the optimum.
+    pub optimal: usize,
+    /// Moves over the optimum (2, 4, …) → how many solving sequences have that many.
+    pub over: BTreeMap<i64, usize>,
+    /// Mean moves over the optimum of the solving sequences (0 when none solves).
+    pub mean_over: f64,
+}
+
+impl Summary {
+    /// Counts one analysis in.
+    pub fn add(&mut self, a: &Analysis) {
+        self.analysed += 1;
+        if let Some(over) = a.over {
+            self.solved += 1;
+            if over == 0 {
+                self.optimal += 1;
+            } else {
+                *self.over.entry(over).or_default() += 1;
+            }
+            let total: i64 = self.over.iter().map(|(k, v)| k * *v as i64).sum();
+            self.mean_over = total as f64 / self.solved as f64;
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    /// `3 analysed, 2 solve: 1 optimal, 1 +2; mean over 1.00`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} analysed, {} solve: {} optimal",
+            self.analysed, self.solved, self.optimal
+        )?;
+        for (over, n) in &self.over {
+            write!(f, ", {n} +{over}")?;
+        }
+        write!(f, "; mean over {:.2}", self.mean_over)
+    }
+}
+
+/// A complete table seen from the user's frame.
+struct TableView<'a> {
+    table: &'a CompleteTable,
+    frame: Frame,
+    n: usize,
+}
+
+impl TableView<'_> {
+    /// The canonical positions (tile → cell) of a board.
+    fn pos(&self, b: &Board) -> [u8; MAX_TABLE_CELLS] {
+        let mut pos = [0u8; MAX_TABLE_CELLS];
+        self.frame.positions(b, &mut pos);
+        pos
+    }
+
+    /// What the table stores for distance `d`: the distance, or it mod 3.
+    fn value_of(&self, d: u32) -> u32 {
+        match self.table.encoding() {
+            Encoding::Exact => d,
+            Encoding::Mod3 => d % 3,
+        }
+    }
+
+    /// The least number of moves of a solvable board.
+    fn distance(&self, b: &Board) -> Result<u32> {
+        self.table
+            .distance(&self.pos(b)[..self.n])
+            .ok_or_else(|| Error::Internal("the parity test and the table disagree".into()))
+    }
+
+    /// The table's entry for a solvable board.
+    fn stored(&self, b: &Board) -> Result<u32> {
+        let r = self
+            .table
+            .space()
+            .rank(&self.pos(b)[..self.n])
+            .ok_or_else(|| Error::Internal("the parity test and the table disagree".into()))?;
+        Ok(self.table.packed().get(r))
+    }
+
+    /// The distance of a neighbour of a board at distance `d`: `d - 1` or `d + 1`, told apart by the table.
+    fn step(&self, d: u32, neighbour: &Board) -> Result<u32> {
+        Ok(
+            if d > 0 && self.stored(neighbour)? == self.value_of(d - 1) {
+                d - 1
+            } else {
+                d + 1
+            },
+        )
+    }
+}
+
+/// How exact distances are found for a shape.
+enum Exact<'a> {
+    /// A complete table (at most 12 cells).
+    Table(TableView<'a>),
+    /// A single row or column: arithmetic.
+    Line,
+    /// IDA* with these options.
+    Search(SolveOptions),
+}
+
+const DIRECTIONS: [Direction; 4] = [
+    Direction::Up,
+    Direction::Down,
+    Direction::Left,
+    Direction::Right,
+];
+
+/// The boards one move away, with the tile that moved.
+fn children(b: &Board) -> Vec<(Tile, Board)> {
+    DIRECTIONS
+        .iter()
+        .filter_map(|&d| {
+            let mut c = b.clone();
+            c.apply_direction(d).map(|t| (t, c))
+        })
+        .collect()
+}
+
+/// The proven least number of moves of a search's answer, or why there is none.
+fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
+    s.distance().ok_or_else(|| Error::LimitReached {
+        what: what(),
+        lower_bound: s.lower_bound,
+    })
+}
+
+impl Solver {
+    fn exact(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Exact<'_>> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        if shape.is_line() {
+            return Ok(Exact::Line);
+        }
+        if shape.cells() <= MAX_TABLE_CELLS {
+            let frame = Frame::new(goal);
+            let table = self.table(frame.shape(), frame.blank_goal())?;
+            return Ok(Exact::Table(TableView {
+                table,
+                frame,
+                n: shape.cells(),
+            }));
+        }
+        Ok(Exact::Search(SolveOptions {
+            method: Method::Search,
+            weight: None,
+            max_depth: None,
+            ..opts.clone()
+        }))
+    }
+
+    /// Analyses `moves` played from `board` towards `goal`: whether they solve, their length (STM and MTM), the
+    /// least number of moves, the moves over it, the distance after each move and the mistakes (the moves after
+    /// which the board is not closer to the goal).
+    ///
+    /// Exact: from the complete table up to 12 cells; above, by IDA* under `opts` (heuristic, limits; a limit
+    /// that stops a search gives [`Error::LimitReached`]). An illegal move gives [`Error::BadMove`].
+    ///
+    /// ```
+    /// use slide::{Board, Moves, SolveOptions, Solver};
+    /// let b = Board::parse("4 1 2/5 0 3").unwrap();
+    /// let moves = Moves::from_tiles(&b, &[3, 3, 5, 4, 1, 2, 3]).unwrap(); // a detour, then a shortest solution
+    /// let a = Solver::global().analyse(&b, &Board::goal(b.shape()), &moves, &SolveOptions::default()).unwrap();
+    /// assert!(a.solves);
+    /// assert_eq!((a.length, a.optimal, a.over), (7, 5, Some(2)));
+    /// assert_eq!(a.distances, [6, 5, 4, 3, 2, 1, 0]);
+    /// assert_eq!(a.mistakes, [1]);
+    /// ```
+    pub fn analyse(
+        &self,
+        board: &Board,
+        goal: &Board,
+        moves: &Moves,
+        opts: &SolveOptions,
+    ) -> Result<Analysis> {
+        let exact = self.exact(board, goal, opts)?;
+        let end = moves.apply(board)?;
+        let length = moves.stm_len();
+        let mut a = Analysis {
+            solves: end == *goal,
+            length,
+            mtm_length: moves.mtm_len(),
+            optimal: -1,
+            over: None,
+            distances: vec![-1; length],
+            mistakes: vec![],
+        };
+        if board.unsolvable_reason(goal)?.is_some() {
+            return Ok(a);
+        }
+        let mut b = board.clone();
+        let mut tiles = moves.directions().iter().map(move |&d| {
+            // The moves were checked by `apply` above.
+            let t = b.apply_direction(d);
+            t.map(|t| (t, b.clone()))
+                .ok_or_else(|| Error::Internal("a checked move is illegal".into()))
+        });
+        match exact {
+            Exact::Table(v) => {
+                let mut d = v.distance(board)?;
+                a.optimal = d as i64;
+                for (slot, step) in a.distances.iter_mut().zip(&mut tiles) {
+                    d = v.step(d, &step?.1)?;
+                    *slot = d as i64;
+                }
+            }
+            Exact::Line => {
+                a.optimal = self.distance(board, goal)?;
+                for (slot, step) in a.distances.iter_mut().zip(&mut tiles) {
+                    *slot = self.distance(&step?.1, goal)?;
+                }
+            }
+            Exact::Search(opts) => {
+                let s = self.solve_with(board, goal, &opts)?;
+                let mut d = proven(&s, || "the least number of moves from the board".into())?;
+                a.optimal = d;
+                // A shortest solution from the current board, when one is known: following it needs no search.
+                let mut path: Option<VecDeque<Tile>> = s.moves.map(VecDeque::from);
+                for (i, (slot, step)) in a.distances.iter_mut().zip(&mut tiles).enumerate() {
+                    let (t, here) = step?;
+                    if path.as_ref().and_then(|p| p.front()) == Some(&t) {
+                        path.as_mut().map(VecDeque::pop_front);
+                        d -= 1;
+                    } else if d == 0 {
+                        d = 1;
+                        path = Some(VecDeque::from([t]));
+                    } else {
+                        // The distance is d - 1 or d + 1: search no deeper than d - 1.
+                        let bounded = SolveOptions {
+                            max_depth: Some(d as u64 - 1),
+                            ..opts.clone()
+                        };
+                        let s = self.solve_with(&here, goal, &bounded)?;
+                        match s.distance() {
+                            Some(x) if x == d - 1 => {
+                                d = x;
+                                path = s.moves.map(VecDeque::from);
+                            }
+                            None if s.lower_bound as i64 > d - 1 => {
+                                d += 1;
+                                path = None;
+                            }
+                            _ => {
+                                return Err(Error::LimitReached {
+                                    what: format!("the distance after move {}", i + 1),
+                                    lower_bound: s.lower_bound,
+                                })
+                            }
+                        }
+                    }
+                    *slot = d;
+                }
+            }
+        }
+        let mut prev = a.optimal;
+        for (i, &d) in a.distances.iter().enumerate() {
+            if d >= prev {
+                a.mistakes.push(i + 1);
+            }
+            prev = d;
+        }
+        a.over = a.solves.then(|| length as i64 - a.optimal);
+        Ok(a)
+    }
+
+    /// The least number of moves from `board` to `goal` and every tile whose move starts a shortest solution.
+    ///
+    /// From the complete table up to 12 cells (a move is a hint when it leads one move closer); above, by IDA*
+    /// under `opts`: the board is solved once, and every other move is checked by a search no deeper than the
+    /// distance less one. A limit that stops a search gives [`Error::LimitReached`].
+    ///
+    /// ```
+    /// use slide::{Board, SolveOptions, Solver};
+    /// let b = Board::parse("1 2 3/4 0 5/7 8 6").unwrap();
+    /// let h = Solver::global().hint(&b, &Board::goal(b.shape()), &SolveOptions::default()).unwrap();
+    /// assert_eq!((h.distance, h.tiles), (2, vec![5]));
+    /// ```
+    pub fn hint(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Hint> {
+        let exact = self.exact(board, goal, opts)?;
+        if board.unsolvable_reason(goal)?.is_some() {
+            return Ok(Hint {
+                distance: -1,
+                tiles: vec![],
+            });
+        }
+        let mut tiles = Vec::new();
+        let distance = match exact {
+            Exact::Table(v) => {
+                let d = v.distance(board)?;
+                for (t, c) in children(board) {
+                    if v.step(d, &c)? + 1 == d {
+                        tiles.push(t);
+                    }
+                }
+                d as i64
+            }
+            Exact::Line => {
+                let d = self.distance(board, goal)?;
+                for (t, c) in children(board) {
+                    if self.distance(&c, goal)? + 1 == d {
+                        tiles.push(t);
+                    }
+                }
+                d
+            }
+            Exact::Search(opts) => {
+                let s = self.solve_with(board, goal, &opts)?;
+                let d = proven(&s, || "the least number of moves from the board".into())?;
+                let first = s.moves.as_ref().and_then(|m| m.first().copied());
+                for (t, c) in children(board) {
+                    if Some(t) == first {
+                        tiles.push(t);
+                        continue;
+                    }
+                    if d == 0 {
+                        continue;
+                    }
+                    let bounded = SolveOptions {
+                        max_depth: Some(d as u64 - 1),
+                        ..opts.clone()
+                    };
+                    let s = self.solve_with(&c, goal, &bounded)?;
+                    match s.distance() {
+                        Some(x) if x == d - 1 => tiles.push(t),
+                        None if s.lower_bound as i64 > d - 1 => {}
+                        _ => {
+                            return Err(Error::LimitReached {
+                                what: format!("whether moving tile {t} starts a shortest solution"),
+                                lower_bound: s.lower_bound,
+                            })
+                        }
+                    }
+                }
+                d
+            }
+        };
+        tiles.sort_unstable();
+        Ok(Hint { distance, tiles })
+    }
+
+    /// The number of distinct shortest move sequences from `board` to `goal` (0 when it cannot be reached, 1 on
+    /// the goal), by dynamic programming over the complete table, one distance layer at a time (the number of
+    /// shortest paths to a board is the sum over its neighbours one move farther).
+    ///
+    /// Exact: the count is at most 4 · 3^(d−1) for distance d, and d ≤ 80 on every shape with a table, so it
+    /// fits a `u128` (single rows and columns have one). Above 12 cells: by IDA*, see
+    /// [`Solver::count_optimal_with`], which also takes limits.
+    ///
+    /// ```
+    /// use slide::{Board, Solver};
+    /// let b = Board::parse("4 1 2/5 0 3").unwrap();
+    /// assert_eq!(Solver::global().count_optimal(&b, &Board::goal(b.shape())).unwrap(), 1);
+    /// let b = Board::parse("0 1 2/3 4 5/6 7 8").unwrap(); // the goal with the blank first, 22 moves away
+    /// assert_eq!(Solver::global().count_optimal(&b, &Board::goal(b.shape())).unwrap(), 2);
+    /// ```
+    pub fn count_optimal(&self, board: &Board, goal: &Board) -> Result<u128> {
+        let c = self.count_optimal_with(board, goal, &SolveOptions::default())?;
+        if !c.proven {
+            return Err(Error::Internal("a count without limits stopped".into()));
+        }
+        Ok(c.count)
+    }
+
+    /// [`Solver::count_optimal`] under `opts`. Above 12 cells the board is solved by IDA* (under `opts`; a limit
+    /// that stops it gives [`Error::LimitReached`]), then one complete IDA* iteration at the least number of moves
+    /// counts every sequence of that length (only immediate backtracks pruned); a limit that stops it gives the
+    /// count so far, not `proven`.
+    pub fn count_optimal_with(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+    ) -> Result<Count> {
+        let exact = self.exact(board, goal, opts)?;
+        let count = |count| Count {
+            count,
+            proven: true,
+        };
+        if board.unsolvable_reason(goal)?.is_some() {
+            return Ok(count(0));
+        }
+        let v = match exact {
+            Exact::Line => return Ok(count(1)),
+            Exact::Search(opts) => {
+                let (c, _) = self.search_paths(board, goal, &opts, 0, false)?;
+                return Ok(Count {
+                    count: c.count,
+                    proven: !c.stopped,
+                });
+            }
+            Exact::Table(v) => v,
+        };
+        let n = v.n;
+        let space = v.table.space();
+        let packed = v.table.packed();
+        let start = v.pos(board);
+        let d = v.distance(board)?;
+        let r0 = space
+            .rank(&start[..n])
+            .ok_or_else(|| Error::Internal("the parity test and the table disagree".into()))?;
+        let mut layer: HashMap<u64, u128> = HashMap::from([(r0, 1)]);
+        for k in (1..=d).rev() {
+            let want = v.value_of(k - 1);
+            let mut next: HashMap<u64, u128> = HashMap::with_capacity(layer.len() * 2);
+            let mut overflow = false;
+            let mut pos = [0u8; MAX_TABLE_CELLS];
+            let mut at = [0u8; MAX_TABLE_CELLS];
+            for (&r, &count) in &layer {
+                space.unrank(r, &mut pos[..n]);
+                FullSpace::fill_at(&pos[..n], &mut at[..n]);
+                space.for_each_tile_move(&mut pos[..n], &at[..n], |_, child| {
+                    if packed.get(child) == want {
+                        let e = next.entry(child).or_insert(0);
+                        match e.checked_add(count) {
+                            Some(x) => *e = x,
+                            None => overflow = true,
+                        }
+                    }
+                });
+            }
+            if overflow {
+                return Err(Error::Internal(
+                    "the number of shortest solutions overflowed 128 bits".into(),
+                ));
+            }
+            layer = next;
+        }
+        Ok(count(layer.values().sum()))
+    }
+
+    /// Every shortest move sequence from `board` to `goal` (each the tiles that slide into the blank), at most
+    /// `limit` of them, in ascending order of their tile numbers; none when the goal cannot be reached. Walks the
+    /// complete table down from the board; above 12 cells, see [`Solver::optimal_solutions_with`].
+    ///
+    /// ```
+    /// use slide::{Board, Solver};
+    /// let b = Board::parse("8 7 6/5 4 3/2 1 0").unwrap();
+    /// let all = Solver::global().optimal_solutions(&b, &Board::goal(b.shape()), 3).unwrap();
+    /// assert_eq!(all.len(), 3);
+    /// assert!(all.iter().all(|m| m.len() == 30));
+    /// ```
+    pub fn optimal_solutions(
+        &self,
+        board: &Board,
+        goal: &Board,
+        limit: usize,
+    ) -> Result<Vec<Vec<Tile>>> {
+        self.optimal_solutions_with(board, goal, limit, &SolveOptions::default())
+    }
+
+    /// [`Solver::optimal_solutions`] under `opts`. Above 12 cells: the board solved by IDA*, then an IDA*
+    /// iteration at the least number of moves that stops once it has `limit` sequences (in the search's order,
+    /// not ascending); a limit that stops either search gives [`Error::LimitReached`].
+    pub fn optimal_solutions_with(
+        &self,
+        board: &Board,
+        goal: &Board,
+        limit: usize,
+        opts: &SolveOptions,
+    ) -> Result<Vec<Vec<Tile>>> {
+        let exact = self.exact(board, goal, opts)?;
+        if board.unsolvable_reason(goal)?.is_some() || limit == 0 {
+            return Ok(vec![]);
+        }
+        let v = match exact {
+            Exact::Line => {
+                return Ok(vec![self.solve(board, goal)?.moves.unwrap_or_default()]);
+            }
+            Exact::Search(opts) => {
+                let (c, paths) = self.search_paths(board, goal, &opts, limit, true)?;
+                if c.stopped {
+                    return Err(Error::LimitReached {
+                        what: "the list of shortest solutions".into(),
+                        lower_bound: paths.first().map_or(0, |p| p.len() as u64),
+                    });
+                }
+                return Ok(paths);
+            }
+            Exact::Table(v) => v,
+        };
+        let d = v.distance(board)?;
+        let mut out = Vec::new();
+        let mut path = Vec::with_capacity(d as usize);
+        walk(&v, board, d, &mut path, &mut out, limit)?;
+        Ok(out)
+    }
+}
+
+impl Solver {
+    /// Above the tables: solves `board` (IDA* under `opts`), then counts the sequences of that length with one
+    /// complete IDA* iteration ([`count_paths`]), keeping the first `keep` (mapped back to the user's tiles).
+    fn search_paths(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        keep: usize,
+        stop_when_kept: bool,
+    ) -> Result<(Counted, Vec<Vec<Tile>>)> {
+        let s = self.solve_with(board, goal, opts)?;
+        let d = proven(&s, || "the least number of moves from the board".into())?;
+        let Plan::Search(heuristic) = self.plan(board, goal, opts)? else {
+            return Err(Error::Internal(
+                "a board above the tables without a search".into(),
+            ));
+        };
+        let frame = Frame::new(goal);
+        let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
+        let mut pos = [0u8; MAX_SEARCH_CELLS];
+        frame.positions(board, &mut pos);
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts
+                .timeout
+                .and_then(|t| std::time::Instant::now().checked_add(t)),
+            cancel: opts.cancel.as_deref(),
+            max_depth: None,
+        };
+        let work = CountWork {
+            g: &geometry,
+            pos: &pos[..board.shape().cells()],
+            bound: u32::try_from(d).map_err(|_| Error::Internal("distance out of range".into()))?,
+            limits: &limits,
+            keep,
+            stop_when_kept,
+        };
+        let c = self.with_eval(goal, &frame, &geometry, opts, &heuristic, work)?;
+        let paths = c
+            .paths
+            .iter()
+            .map(|p| p.iter().map(|&t| frame.tile(t as Tile)).collect())
+            .collect();
+        Ok((c, paths))
+    }
+}
+
+/// A counting IDA* iteration ([`count_paths`]) as work for [`Solver::with_eval`].
+struct CountWork<'a, 'l> {
+    g: &'a Geometry,
+    pos: &'a [u8],
+    bound: u32,
+    limits: &'a Limits<'l>,
+    keep: usize,
+    stop_when_kept: bool,
+}
+
+impl EvalJob for CountWork<'_, '_> {
+    type Out = Counted;
+    fn run<E: Eval + Clone + Send + Sync>(self, _: &Geometry, eval: E) -> Counted {
+        count_paths(
+            self.g,
+            eval,
+            self.pos,
+            self.bound,
+            self.limits,
+            self.keep,
+            self.stop_when_kept,
+        )
+    }
+}
+
+/// Depth-first walk down the table from `b` (at distance `d`), children by ascending tile, until `limit` paths.
+fn walk(
+    v: &TableView<'_>,
+    b: &Board,
+    d: u32,
+    path: &mut Vec<Tile>,
+    out: &mut Vec<Vec<Tile>>,
+    limit: usize,
+) -> Result<()> {
+    if d == 0 {
+        out.push(path.clone());
+        return Ok(());
+    }
+    let mut next = children(b);
+    next.sort_unstable_by_key(|&(t, _)| t);
+    for (t, c) in next {
+        if out.len() >= limit {
+            break;
+        }
+        if v.stored(&c)? == v.value_of(d - 1) {
+            path.push(t);
+            walk(v, &c, d - 1, path, out, limit)?;
+            path.pop();
+        }
+    }
+    Ok(())
+}
