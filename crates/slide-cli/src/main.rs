@@ -377,3 +377,14 @@ fn scramble_moves(
     }
     there.format(notation, Some(goal))
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap's own consistency checks over every command and flag (a `conflicts_with` naming a flag that no longer
+    /// exists, say), which otherwise fire only when that command is run in a debug build.
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

@@ -97,11 +97,11 @@ pub struct SolveArgs {
     /// After the number, the number of distinct shortest move sequences: exact, from the complete table up to 12
     /// cells, by a complete last IDA* iteration above (bounded by --max-nodes and --timeout: a count cut short is
     /// printed >=N). JSON: "count" (a string when over 2^53) and "count_proven".
-    #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "count_only", "all"])]
+    #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "all"])]
     pub count: bool,
     /// Every shortest solution (at most --limit), one per line after the number (or in --notation): in ascending
     /// order of their tile numbers up to 12 cells, in IDA*'s order above. JSON: "solutions".
-    #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within", "count_only"])]
+    #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within"])]
     pub all: bool,
     /// With --all: at most this many solutions.
     #[arg(long, value_name = "K", default_value_t = 1000, requires = "all")]
