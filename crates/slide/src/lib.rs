@@ -47,7 +47,7 @@ pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
     CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, Stats,
-    DEFAULT_CACHE_FROM_CELLS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
+    DEFAULT_CACHE_FROM_CELLS, FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
 };
 
 pub mod engine {
