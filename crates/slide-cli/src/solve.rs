@@ -81,6 +81,12 @@ pub struct SolveArgs {
     /// as ~N.
     #[arg(long, value_name = "W", allow_hyphen_values = true, value_parser = crate::numbers::weight)]
     pub within: Option<f64>,
+    /// When --timeout or --max-nodes stops the optimal search, still answer with a solution, marked: weighted IDA*
+    /// with increasing weights (1.1 to 5) under what is left of the budget, the first that finishes (printed as
+    /// ~N; JSON "bound": the factor it is proven within), else fast mode (JSON "method": "fast"); the proven
+    /// lower bound stays beside it.
+    #[arg(long, conflicts_with = "fast")]
+    pub fallback: bool,
     /// Fast mode: a valid solution for any solvable board up to 2048 x 2048 cells in polynomial time (not the
     /// shortest: printed as ~N). The default for boards over 25 cells.
     #[arg(long, conflicts_with_all = ["search", "within"])]
@@ -111,6 +117,9 @@ impl SolveArgs {
             .map(Duration::try_from_secs_f64)
             .transpose()
             .map_err(|e| format!("--timeout: {e}"))?;
+        if self.fallback && timeout.is_none() && self.max_nodes.is_none() {
+            return Err("--fallback needs a budget to split: --timeout SECONDS or --max-nodes N".into());
+        }
         Ok(SolveOptions {
             method: if self.search {
                 Method::Search
@@ -128,6 +137,7 @@ impl SolveArgs {
             parallel: false,
             move_pruning: !self.no_move_pruning,
             wait_for_builds: true,
+            fallback: self.fallback,
         })
     }
 }
