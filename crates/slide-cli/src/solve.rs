@@ -118,7 +118,9 @@ impl SolveArgs {
             .transpose()
             .map_err(|e| format!("--timeout: {e}"))?;
         if self.fallback && timeout.is_none() && self.max_nodes.is_none() {
-            return Err("--fallback needs a budget to split: --timeout SECONDS or --max-nodes N".into());
+            return Err(
+                "--fallback needs a budget to split: --timeout SECONDS or --max-nodes N".into(),
+            );
         }
         Ok(SolveOptions {
             method: if self.search {

@@ -690,7 +690,9 @@ fn manhattan(board: &Value) -> u64 {
 /// W times that lower bound (so within W of the optimum), or `"method": "fast"`. Returns (length, lower bound).
 fn check_fallback(v: &Value) -> (u64, u64) {
     assert_eq!(v["optimal"], false, "{v}");
-    let len = v["moves"].as_u64().unwrap_or_else(|| panic!("no moves: {v}"));
+    let len = v["moves"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no moves: {v}"));
     assert_eq!(v["solution"].as_array().unwrap().len() as u64, len, "{v}");
     replay_to_goal(&v["board"], &v["solution"]);
     let lower = v["lower_bound"].as_u64().unwrap();
@@ -710,13 +712,18 @@ fn check_fallback(v: &Value) -> (u64, u64) {
 fn every_4x5_and_5x5_scramble_gets_a_marked_solution_within_the_budget() {
     let s = Serve::with_args(&["--threads", "2"]);
     for (shape, seed) in [("4x5", 1), ("4x5", 2), ("5x5", 1), ("5x5", 2), ("5x5", 3)] {
-        let board =
-            s.get(&format!("/api/scramble?shape={shape}&seed={seed}")).json()["board"].clone();
+        let board = s
+            .get(&format!("/api/scramble?shape={shape}&seed={seed}"))
+            .json()["board"]
+            .clone();
         let t = Instant::now();
         let v = s.solve(serde_json::json!({ "board": board, "moves": true }));
         let took = t.elapsed();
         // 2 s of budget; fast mode after it is instant.
-        assert!(took < Duration::from_secs(5), "{shape} seed {seed}: took {took:?}");
+        assert!(
+            took < Duration::from_secs(5),
+            "{shape} seed {seed}: took {took:?}"
+        );
         if v["optimal"] == true {
             // Only when proven: the search finished (possible on 4 x 5): no bound, no lower bound beside it.
             assert_eq!(shape, "4x5", "{v}");
