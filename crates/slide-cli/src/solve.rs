@@ -82,7 +82,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "W", allow_hyphen_values = true, value_parser = crate::numbers::weight)]
     pub within: Option<f64>,
     /// When --timeout or --max-nodes stops the optimal search, still answer with a solution, marked: weighted IDA*
-    /// with increasing weights (1.1 to 5) under what is left of the budget, the first that finishes (printed as
+    /// with decreasing weights (5 down to 1.1) under what is left of the budget, the shortest found (printed as
     /// ~N; JSON "bound": the factor it is proven within), else fast mode (JSON "method": "fast"); the proven
     /// lower bound stays beside it.
     #[arg(long, conflicts_with = "fast")]

@@ -503,7 +503,7 @@ impl Solver {
     }
 
     /// [`SolveOptions::fallback`]: the optimal search under a quarter of the budget, then weighted IDA* with
-    /// increasing weights, each under a share of what is left, then fast mode.
+    /// decreasing weights, each under what is left, then fast mode.
     fn search_with_fallback(
         &self,
         board: &Board,
@@ -546,38 +546,44 @@ impl Solver {
         let manhattan = board.manhattan_to(goal)?;
         let lower_bound = first.lower_bound.max(manhattan);
         let estimate = first.estimate;
-        for (i, &w) in weights.iter().enumerate() {
-            let left = (weights.len() - i) as u32;
-            let mut s = self.search(
+        // Anytime: the largest weight first (it finishes soonest), then smaller ones, each with all that is left,
+        // keeping the shortest; the first that does not finish has spent the budget.
+        let mut best: Option<Solution> = None;
+        for &w in weights.iter().rev() {
+            let s = self.search(
                 board,
                 goal,
                 &SolveOptions {
                     weight: Some(w),
-                    ..phase(nodes, left)
+                    ..phase(nodes, 1)
                 },
                 heuristic,
             )?;
             nodes += s.nodes;
-            if let Some(len) = s.length() {
-                let len = len as u64;
-                s.nodes = nodes;
-                s.estimate = estimate;
-                s.lower_bound = lower_bound.max(s.lower_bound);
-                if len <= s.lower_bound {
-                    // As long as a proven lower bound: least after all.
-                    s.optimal = true;
-                    s.within = None;
-                    s.lower_bound = len;
-                } else {
-                    s.optimal = false;
-                    let ratio = len as f64 / s.lower_bound as f64;
-                    s.within = Some(s.within.map_or(ratio, |w| w.min(ratio)));
-                }
-                return Ok(s);
+            let Some(len) = s.length() else { break };
+            if best.as_ref().is_none_or(|b| Some(len) < b.length()) {
+                best = Some(s);
             }
-            if cancelled() {
+            if len as u64 <= lower_bound || cancelled() {
                 break;
             }
+        }
+        if let Some(mut s) = best {
+            let len = s.length().unwrap_or_default() as u64;
+            s.nodes = nodes;
+            s.estimate = estimate;
+            s.lower_bound = lower_bound.max(s.lower_bound);
+            if len <= s.lower_bound {
+                // As long as a proven lower bound: least after all.
+                s.optimal = true;
+                s.within = None;
+                s.lower_bound = len;
+            } else {
+                s.optimal = false;
+                let ratio = len as f64 / s.lower_bound as f64;
+                s.within = Some(s.within.map_or(ratio, |w| w.min(ratio)));
+            }
+            return Ok(s);
         }
         if cancelled() {
             let mut s = first;
@@ -886,7 +892,8 @@ impl Solver {
     }
 }
 
-/// The weights [`SolveOptions::fallback`] tries, in order, after the optimal search stops.
+/// The weights [`SolveOptions::fallback`] tries, from the last (largest) to the first, after the optimal search
+/// stops.
 pub const FALLBACK_WEIGHTS: [f64; 6] = [1.1, 1.25, 1.5, 2.0, 3.0, 5.0];
 
 /// Largest weight of bounded-suboptimal search ([`SolveOptions::weight`]). Weighted IDA* may go as deep as
@@ -1015,9 +1022,10 @@ pub struct SolveOptions {
     /// answer at once, whatever is not in memory yet is done without: see [`Solver::plan`].
     pub wait_for_builds: bool,
     /// When the limits stop the search before it finds a solution, still answer with one, marked: the optimal
-    /// search gets a quarter of the budget, then weighted IDA* with the weights of [`FALLBACK_WEIGHTS`] in turn
-    /// (each a share of what is left; the first that finishes answers, with [`Solution::within`] the bound it
-    /// proves), and when none finishes, fast mode ([`Plan::Fast`]). The answer keeps the optimal search's proven
+    /// search gets a quarter of the budget, then weighted IDA* with the weights of [`FALLBACK_WEIGHTS`] from the
+    /// largest down (each with all that is left; the shortest solution found answers, with [`Solution::within`] the
+    /// bound it proves; the first weight that does not finish ends the search), and when none finishes, fast mode
+    /// ([`Plan::Fast`]). The answer keeps the optimal search's proven
     /// [`Solution::lower_bound`]. Off by default (a stopped search answers without moves).
     pub fallback: bool,
 }
