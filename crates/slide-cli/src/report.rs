@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use slide::{Board, Notation, Solution};
+use slide::{Board, Notation, Plan, Solution};
 
 /// Which moves an answer carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub fn answer_json(
     if let Some(w) = s.within {
         let _ = write!(out, ", \"bound\": {w}");
     }
-    if let Some(m) = method {
+    if let Some(m) = method.or((s.plan == Plan::Fast).then_some("fast")) {
         let _ = write!(out, ", \"method\": \"{m}\"");
     }
     match (moves, s.moves.as_deref()) {

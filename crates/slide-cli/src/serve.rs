@@ -5,7 +5,8 @@
 //!   application/json`) where `B` is a board in any text format `slide solve` reads, or an array of rows of whole
 //!   numbers. The answer has the fields of `slide solve --json` (`board` as rows, `moves` — -1 when unsolvable,
 //!   null when the budget stopped the search first —, `optimal`, `nodes`, `seconds`, `lower_bound` when not
-//!   optimal, `solution` when moves are asked for) plus `reason` when the board cannot be solved.
+//!   optimal, `bound` for a weighted fallback answer, `method: "fast"` for a fast-mode one, `solution` when moves are
+//!   asked for) plus `reason` when the board cannot be solved.
 //! - `GET /api/scramble?shape=RxC[&seed=S]` — `{"board": [[...]], "shape": "RxC"}`, a uniformly random solvable
 //!   board of at most [`MAX_SCRAMBLE_CELLS`] cells.
 //!
@@ -32,8 +33,10 @@
 //! - Solves never run on the runtime's threads: at most `--threads` of them run at once, on as many solver threads
 //!   of their own; other requests wait for a turn (a permit), the newest first, for at most [`QUEUE_WAIT`]. A
 //!   request whose client has left is dropped without being solved.
-//! - Every solve runs under a node and time budget (`--max-nodes`, `--timeout`): the answer is then
-//!   `"optimal": false` with a `lower_bound`.
+//! - Every solve runs under a node and time budget (`--max-nodes`, `--timeout`), with the library's fallback
+//!   ([`slide::SolveOptions::fallback`]): when the optimal search does not finish within a quarter of it, the answer
+//!   is still a solution, `"optimal": false` with the proven `lower_bound`, from weighted IDA* (`"bound": W`, the
+//!   factor it is proven within) or else fast mode (`"method": "fast"`).
 //! - No request ever waits for a table or pattern database to be built: the method is the library's planning
 //!   point's ([`slide::Solver::plan`]) with `wait_for_builds` off, which answers from what is in memory and
 //!   otherwise by IDA* with the Manhattan + linear-conflict heuristic, which needs no tables (still exact when it
@@ -920,6 +923,7 @@ impl App {
             max_nodes: Some(self.budget.nodes),
             timeout: Some(self.budget.time),
             wait_for_builds: false,
+            fallback: true,
             ..SolveOptions::default()
         }
     }

@@ -87,6 +87,12 @@ pub struct SolveArgs {
     /// as ~N.
     #[arg(long, value_name = "W", allow_hyphen_values = true, value_parser = crate::numbers::weight)]
     pub within: Option<f64>,
+    /// When --timeout or --max-nodes stops the optimal search, still answer with a solution, marked: weighted IDA*
+    /// with decreasing weights (5 down to 1.1) under what is left of the budget, the shortest found (printed as
+    /// ~N; JSON "bound": the factor it is proven within), else fast mode (JSON "method": "fast"); the proven
+    /// lower bound stays beside it.
+    #[arg(long, conflicts_with = "fast")]
+    pub fallback: bool,
     /// Fast mode: a valid solution for any solvable board up to 2048 x 2048 cells in polynomial time (not the
     /// shortest: printed as ~N). The default for boards over 25 cells.
     #[arg(long, conflicts_with_all = ["search", "within"])]
@@ -143,6 +149,11 @@ impl SolveArgs {
             .map(Duration::try_from_secs_f64)
             .transpose()
             .map_err(|e| format!("--timeout: {e}"))?;
+        if self.fallback && timeout.is_none() && self.max_nodes.is_none() {
+            return Err(
+                "--fallback needs a budget to split: --timeout SECONDS or --max-nodes N".into(),
+            );
+        }
         Ok(SolveOptions {
             metric: self.metric,
             method: if self.search {
@@ -162,6 +173,7 @@ impl SolveArgs {
             move_pruning: !self.no_move_pruning,
             wait_for_builds: true,
             max_depth: None,
+            fallback: self.fallback,
         })
     }
 }

@@ -863,3 +863,94 @@ fn a_nul_line_is_just_a_bad_board() {
         );
     }
 }
+
+#[test]
+fn fallback_answers_are_marked_and_within_their_bound() {
+    let s = Slide::new();
+    let r = Reference::new(3, 3, &default_goal(9));
+    let boards = s.ok(&["scramble", "3x3", "--count", "30", "--seed", "9"], "");
+    let mut kinds = std::collections::BTreeSet::new();
+    for (i, board) in boards.lines().enumerate() {
+        let cells = read_cells(board);
+        let best = r.distance(&cells);
+        let nodes = (i * 30).to_string();
+        let args = [
+            "solve",
+            "--search",
+            "--heuristic",
+            "md",
+            "--max-nodes",
+            &nodes,
+            "--fallback",
+        ];
+        let line = s.ok(&[&args[..], &["--json", "--moves", board]].concat(), "");
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let m: Vec<u32> = v["solution"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no solution: {line}"))
+            .iter()
+            .map(|x| x.as_u64().unwrap() as u32)
+            .collect();
+        r.check_moves(&cells, &m);
+        let len = m.len() as i64;
+        assert_eq!(v["moves"].as_i64(), Some(len), "{line}");
+        if v["optimal"] == true {
+            assert_eq!(len, best, "{line}");
+        } else {
+            assert!(v["lower_bound"].as_i64().unwrap() <= best, "{line}");
+        }
+        if let Some(w) = v["bound"].as_f64() {
+            assert!(
+                len as f64 <= w * best as f64 + 1e-9,
+                "{line}, optimum {best}"
+            );
+        }
+        kinds.insert((
+            v["optimal"].as_bool().unwrap(),
+            v["bound"].is_number(),
+            v["method"].as_str().map(str::to_string),
+        ));
+        // The plain answer: the length, marked ~ unless proven.
+        let text = s.ok(&[&args[..], &[board]].concat(), "");
+        let mark = if v["optimal"] == true { "" } else { "~" };
+        assert_eq!(text, format!("{mark}{len}\n"), "{line}");
+    }
+    // Weighted answers (with a bound), fast-mode ones (exact on 3 x 3) and proven ones all occur.
+    assert!(kinds.contains(&(false, true, None)), "{kinds:?}");
+    assert!(
+        kinds.contains(&(true, false, Some("fast".into()))),
+        "{kinds:?}"
+    );
+    assert!(kinds.contains(&(true, false, None)), "{kinds:?}");
+
+    // 5 x 5 with no nodes to spend: fast mode, not proven, the Manhattan distance or more as lower bound.
+    let b55 = s.ok(&["scramble", "5x5", "--seed", "3"], "");
+    let line = s.ok(
+        &[
+            "solve",
+            "--heuristic",
+            "lc",
+            "--max-nodes",
+            "0",
+            "--fallback",
+            "--json",
+            b55.trim(),
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["optimal"], false, "{line}");
+    assert_eq!(v["method"], "fast", "{line}");
+    assert!(
+        v["moves"].as_u64().unwrap() > v["lower_bound"].as_u64().unwrap(),
+        "{line}"
+    );
+
+    // Without a budget there is nothing to fall back from: a usage error naming the flags.
+    let (code, _, err) = s.run(&["solve", "--fallback", "4 1 2/5 0 3"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--fallback") && err.contains("--timeout"),
+        "{err}"
+    );
+}

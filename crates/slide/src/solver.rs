@@ -628,7 +628,108 @@ impl Solver {
                 return Solution::optimal(moves, 0, plan).in_metric(opts.metric, board);
             }
         };
-        self.search(board, goal, opts, &heuristic)
+        if opts.fallback {
+            self.search_with_fallback(board, goal, opts, &heuristic)
+        } else {
+            self.search(board, goal, opts, &heuristic)
+        }
+    }
+
+    /// [`SolveOptions::fallback`]: the optimal search under a quarter of the budget, then weighted IDA* with
+    /// decreasing weights, each under what is left, then fast mode.
+    fn search_with_fallback(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        heuristic: &HeuristicChoice,
+    ) -> Result<Solution> {
+        let start = Instant::now();
+        // A budget too long for the clock is no time limit; without any limit the search runs to its end.
+        let deadline = opts.timeout.and_then(|t| start.checked_add(t));
+        if deadline.is_none() && opts.max_nodes.is_none() {
+            return self.search(board, goal, opts, heuristic);
+        }
+        let cancelled = || {
+            opts.cancel
+                .as_deref()
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        let mut nodes = 0u64;
+        // The share of the budget left for one phase of `phases` still to run.
+        let phase = |nodes: u64, phases: u32| SolveOptions {
+            timeout: deadline.map(|d| d.saturating_duration_since(Instant::now()) / phases),
+            max_nodes: opts
+                .max_nodes
+                .map(|m| m.saturating_sub(nodes) / u64::from(phases)),
+            fallback: false,
+            ..opts.clone()
+        };
+        let weights: Vec<f64> = FALLBACK_WEIGHTS
+            .iter()
+            .copied()
+            .filter(|&w| opts.weight.is_none_or(|given| w > given))
+            .collect();
+        // The asked-for search (optimal, or weighted when a weight is given) gets a quarter.
+        let first = self.search(board, goal, &phase(0, 4), heuristic)?;
+        if first.moves.is_some() || cancelled() {
+            return Ok(first);
+        }
+        nodes += first.nodes;
+        let manhattan = board.manhattan_to(goal)?;
+        let lower_bound = first.lower_bound.max(manhattan);
+        let estimate = first.estimate;
+        // Anytime: the largest weight first (it finishes soonest), then smaller ones, each with all that is left,
+        // keeping the shortest; the first that does not finish has spent the budget.
+        let mut best: Option<Solution> = None;
+        for &w in weights.iter().rev() {
+            let s = self.search(
+                board,
+                goal,
+                &SolveOptions {
+                    weight: Some(w),
+                    ..phase(nodes, 1)
+                },
+                heuristic,
+            )?;
+            nodes += s.nodes;
+            let Some(len) = s.length() else { break };
+            if best.as_ref().is_none_or(|b| Some(len) < b.length()) {
+                best = Some(s);
+            }
+            if len as u64 <= lower_bound || cancelled() {
+                break;
+            }
+        }
+        if let Some(mut s) = best {
+            let len = s.length().unwrap_or_default() as u64;
+            s.nodes = nodes;
+            s.estimate = estimate;
+            s.lower_bound = lower_bound.max(s.lower_bound);
+            if len <= s.lower_bound {
+                // As long as a proven lower bound: least after all.
+                s.optimal = true;
+                s.within = None;
+                s.lower_bound = len;
+            } else {
+                s.optimal = false;
+                let ratio = len as f64 / s.lower_bound as f64;
+                s.within = Some(s.within.map_or(ratio, |w| w.min(ratio)));
+            }
+            return Ok(s);
+        }
+        if cancelled() {
+            let mut s = first;
+            s.nodes = nodes;
+            return Ok(s);
+        }
+        let mut s = self.solve_fast(board, goal)?;
+        s.nodes = nodes;
+        s.estimate = estimate;
+        if !s.optimal {
+            s.lower_bound = lower_bound;
+        }
+        Ok(s)
     }
 
     /// Fast mode's answer: a valid solution, proven least only where fast mode answers from complete tables (at
@@ -1125,6 +1226,10 @@ impl Solver {
     }
 }
 
+/// The weights [`SolveOptions::fallback`] tries, from the last (largest) to the first, after the optimal search
+/// stops.
+pub const FALLBACK_WEIGHTS: [f64; 6] = [1.1, 1.25, 1.5, 2.0, 3.0, 5.0];
+
 /// Largest weight of bounded-suboptimal search ([`SolveOptions::weight`]). Weighted IDA* may go as deep as
 /// `weight` times the optimum before it finds a solution, so larger weights only make longer solutions.
 pub const MAX_WEIGHT: f64 = 100.0;
@@ -1390,6 +1495,13 @@ pub struct SolveOptions {
     /// Load or build the tables and pattern databases a board needs (the default). Off, as in a server that must
     /// answer at once, whatever is not in memory yet is done without: see [`Solver::plan`].
     pub wait_for_builds: bool,
+    /// When the limits stop the search before it finds a solution, still answer with one, marked: the optimal
+    /// search gets a quarter of the budget, then weighted IDA* with the weights of [`FALLBACK_WEIGHTS`] from the
+    /// largest down (each with all that is left; the shortest solution found answers, with [`Solution::within`] the
+    /// bound it proves; the first weight that does not finish ends the search), and when none finishes, fast mode
+    /// ([`Plan::Fast`]). The answer keeps the optimal search's proven
+    /// [`Solution::lower_bound`]. Off by default (a stopped search answers without moves).
+    pub fallback: bool,
 }
 
 impl Default for SolveOptions {
@@ -1407,6 +1519,7 @@ impl Default for SolveOptions {
             parallel: false,
             move_pruning: true,
             wait_for_builds: true,
+            fallback: false,
         }
     }
 }
@@ -1790,5 +1903,129 @@ mod tests {
         );
         assert!(!sol.optimal && sol.within == Some(MAX_WEIGHT));
         assert!(sol.lower_bound == b.manhattan_to(&goal).unwrap() && sol.lower_bound <= len as u64);
+    }
+
+    /// The marks of a fallback answer: replayable, never optimal unless its length equals the proven lower bound,
+    /// `within` only for weighted answers and then at most the weight used, fast mode without a bound.
+    fn check_fallback(board: &Board, goal: &Board, sol: &Solution) -> usize {
+        let len = replay(board, goal, sol);
+        assert!(sol.lower_bound >= board.manhattan_to(goal).unwrap());
+        assert!(sol.lower_bound <= len as u64, "{sol:?}");
+        if sol.optimal {
+            assert_eq!(sol.lower_bound, len as u64, "{sol:?}");
+        }
+        match (&sol.plan, sol.within) {
+            // Fast mode is exact up to 9 cells (complete tables).
+            (Plan::Fast, within) => assert!(
+                within.is_none() && sol.optimal == (board.shape().cells() <= 9),
+                "{sol:?}"
+            ),
+            (Plan::Search(_), Some(w)) => {
+                assert!(!sol.optimal && w > 1.0 && w <= 5.0, "{sol:?}");
+                assert!(len as f64 <= w * sol.lower_bound as f64 + 1e-9, "{sol:?}");
+            }
+            (Plan::Search(_), None) => assert!(sol.optimal, "{sol:?}"),
+            other => panic!("{other:?}"),
+        }
+        len
+    }
+
+    #[test]
+    fn a_stopped_search_falls_back_to_a_marked_solution() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let goal = Board::goal(Shape::new(5, 5).unwrap());
+        let mut rng = crate::scramble::Scrambler::new(5);
+        let mut weighted = 0;
+        for nodes in [0, 2_000, 200_000] {
+            let b = rng.uniform(&goal);
+            let opts = SolveOptions {
+                max_nodes: Some(nodes),
+                wait_for_builds: false,
+                fallback: true,
+                ..Default::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            check_fallback(&b, &goal, &sol);
+            assert!(!sol.optimal, "{sol:?}");
+            // Each phase checks its limit every 2^14 nodes (search::ida's CHECK_EVERY), so it may pass it by that.
+            let slack = (1 + FALLBACK_WEIGHTS.len() as u64) << 14;
+            assert!(
+                sol.nodes <= nodes + slack,
+                "{} nodes over a budget of {nodes}",
+                sol.nodes
+            );
+            if nodes == 0 {
+                assert_eq!(sol.plan, Plan::Fast);
+            }
+            weighted += usize::from(sol.within.is_some());
+            // Without the fallback the same budget gives no moves, and the same proven bound or less.
+            let plain = s
+                .solve_with(
+                    &b,
+                    &goal,
+                    &SolveOptions {
+                        fallback: false,
+                        ..opts
+                    },
+                )
+                .unwrap();
+            assert!(plain.moves.is_none() && plain.lower_bound <= sol.lower_bound);
+        }
+        assert!(weighted > 0, "no budget gave a weighted answer");
+    }
+
+    #[test]
+    fn fallback_answers_keep_their_bounds_against_breadth_first_distances() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let dist = bfs_distances(&goal);
+        let mut rng = crate::scramble::Scrambler::new(23);
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..40u64 {
+            let b = rng.uniform(&goal);
+            let opts = SolveOptions {
+                method: Method::Search,
+                heuristic: HeuristicChoice::Manhattan,
+                max_nodes: Some(i * 40),
+                fallback: true,
+                ..Default::default()
+            };
+            let sol = s.solve_with(&b, &goal, &opts).unwrap();
+            let len = check_fallback(&b, &goal, &sol);
+            let best = dist[&b];
+            assert!(
+                sol.lower_bound <= best as u64,
+                "{b}: {sol:?}, optimum {best}"
+            );
+            if sol.optimal {
+                assert_eq!(len, best, "{b}: {sol:?}");
+            }
+            if let Some(w) = sol.within {
+                assert!(
+                    len as f64 <= w * best as f64 + 1e-9,
+                    "{b}: {sol:?}, optimum {best}"
+                );
+            }
+            seen.insert((sol.plan.name(), sol.within.is_some(), sol.optimal));
+        }
+        // The budgets reach every kind of answer: fast (exact on 3 x 3), weighted, optimal.
+        assert!(seen.contains(&("fast", false, true)), "{seen:?}");
+        assert!(seen.contains(&("search", true, false)), "{seen:?}");
+        assert!(seen.contains(&("search", false, true)), "{seen:?}");
+    }
+
+    #[test]
+    fn without_limits_the_fallback_changes_nothing() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let b = Board::parse("4 1 2/5 0 3").unwrap();
+        let goal = Board::goal(b.shape());
+        let opts = SolveOptions {
+            method: Method::Search,
+            fallback: true,
+            ..Default::default()
+        };
+        let sol = s.solve_with(&b, &goal, &opts).unwrap();
+        assert!(sol.optimal && sol.within.is_none());
+        assert_eq!(replay(&b, &goal, &sol), 5);
     }
 }
