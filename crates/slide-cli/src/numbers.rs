@@ -75,6 +75,11 @@ pub fn threads(s: &str) -> Result<usize, String> {
     whole(s, 0, MAX_THREADS)
 }
 
+/// `--port` of `serve`: 0 (any free port) to 65535, digits only (clap's own parser of a `u16` reads `-0` as 0).
+pub fn port(s: &str) -> Result<u16, String> {
+    whole(s, 0, u16::MAX as usize).map(|p| p as u16)
+}
+
 /// `--threads` of `serve`: 1 to [`MAX_THREADS`] solves at once.
 pub fn serve_threads(s: &str) -> Result<usize, String> {
     whole(s, 1, MAX_THREADS)
@@ -83,6 +88,17 @@ pub fn serve_threads(s: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ports() {
+        assert_eq!(
+            (port("0"), port("8773"), port("65535")),
+            (Ok(0), Ok(8773), Ok(65535))
+        );
+        for bad in ["-0", "-1", "65536", "1e3", "", "x"] {
+            assert!(port(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn ranges() {

@@ -111,7 +111,7 @@ const BACKLOG: u32 = 1024;
 #[derive(clap::Args, Debug, Clone)]
 pub struct ServeArgs {
     /// Port to listen on; 0 picks a free one (the URL printed on the first line of standard output tells which).
-    #[arg(long, default_value_t = 8773, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 8773, allow_hyphen_values = true, value_parser = crate::numbers::port)]
     pub port: u16,
     /// Address to listen on (an IP address or a host name). The default only accepts connections from this
     /// machine; 0.0.0.0 accepts them from anywhere.
