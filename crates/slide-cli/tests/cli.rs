@@ -62,19 +62,9 @@ fn default_goal(n: usize) -> Cells {
     g
 }
 
-/// Every arrangement of `0..n`, in lexicographic order.
+/// Every arrangement of `0..n` (the reference crate's enumeration).
 fn permutations(n: usize) -> Vec<Cells> {
-    let mut a: Cells = (0..n as u8).collect();
-    let mut out = Vec::new();
-    loop {
-        out.push(a.clone());
-        let Some(i) = (0..n - 1).rev().find(|&i| a[i] < a[i + 1]) else {
-            return out;
-        };
-        let j = (i + 1..n).rev().find(|&j| a[j] > a[i]).unwrap();
-        a.swap(i, j);
-        a[i + 1..].reverse();
-    }
+    slide_reference::permutations(n)
 }
 
 fn json_rows(cells: &[u8], cols: usize) -> String {

@@ -47,28 +47,9 @@ impl Reference {
 
 /// Calls `f` on every permutation of `0..n` (Heap's algorithm), returns how many there were.
 fn for_each_permutation(n: usize, mut f: impl FnMut(&[u8])) -> u64 {
-    let mut a: Vec<u8> = (0..n as u8).collect();
-    let mut c = vec![0usize; n];
-    let mut count = 1u64;
-    f(&a);
-    let mut i = 1;
-    while i < n {
-        if c[i] < i {
-            if i % 2 == 0 {
-                a.swap(0, i);
-            } else {
-                a.swap(c[i], i);
-            }
-            f(&a);
-            count += 1;
-            c[i] += 1;
-            i = 1;
-        } else {
-            c[i] = 0;
-            i += 1;
-        }
-    }
-    count
+    let all = slide_reference::permutations(n);
+    all.iter().for_each(|p| f(p));
+    all.len() as u64
 }
 
 fn factorial(n: usize) -> u64 {
