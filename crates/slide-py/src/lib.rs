@@ -297,6 +297,20 @@ fn interruptible<T: Send>(
     cancel: &AtomicBool,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    interruptible_until(py, cancel, None, work)
+}
+
+/// [`interruptible`], and also asks `stop` (a Python callable, called with the GIL held) every 100 ms whether to
+/// stop: when it answers true or raises, `cancel` is set and the work's own answer (stopped or cancelled) is
+/// returned. slide.ray's tasks stop this way when the driver no longer needs them: cooperative, so the driver never
+/// has to cancel a Ray task (a `ray.cancel` that races with the task's completion can crash the driver).
+fn interruptible_until<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    stop: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let mut ticks = 0u32;
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
         s.spawn(move || {
@@ -321,6 +335,13 @@ fn interruptible<T: Send>(
                         cancel.store(true, Ordering::Relaxed);
                         let _ = py.allow_threads(move || rx.recv().is_ok());
                         return Err(e);
+                    }
+                    ticks += 1;
+                    if let Some(stop) = stop.filter(|_| ticks % 2 == 0) {
+                        let asked = stop.call0().and_then(|v| v.is_truthy()).unwrap_or(true);
+                        if asked {
+                            cancel.store(true, Ordering::Relaxed);
+                        }
                     }
                 }
             }
@@ -732,8 +753,11 @@ fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> {
 }
 
 /// Solves many boards in parallel; the answers come back in input order.
+///
+/// `_stop` is slide.ray's: a callable asked every 100 ms whether to stop (then the boards not answered yet raise
+/// `BoardError`).
 #[pyfunction]
-#[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None, within=None))]
+#[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None, within=None, _stop=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve_many(
     py: Python<'_>,
@@ -745,6 +769,7 @@ fn solve_many(
     timeout: Option<f64>,
     max_nodes: Option<i128>,
     within: Option<f64>,
+    _stop: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
     let ask = Ask::new(metric, moves, timeout, max_nodes, within)?;
     if boards.is_instance_of::<PyString>() {
@@ -777,7 +802,7 @@ fn solve_many(
             .map(|(b, g)| solve_one(b, g, &ask, &cancel, parallel))
             .collect()
     };
-    let results = interruptible(py, &cancel, || match &pool {
+    let results = interruptible_until(py, &cancel, _stop, || match &pool {
         Some(p) => p.install(work),
         None => work(),
     })?;

@@ -2,7 +2,7 @@
 //! search of one subtree at that threshold (the library's `Solver::split_threshold` and `Solver::search_subtree`).
 //! Private to the package (underscore names): `slide.ray` drives them.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 use slide::Tile;
 use slide::{SolveOptions, SubtreeResult};
 
-use crate::{board_from, goal_for, interruptible, lib_err, solver};
+use crate::{board_from, goal_for, interruptible, interruptible_until, lib_err, solver};
 
 /// A board as rows of tiles.
 type Rows = Vec<Vec<Tile>>;
@@ -56,9 +56,10 @@ fn _split<'py>(
 
 /// Searches the subtrees below `roots` at `threshold`, one after another, within `max_nodes` and `timeout` (for
 /// them all). Returns `(status, moves, next_threshold, nodes)`: status "solved" (moves from the board),
-/// "exhausted" (next_threshold: the least f over the threshold, or None) or "stopped" (a limit).
+/// "exhausted" (next_threshold: the least f over the threshold, or None) or "stopped" (a limit, or `stop`: a
+/// callable asked every 100 ms whether the driver still needs this task).
 #[pyfunction]
-#[pyo3(signature = (board, goal, threshold, roots, max_nodes=None, timeout=None))]
+#[pyo3(signature = (board, goal, threshold, roots, max_nodes=None, timeout=None, stop=None))]
 #[allow(clippy::type_complexity)]
 fn _search_subtrees(
     py: Python<'_>,
@@ -68,6 +69,7 @@ fn _search_subtrees(
     roots: Vec<Vec<Tile>>,
     max_nodes: Option<u64>,
     timeout: Option<f64>,
+    stop: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(&'static str, Option<Vec<Tile>>, Option<u64>, u64)> {
     let b = board_from(board, "")?;
     let g = goal_for(&b, Some(goal), "")?;
@@ -78,7 +80,7 @@ fn _search_subtrees(
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let deadline = timeout.map(|t| std::time::Instant::now() + t);
-    let r = interruptible(py, &cancel, || {
+    let r = interruptible_until(py, &cancel, stop, || {
         let mut nodes = 0u64;
         let mut next: Option<u64> = None;
         for root in &roots {
@@ -109,6 +111,9 @@ fn _search_subtrees(
         }
         Ok(("exhausted", None, next, nodes))
     })?;
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(("stopped", None, None, 0)); // asked to stop: the driver does not read this answer
+    }
     r.map_err(|e: slide::Error| lib_err(e, ""))
 }
 

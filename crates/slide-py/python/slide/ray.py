@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import uuid
 from typing import Any, Iterable, List, Optional
 
 _NEEDS_RAY = 'slide.ray needs Ray: pip install "slide[ray]" (or pip install ray)'
@@ -44,15 +45,64 @@ def _cluster_cpus() -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+@ray.remote(num_cpus=0)
+class _Stops:
+    """The calls whose tasks the driver no longer needs. Tasks ask it every 100 ms and stop themselves: the driver
+    never cancels a Ray task, because a ``ray.cancel`` that races with the task's completion can crash the driver
+    (a check in Ray's task manager fails: "Tried to complete task that was not pending")."""
+
+    def __init__(self) -> None:
+        self._stopped: set = set()
+
+    def stop(self, key: str) -> None:
+        self._stopped.add(key)
+
+    def forget(self, key: str) -> None:
+        self._stopped.discard(key)
+
+    def stopped(self, key: str) -> bool:
+        return key in self._stopped
+
+
+def _stops():
+    # One per driver job (named after it, so that it is found again within the job and never shared with another).
+    name = f"slide-stops-{ray.get_runtime_context().get_job_id()}"
+    return _Stops.options(name=name, namespace="slide", get_if_exists=True).remote()
+
+
+def _asker(stops, key: str):
+    def stopped() -> bool:
+        return ray.get(stops.stopped.remote(key), timeout=10)  # an error (the actor gone) counts as stop
+
+    return stopped
+
+
+def _stop(stops, key: str, refs, wait: bool) -> None:
+    # Tells the tasks to stop; with `wait`, waits (at most 60 s) for them to end, then forgets the key.
+    if not refs:
+        return
+    stops.stop.remote(key)
+    if wait:
+        _, left = ray.wait(list(refs), num_returns=len(refs), timeout=60)
+        if not left:
+            stops.forget.remote(key)
+
+
 @ray.remote(num_cpus=1)
-def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int) -> list:
+def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int, stops, key: str) -> Optional[list]:
     # One thread per task: Ray runs one task per CPU. The pattern databases stay loaded in this worker process
     # (slide's process-wide solver) for the tasks it runs next, mapped from the cache files: the workers of a node
-    # share one copy.
+    # share one copy. None when the driver asked the task to stop.
     _slide._map_files(True)
+    asker = _asker(stops, key)
     try:
-        return slide.solve_many(boards, goal, threads=1, **options)
+        return slide.solve_many(boards, goal, threads=1, _stop=asker, **options)
     except slide.BoardError as e:  # name the board by its place in the whole batch
+        try:
+            if asker():
+                return None
+        except Exception:  # noqa: BLE001 - the driver is gone
+            return None
         msg = str(e)
         if msg.startswith("boards[") and "]" in msg:
             i = int(msg[7 : msg.index("]")])
@@ -61,19 +111,9 @@ def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int) -> li
 
 
 @ray.remote(num_cpus=1)
-def _search_chunk(board, goal, threshold, roots, max_nodes, timeout):
+def _search_chunk(board, goal, threshold, roots, max_nodes, timeout, stops, key):
     _slide._map_files(True)
-    return _slide._search_subtrees(board, goal, threshold, roots, max_nodes, timeout)
-
-
-def _cancel(refs) -> None:
-    # Not forced: the task gets a KeyboardInterrupt, which stops slide's search within 50 ms, and its worker process
-    # lives on with its pattern databases loaded (a forced cancel kills the process). Cancelled tasks are not retried.
-    for r in refs:
-        try:
-            ray.cancel(r, force=False)
-        except Exception:  # noqa: BLE001 - a task that already ended cannot be cancelled
-            pass
+    return _slide._search_subtrees(board, goal, threshold, roots, max_nodes, timeout, _asker(stops, key))
 
 
 def solve_many(
@@ -112,17 +152,18 @@ def solve_many(
         chunk_size = max(1, math.ceil(len(rows) / (4 * _cluster_cpus())))
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
+    stops, key = _stops(), uuid.uuid4().hex
     refs = [
-        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options, i)
+        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options, i, stops, key)
         for i in range(0, len(rows), chunk_size)
     ]
     try:
         chunks = ray.get(refs)
     except KeyboardInterrupt:
-        _cancel(refs)
+        _stop(stops, key, refs, wait=False)
         raise
     except ray.exceptions.RayTaskError as e:
-        _cancel(refs)
+        _stop(stops, key, refs, wait=True)
         if isinstance(e.cause, (ValueError, TypeError)):
             raise e.cause from None  # the worker's BoardError as it was, without Ray's wrapping
         raise
@@ -169,6 +210,7 @@ def solve(
     if first.optimal:
         return first
     _connect(address)
+    stops = _stops()
     want = tasks if tasks is not None else 4 * _cluster_cpus()
     deadline = None if timeout is None else t0 + timeout
     nodes = 0
@@ -192,7 +234,10 @@ def solve(
         groups = [roots[i : i + per] for i in range(0, len(roots), per)]
         budget = None if max_nodes is None else max(0, max_nodes - nodes) // len(groups)
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        pending = [_search_chunk.remote(b, g, split["threshold"], grp, budget, left) for grp in groups]
+        key = uuid.uuid4().hex  # one per threshold: a key is forgotten only once its tasks have all ended
+        pending = [
+            _search_chunk.remote(b, g, split["threshold"], grp, budget, left, stops, key) for grp in groups
+        ]
         next_threshold = split["next_threshold"]
         found = None
         stopped = False
@@ -212,9 +257,11 @@ def solve(
                 elif nxt is not None:
                     next_threshold = nxt if next_threshold is None else min(next_threshold, nxt)
         except KeyboardInterrupt:
-            _cancel(pending)
+            _stop(stops, key, pending, wait=False)
             raise
-        _cancel(pending)
+        # The tasks still running are told to stop and waited for (within 100 ms or so): the next threshold's tasks
+        # then have the workers to themselves.
+        _stop(stops, key, pending, wait=True)
         if found is not None:
             break
         if stopped:
