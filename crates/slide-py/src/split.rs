@@ -60,6 +60,7 @@ fn _split<'py>(
 /// callable asked every 100 ms whether the driver still needs this task).
 #[pyfunction]
 #[pyo3(signature = (board, goal, threshold, roots, max_nodes=None, timeout=None, stop=None))]
+#[allow(clippy::too_many_arguments)]
 #[allow(clippy::type_complexity)]
 fn _search_subtrees(
     py: Python<'_>,
