@@ -18,6 +18,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::search::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
 };
+use crate::search::mtm::LabelTable;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb};
 use crate::search::pruning::MovePruner;
@@ -250,6 +251,8 @@ pub struct Solver {
     building: Mutex<()>,
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<PdbKey, Arc<Pdb>>>,
+    /// MTM label tables by shape and goal blank cell.
+    labels: Mutex<HashMap<(Shape, usize), Arc<LabelTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
 }
@@ -318,6 +321,7 @@ impl Solver {
             building: Mutex::new(()),
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
             pdbs: Mutex::new(HashMap::new()),
+            labels: Mutex::new(HashMap::new()),
             max_memory: None,
             map_files: false,
         }
@@ -615,6 +619,7 @@ impl Solver {
                     .in_metric(opts.metric, board)
             }
             Plan::Fast => return self.solve_fast(board, goal),
+            Plan::MtmSearch => return self.search_mtm(board, goal, opts),
             Plan::Search(ref h) => h.clone(),
             Plan::Table => {
                 let frame = Frame::new(goal);
@@ -790,15 +795,24 @@ impl Solver {
                     reason,
                 })
             };
-            return match opts.method {
-                _ if cells > MAX_TABLE_CELLS => refuse(format!(
-                    "MTM above 12 cells is not available yet ({shape} has {cells} cells)"
-                )),
-                Method::Auto | Method::Table if opts.weight.is_none() => Ok(Plan::Table),
-                _ => refuse(
-                    "MTM is answered by the complete tables only (no search, fast mode or weight)"
+            if opts.weight.is_some() || !matches!(opts.heuristic, HeuristicChoice::Auto) {
+                return refuse(
+                    "MTM takes no weight and no heuristic choice (the tables or the label tables answer)"
                         .into(),
-                ),
+                );
+            }
+            return match opts.method {
+                Method::Auto | Method::Table if cells <= MAX_TABLE_CELLS => Ok(Plan::Table),
+                Method::Search if cells <= MAX_TABLE_CELLS => Ok(Plan::MtmSearch),
+                Method::Auto | Method::Search => {
+                    crate::search::mtm::LabelSpace::new(shape, goal.blank())?;
+                    let t = shape.transposed();
+                    let (r, c) = shape.coords(goal.blank());
+                    crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r)?;
+                    Ok(Plan::MtmSearch)
+                }
+                Method::Table => Err(Error::NoTable { shape }),
+                Method::Fast => refuse("MTM has no fast mode".into()),
             };
         }
         let explicit = opts.weight.is_some() || opts.heuristic != HeuristicChoice::Auto;
@@ -845,6 +859,115 @@ impl Solver {
         let frame = Frame::new(goal);
         metric_slot(frame.shape(), frame.blank_goal(), metric)
             .is_some_and(|i| self.tables[i].get().is_some())
+    }
+
+    /// The MTM label tables for `goal`'s shape and blank cell (rows, and columns as the transposed shape's rows),
+    /// loaded from the cache or built (and saved).
+    pub fn label_tables(&self, goal: &Board) -> Result<(Arc<LabelTable>, Arc<LabelTable>)> {
+        let shape = goal.shape();
+        let (r, c) = shape.coords(goal.blank());
+        let rows = self.label_table(shape, goal.blank())?;
+        let cols = self.label_table(shape.transposed(), c * shape.rows() + r)?;
+        Ok((rows, cols))
+    }
+
+    fn label_table(&self, shape: Shape, blank: usize) -> Result<Arc<LabelTable>> {
+        let key = (shape, blank);
+        let known = || {
+            self.labels
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&key)
+                .cloned()
+        };
+        if let Some(t) = known() {
+            return Ok(t);
+        }
+        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = known() {
+            return Ok(t);
+        }
+        let space = crate::search::mtm::LabelSpace::new(shape, blank)?;
+        let expected = Meta {
+            kind: "labels".into(),
+            shape,
+            blank,
+            encoding: "exact".into(),
+            metric: Metric::Mtm.name().into(),
+            pattern: vec![],
+            bits: 0,
+            len: crate::exact::bfs::StateSpace::size(&space),
+            histogram: vec![],
+            antipodes: vec![],
+        };
+        let table = Arc::new(self.cached(
+            self.store.as_deref(),
+            expected,
+            (
+                &format!("the {shape} MTM label table"),
+                crate::search::mtm::label_build_bytes(shape, blank),
+            ),
+            |meta, packed| LabelTable::from_parts(shape, blank, packed, meta.histogram),
+            |progress| LabelTable::build(shape, blank, progress),
+            |t, meta| Meta {
+                histogram: t.histogram().to_vec(),
+                bits: t.packed().bits(),
+                ..meta
+            },
+            LabelTable::packed,
+        )?);
+        self.labels
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, table.clone());
+        Ok(table)
+    }
+
+    /// [`Plan::MtmSearch`]: IDA* over pushes with the label tables.
+    fn search_mtm(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
+        let (rows, cols) = self.label_tables(goal)?;
+        let tables = crate::search::mtm::MtmTables {
+            rows: &rows,
+            cols: &cols,
+        };
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: opts.cancel.as_deref(),
+            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+        };
+        Ok(
+            match crate::search::mtm::search(board, goal, &tables, &limits)? {
+                Outcome::Solved {
+                    moves,
+                    nodes,
+                    estimate,
+                } => {
+                    let moves = moves.into_iter().map(Tile::from).collect();
+                    let mut s = Solution::optimal(moves, nodes, Plan::MtmSearch)
+                        .in_metric(Metric::Mtm, board)?;
+                    s.estimate = estimate as u64;
+                    s.lower_bound = s.counted.unwrap_or(0) as u64;
+                    s
+                }
+                Outcome::Stopped {
+                    lower_bound,
+                    nodes,
+                    estimate,
+                } => Solution {
+                    moves: None,
+                    metric: Metric::Mtm,
+                    counted: None,
+                    unsolvable_reason: None,
+                    optimal: false,
+                    lower_bound: lower_bound as u64,
+                    within: None,
+                    nodes,
+                    estimate: estimate as u64,
+                    plan: Plan::MtmSearch,
+                },
+            },
+        )
     }
 
     /// True when every pattern database of `spec` for `goal` is in memory (no load or build needed).
@@ -1433,6 +1556,8 @@ pub enum Plan {
     Search(HeuristicChoice),
     /// Fast mode (valid; exact only up to 9 cells).
     Fast,
+    /// IDA* over multi-tile pushes with the MTM label tables (exact unless stopped by a limit).
+    MtmSearch,
 }
 
 impl Plan {
@@ -1441,7 +1566,7 @@ impl Plan {
         match self {
             Plan::Line => "line",
             Plan::Table => "table",
-            Plan::Search(_) => "search",
+            Plan::Search(_) | Plan::MtmSearch => "search",
             Plan::Fast => "fast",
         }
     }

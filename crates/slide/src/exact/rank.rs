@@ -7,6 +7,9 @@
 //! A complete table ranks the cells of the first `n-2` tiles (blank first): the last two tiles then sit on the two
 //! remaining cells in the one order that parity allows, so the rank is a perfect index of the `n!/2` reachable states.
 //! A pattern database ranks the cells of its pattern's tiles (and, while it is built, the blank's).
+//!
+//! [`MultisetRanker`] ranks arrangements of labels that repeat (the multi-tile metric's label tables: each cell
+//! holds its tile's goal row, or the blank).
 
 /// Ranks and unranks `k`-element partial permutations of `0..n`, `k <= n <= 64`.
 ///
@@ -128,6 +131,153 @@ impl PartialRanker {
     }
 }
 
+/// Ranks and unranks arrangements of a multiset of labels over `n <= 32` cells: label `l` occurs `counts[l]` times.
+/// The rank is dense in `0..size()`, `size() = n! / (counts[0]! counts[1]! …)`: label 0's cells as a combination of
+/// all `n` cells (colexicographic rank), then label 1's among the cells left, and so on; the last label takes the
+/// cells that remain.
+///
+/// ```
+/// use slide::engine::rank::MultisetRanker;
+/// let r = MultisetRanker::new(&[1, 2, 1]).unwrap(); // a blank, two 1s, one 2
+/// assert_eq!(r.size(), 12);
+/// let mut cells = [0u8; 4];
+/// r.unrank(7, &mut cells);
+/// assert_eq!(r.rank(&cells), 7);
+/// ```
+#[derive(Debug, Clone)]
+pub struct MultisetRanker {
+    n: usize,
+    counts: Vec<u8>,
+    /// `radix[l]` = C(cells left before label l, counts[l]).
+    radix: Vec<u64>,
+    size: u64,
+}
+
+/// Binomial coefficients C(n, k) for n, k <= 32.
+const fn binomials() -> [[u64; 33]; 33] {
+    let mut c = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n <= 32 {
+        c[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    c
+}
+
+static BINOMIAL: [[u64; 33]; 33] = binomials();
+
+impl MultisetRanker {
+    /// A ranker for arrangements with `counts[l]` cells of label `l`; `None` when there are more than 32 cells or
+    /// fewer than one label, or the count of arrangements does not fit in a `u64`.
+    pub fn new(counts: &[u8]) -> Option<MultisetRanker> {
+        let n: usize = counts.iter().map(|&c| c as usize).sum();
+        if n > 32 || counts.is_empty() {
+            return None;
+        }
+        let mut left = n;
+        let mut size: u64 = 1;
+        let mut radix = Vec::with_capacity(counts.len());
+        for &c in counts {
+            let r = BINOMIAL[left][c as usize];
+            radix.push(r);
+            size = size.checked_mul(r)?;
+            left -= c as usize;
+        }
+        Some(MultisetRanker {
+            n,
+            counts: counts.to_vec(),
+            radix,
+            size,
+        })
+    }
+
+    /// The number of arrangements.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.n
+    }
+
+    /// The rank of an arrangement: `cells[i]` is the label of cell `i` (`cells.len()` = [`MultisetRanker::cells`],
+    /// each label as often as its count).
+    #[inline]
+    pub fn rank(&self, cells: &[u8]) -> u64 {
+        let mut masks = [0u32; 32];
+        for (i, &l) in cells.iter().enumerate() {
+            masks[l as usize] |= 1 << i;
+        }
+        self.rank_masks(&masks)
+    }
+
+    /// The rank of an arrangement given as one cell mask per label (`masks[l]` has bit `i` set when cell `i` holds
+    /// label `l`).
+    #[inline]
+    pub fn rank_masks(&self, masks: &[u32]) -> u64 {
+        let mut left: u32 = if self.n == 32 {
+            u32::MAX
+        } else {
+            (1 << self.n) - 1
+        };
+        let mut r = 0u64;
+        for l in 0..self.counts.len() - 1 {
+            let mut m = masks[l];
+            let mut comb = 0u64;
+            let mut j = 0;
+            while m != 0 {
+                let p = m.trailing_zeros();
+                m &= m - 1;
+                j += 1;
+                let below = (left & ((1u32 << p) - 1)).count_ones() as usize;
+                comb += BINOMIAL[below][j];
+            }
+            r = r * self.radix[l] + comb;
+            left &= !masks[l];
+        }
+        r
+    }
+
+    /// Writes the arrangement of rank `r` (`r < size()`) into `cells` (length [`MultisetRanker::cells`]).
+    pub fn unrank(&self, mut r: u64, cells: &mut [u8]) {
+        let labels = self.counts.len();
+        let mut digits = [0u64; 32];
+        for l in (0..labels).rev() {
+            digits[l] = r % self.radix[l];
+            r /= self.radix[l];
+        }
+        let mut left: u64 = if self.n == 32 {
+            u32::MAX as u64
+        } else {
+            (1 << self.n) - 1
+        };
+        for l in 0..labels {
+            let mut d = digits[l];
+            let mut len = left.count_ones() as usize;
+            let mut taken = 0u64;
+            for j in (1..=self.counts[l] as usize).rev() {
+                // The largest position p < len with C(p, j) <= d (colex unranking).
+                let mut p = j - 1;
+                while p + 1 < len && BINOMIAL[p + 1][j] <= d {
+                    p += 1;
+                }
+                d -= BINOMIAL[p][j];
+                len = p;
+                let cell = select(left, p as u32);
+                cells[cell as usize] = l as u8;
+                taken |= 1 << cell;
+            }
+            left &= !taken;
+        }
+    }
+}
+
 /// Index of the `d`-th (0-based) set bit of `mask`.
 #[inline]
 fn select(mut mask: u64, d: u32) -> u32 {
@@ -188,6 +338,44 @@ mod tests {
             assert_eq!(par, permutation_parity(&perm));
             assert_eq!(r.rank_parity(&out), (i, par));
         }
+    }
+
+    #[test]
+    fn multiset_ranks_are_dense_and_inverse() {
+        for counts in [
+            &[1u8, 2, 1][..],
+            &[1, 3, 3, 2],
+            &[2, 2, 2],
+            &[1, 4, 4, 4, 3],
+            &[5],
+            &[1, 1],
+        ] {
+            let r = MultisetRanker::new(counts).unwrap();
+            let n = r.cells();
+            let expected = (1..=n as u64).product::<u64>()
+                / counts
+                    .iter()
+                    .map(|&c| (1..=c as u64).product::<u64>())
+                    .product::<u64>();
+            assert_eq!(r.size(), expected, "{counts:?}");
+            let step = (r.size() / 5000).max(1);
+            let mut cells = vec![0u8; n];
+            let mut seen = std::collections::HashSet::new();
+            let mut i = 0;
+            while i < r.size() {
+                r.unrank(i, &mut cells);
+                for (l, &c) in counts.iter().enumerate() {
+                    assert_eq!(
+                        cells.iter().filter(|&&x| x as usize == l).count(),
+                        c as usize
+                    );
+                }
+                assert_eq!(r.rank(&cells), i);
+                assert!(seen.insert(cells.clone()));
+                i += step;
+            }
+        }
+        assert!(MultisetRanker::new(&[20, 13]).is_none());
     }
 
     #[test]
