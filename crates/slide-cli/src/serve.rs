@@ -7,8 +7,8 @@
 //!   null when the budget stopped the search first —, `optimal`, `nodes`, `seconds`, `lower_bound` when not
 //!   optimal, `bound` for a weighted fallback answer, `method: "fast"` for a fast-mode one, `solution` when moves are
 //!   asked for) plus `reason` when the board cannot be solved.
-//! - `POST /api/analyse` — body `{"board": B, "moves": M, "goal"?: B, "blank"?: bool, "shape"?: "RxC"}` where `M` is a
-//!   move sequence in any notation `slide analyse` reads (tile numbers `"5 4 1"`, tile letters long or short
+//! - `POST /api/analyse` — body `{"board": B, "moves": M, "goal"?: B, "blank"?: bool, "shape"?: "RxC"}` where `M`
+//!   is a move sequence in any notation `slide analyse` reads (tile numbers `"5 4 1"`, tile letters long or short
 //!   `"R2U2LD"`, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of
 //!   tile numbers, at most [`MAX_ANALYSE_MOVES`] moves. The answer is the object of `slide analyse --json` (`board`,
 //!   `solves`, `length`, `mtm_length`, `optimal`, `over`, `distances`, `mistakes`). A bad move is a 400 naming it
@@ -41,9 +41,9 @@
 //!   [`WRITE_DEADLINE`] (a client that does not read) closes the connection. Headers may take at most
 //!   [`MAX_HEADER_BYTES`]; bodies are read at most [`MAX_BODY`] + 1 bytes far (a too-large Content-Length is
 //!   refused before reading).
-//! - Solves and analyses never run on the runtime's threads: at most `--threads` of them run at once, on as many solver threads
-//!   of their own; other requests wait for a turn (a permit), the newest first, for at most [`QUEUE_WAIT`]. A
-//!   request whose client has left is dropped without being solved.
+//! - Solves and analyses never run on the runtime's threads: at most `--threads` of them run at once, on as many
+//!   solver threads of their own; other requests wait for a turn (a permit), the newest first, for at most
+//!   [`QUEUE_WAIT`]. A request whose client has left is dropped without being solved.
 //! - Every solve runs under a node and time budget (`--max-nodes`, `--timeout`), with the library's fallback
 //!   ([`slide::SolveOptions::fallback`]): when the optimal search does not finish within a quarter of it, the answer
 //!   is still a solution, `"optimal": false` with the proven `lower_bound`, from weighted IDA* (`"bound": W`, the
@@ -1457,6 +1457,29 @@ mod tests {
             400
         );
         assert_eq!(error_status(&slide::Error::Cancelled), 503);
+        assert_eq!(
+            error_status(&slide::Error::LimitReached {
+                what: "the distance after move 7".into(),
+                lower_bound: 40
+            }),
+            503
+        );
+        assert_eq!(
+            error_status(&slide::Error::JsonNumber {
+                token: "+5".into(),
+                column: 15,
+                reason: "JSON numbers have no '+' sign".into()
+            }),
+            400
+        );
+        assert_eq!(
+            error_status(&slide::Error::BadMove {
+                index: 7,
+                token: "U".into(),
+                reason: "no tile below the blank".into()
+            }),
+            400
+        );
         assert_eq!(error_status(&slide::Error::Internal("x".into())), 500);
         assert_eq!(
             error_status(&slide::Error::TooMuchMemory {
