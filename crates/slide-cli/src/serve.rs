@@ -7,6 +7,17 @@
 //!   null when the budget stopped the search first —, `optimal`, `nodes`, `seconds`, `lower_bound` when not
 //!   optimal, `bound` for a weighted fallback answer, `method: "fast"` for a fast-mode one, `solution` when moves are
 //!   asked for) plus `reason` when the board cannot be solved.
+//! - `POST /api/analyse` — body `{"board": B, "moves": M, "goal"?: B, "blank"?: bool, "shape"?: "RxC"}` where `M`
+//!   is a move sequence in any notation `slide analyse` reads (tile numbers `"5 4 1"`, tile letters long or short
+//!   `"R2U2LD"`, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of
+//!   tile numbers, at most [`MAX_ANALYSE_MOVES`] moves. The answer is the object of `slide analyse --json` (`board`,
+//!   `solves`, `length`, `mtm_length`, `optimal`, `over`, `distances`, `mistakes`). A bad move is a 400 naming it
+//!   (`moves: move 7 (U): no tile below the blank`); an analysis the budget stops is a 503 saying so. Up to 12 cells
+//!   every distance comes from the complete table: under [`SMALL_TABLE_CELLS`] cells one the solver thread builds
+//!   in memory if needed (about a second or less), for 11 and 12 cells the one the background thread loads or
+//!   builds, which the request waits for (without holding a solver) up to [`QUEUE_WAIT`], then 503. Above 12 cells
+//!   from IDA* at each position that needs it, under the solve budget per search and `--timeout` for the whole
+//!   analysis.
 //! - `GET /api/scramble?shape=RxC[&seed=S]` — `{"board": [[...]], "shape": "RxC"}`, a uniformly random solvable
 //!   board of at most [`MAX_SCRAMBLE_CELLS`] cells.
 //!
@@ -30,18 +41,20 @@
 //!   [`WRITE_DEADLINE`] (a client that does not read) closes the connection. Headers may take at most
 //!   [`MAX_HEADER_BYTES`]; bodies are read at most [`MAX_BODY`] + 1 bytes far (a too-large Content-Length is
 //!   refused before reading).
-//! - Solves never run on the runtime's threads: at most `--threads` of them run at once, on as many solver threads
-//!   of their own; other requests wait for a turn (a permit), the newest first, for at most [`QUEUE_WAIT`]. A
-//!   request whose client has left is dropped without being solved.
+//! - Solves and analyses never run on the runtime's threads: at most `--threads` of them run at once, on as many
+//!   solver threads of their own; other requests wait for a turn (a permit), the newest first, for at most
+//!   [`QUEUE_WAIT`]. A request whose client has left is dropped without being solved.
 //! - Every solve runs under a node and time budget (`--max-nodes`, `--timeout`), with the library's fallback
 //!   ([`slide::SolveOptions::fallback`]): when the optimal search does not finish within a quarter of it, the answer
 //!   is still a solution, `"optimal": false` with the proven `lower_bound`, from weighted IDA* (`"bound": W`, the
 //!   factor it is proven within) or else fast mode (`"method": "fast"`).
-//! - No request ever waits for a table or pattern database to be built: the method is the library's planning
+//! - No solve ever waits for a table or pattern database to be built (an analysis of 11 or 12 cells waits for
+//!   its table without holding a solver, see above): the method is the library's planning
 //!   point's ([`slide::Solver::plan`]) with `wait_for_builds` off, which answers from what is in memory and
 //!   otherwise by IDA* with the Manhattan + linear-conflict heuristic, which needs no tables (still exact when it
 //!   finishes within the budget). One background thread loads or builds a shape's data the first time it is asked
-//!   for, for shapes under [`LC_ONLY_CELLS`] cells with the default goal only: the 5x5 databases take minutes and
+//!   for, for shapes under [`LC_ONLY_CELLS`] cells with the default goal only (and the complete table of an
+//!   analysis's goal, which depends only on the goal's shape and blank cell): the 5x5 databases take minutes and
 //!   gigabytes to build, and each custom goal would be another build.
 //! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and the library's
 //!   own worker pool (rayon) — a fixed number, whatever the clients do.
@@ -50,6 +63,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -69,8 +83,10 @@ use tokio::sync::{oneshot, Semaphore};
 use tokio_io_timeout::TimeoutStream;
 use tower_http::catch_panic::CatchPanicLayer;
 
-use crate::report::{answer_json, Moves};
-use slide::request::{parse_solve, shorten};
+use crate::report::{analysis_json, answer_json, Moves};
+use slide::engine::table::MAX_TABLE_CELLS;
+use slide::notation::Written;
+use slide::request::{parse_analyse, parse_solve, shorten};
 use slide::Scrambler;
 use slide::{Board, Shape, Solver};
 use slide::{Method as SolveMethod, SolveOptions};
@@ -81,10 +97,18 @@ use crate::{EXIT_OK, EXIT_USAGE};
 const PAGE: &str = include_str!("../assets/index.html");
 /// Largest request body accepted (64 KiB); larger ones get 413.
 pub const MAX_BODY: usize = 64 << 10;
-/// Most cells of a board the server scrambles or solves (boards over 25 cells are answered by fast mode).
+/// Most cells of a board the server scrambles, solves or analyses (boards over 25 cells are answered by fast mode).
 pub const MAX_SCRAMBLE_CELLS: usize = 64;
+/// Longest move sequence `POST /api/analyse` takes (single-tile moves; `R3` is three). Above 12 cells each move may
+/// cost a search; the whole analysis also stays within one time budget.
+pub const MAX_ANALYSE_MOVES: usize = 10_000;
 /// Boards of at least this many cells are always searched with linear conflicts (see the module comment).
 pub const LC_ONLY_CELLS: usize = 20;
+/// Analyses of boards under this many cells (not single lines) build their small table on the solver thread, in
+/// memory, with a solver of their own (about a second or less in an optimised build), so that they never wait
+/// behind the background thread's long builds; from this size up (11 and 12 cells: minutes to build, or a load
+/// from the cache) they wait for the background thread.
+pub const SMALL_TABLE_CELLS: usize = slide::DEFAULT_CACHE_FROM_CELLS;
 /// A request's headers must arrive within this time, counted from the first wait for them (for a kept-alive
 /// connection: from the end of the previous response); otherwise the connection is closed.
 pub const HEADER_DEADLINE: Duration = Duration::from_secs(10);
@@ -197,7 +221,9 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
         out.flush()?;
     }
 
-    let (warm_tx, warm_rx) = sync_channel::<Shape>(16);
+    let (warm_tx, warm_rx) = sync_channel::<Board>(16);
+    // The small tables of analyses (see [`SMALL_TABLE_CELLS`]): built in memory, under a lock of their own.
+    let small = Solver::with_store(None, Arc::new(slide::NoProgress));
     let (job_tx, job_rx) = sync_channel::<Job>(workers);
     let job_rx = Mutex::new(job_rx);
     let warm = Arc::new(Warm {
@@ -222,11 +248,12 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
             .name("slide-warm".into())
             .spawn_scoped(s, move || warm_loop(solver, warm, warm_rx))
             .map_err(cannot)?;
+        let small = &small;
         for _ in 0..workers {
             let job_rx = &job_rx;
             std::thread::Builder::new()
                 .name("slide-solve".into())
-                .spawn_scoped(s, move || solve_loop(solver, job_rx))
+                .spawn_scoped(s, move || solve_loop(solver, small, job_rx))
                 .map_err(cannot)?;
         }
         let code = rt.block_on(serve(listener, app));
@@ -357,6 +384,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/", page())
         .route("/index.html", page())
         .route("/api/solve", post(solve).fallback(not_allowed("POST")))
+        .route("/api/analyse", post(analyse).fallback(not_allowed("POST")))
         .route(
             "/api/scramble",
             get(|uri: Uri| std::future::ready(scramble(uri.query().unwrap_or(""))))
@@ -488,8 +516,9 @@ impl Hosts {
     }
 }
 
-/// The HTTP status for a library error from a solve (the message goes in the body): 400 when the request is at
-/// fault, 503 when the server cannot do the work now (memory, a table it lacks), 500 for its own failures. New
+/// The HTTP status for a library error from a solve or an analysis (the message goes in the body): 400 when the
+/// request is at fault, 503 when the server cannot do the work now (memory, a table it lacks, an analysis its budget
+/// stopped), 500 for its own failures. New
 /// variants of the (non-exhaustive) enum are 500 until they are placed here.
 pub fn error_status(e: &slide::Error) -> u16 {
     use slide::Error as E;
@@ -497,6 +526,7 @@ pub fn error_status(e: &slide::Error) -> u16 {
         E::Empty
         | E::NotANumber { .. }
         | E::NumberTooLarge { .. }
+        | E::JsonNumber { .. }
         | E::Syntax { .. }
         | E::Ragged { .. }
         | E::WrongCount { .. }
@@ -520,7 +550,7 @@ pub fn error_status(e: &slide::Error) -> u16 {
         | E::TooManyMoves { .. }
         | E::UnknownNotation { .. }
         | E::NeedsBoard => 400,
-        E::TooMuchMemory { .. } | E::Cancelled => 503,
+        E::TooMuchMemory { .. } | E::Cancelled | E::LimitReached { .. } => 503,
         E::Cache(_) | E::Internal(_) => 500,
         _ => 500,
     }
@@ -633,10 +663,11 @@ struct Budget {
     nodes: u64,
 }
 
-/// Which shapes have their tables or pattern databases (for the default goal) loaded.
+/// Which goals have their tables or pattern databases loaded, by shape and the goal's blank cell (which is all a
+/// complete table depends on; pattern databases are only asked for the default goal).
 struct Warm {
-    state: Mutex<HashMap<Shape, WarmState>>,
-    queue: SyncSender<Shape>,
+    state: Mutex<HashMap<(Shape, usize), WarmState>>,
+    queue: SyncSender<Board>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -647,28 +678,35 @@ enum WarmState {
 }
 
 impl Warm {
-    /// True when the shape's data is loaded; otherwise asks the background thread to load or build it.
-    fn ready(&self, shape: Shape) -> bool {
+    /// Whether the goal's data is loaded; when it was never asked for, asks the background thread to load or build
+    /// it (and says `Queued`).
+    fn state(&self, goal: &Board) -> WarmState {
+        let key = (goal.shape(), goal.blank());
         let mut m = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        match m.get(&shape) {
-            Some(s) => *s == WarmState::Ready,
+        match m.get(&key) {
+            Some(s) => *s,
             None => {
-                match self.queue.try_send(shape) {
+                match self.queue.try_send(goal.clone()) {
                     Ok(()) => {
-                        m.insert(shape, WarmState::Queued);
+                        m.insert(key, WarmState::Queued);
                     }
                     Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {} // asked again later
                 }
-                false
+                WarmState::Queued
             }
         }
     }
 
-    fn set(&self, shape: Shape, s: WarmState) {
+    /// True when the goal's data is loaded; otherwise asks the background thread to load or build it.
+    fn ready(&self, goal: &Board) -> bool {
+        self.state(goal) == WarmState::Ready
+    }
+
+    fn set(&self, goal: &Board, s: WarmState) {
         self.state
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(shape, s);
+            .insert((goal.shape(), goal.blank()), s);
     }
 }
 
@@ -682,14 +720,32 @@ struct App {
     hosts: Hosts,
 }
 
-/// A solve for a solver thread, with its permit and where the answer goes.
+/// A solve or an analysis for a solver thread, with its permit and where the answer goes.
 struct Job {
     board: Board,
     goal: Board,
     opts: SolveOptions,
-    moves: bool,
+    work: Work,
     permit: Permit,
     reply: oneshot::Sender<Reply>,
+}
+
+/// What a solver thread does with a board.
+enum Work {
+    /// Solve it; `moves`: the answer carries the solution.
+    Solve { moves: bool },
+    /// Analyse these moves played from it ([`Solver::analyse`]).
+    Analyse(slide::Moves),
+}
+
+/// Sets a cancel flag when dropped: an analysis stops when its handler ends (its budget ran out, or its client
+/// left).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// An answer: status, content type, body, extra headers.
@@ -760,27 +816,42 @@ impl IntoResponse for Reply {
 /// `POST /api/solve`: checked in this order — announced length (413), content type (415), the body itself
 /// (408, 413, 400), the request (400), a permit (503), the solve.
 async fn solve(State(app): State<Arc<App>>, req: Request) -> Reply {
+    match json_body(req).await {
+        Ok(body) => app.solve(&body).await,
+        Err(r) => r,
+    }
+}
+
+/// `POST /api/analyse`: checked as `/api/solve` — announced length (413), content type (415), the body itself
+/// (408, 413, 400), the request and its moves (400), the table it needs (503 when it is still being built after
+/// [`QUEUE_WAIT`]), a permit (503), the analysis (503 when the budget stops it).
+async fn analyse(State(app): State<Arc<App>>, req: Request) -> Reply {
+    match json_body(req).await {
+        Ok(body) => app.analyse(&body).await,
+        Err(r) => r,
+    }
+}
+
+/// The body of a POST that must be JSON: its announced length, its content type, then the body itself.
+async fn json_body(req: Request) -> Result<Vec<u8>, Reply> {
     let (parts, body) = req.into_parts();
     if content_length(&parts.headers).is_some_and(|n| n > MAX_BODY as u64) {
-        return too_large();
+        return Err(too_large());
     }
     if !is_json(&parts.headers) {
         let got = parts
             .headers
             .get(header::CONTENT_TYPE)
             .map(|v| format!("{:?}", shorten(&String::from_utf8_lossy(v.as_bytes()), 80)));
-        return Reply::error(
+        return Err(Reply::error(
             415,
             format!(
                 "the body must be JSON sent with Content-Type: application/json, not {}",
                 got.as_deref().unwrap_or("no Content-Type")
             ),
-        );
+        ));
     }
-    match read_body(body).await {
-        Ok(body) => app.solve(&body).await,
-        Err(r) => r,
-    }
+    read_body(body).await
 }
 
 fn content_length(headers: &HeaderMap) -> Option<u64> {
@@ -864,33 +935,113 @@ impl App {
         };
         let board = req.board;
         let goal = req.goal.unwrap_or_else(|| Board::goal(board.shape()));
-        if goal.shape() != board.shape() {
+        if let Err(r) = check_board(&board, &goal) {
+            return r;
+        }
+        let opts = self.options(&board, &goal);
+        self.run(board, goal, opts, Work::Solve { moves: req.moves }, None)
+            .await
+    }
+
+    /// An analysis: the moves read and checked on the board, its table ready (up to 12 cells), then
+    /// [`Solver::analyse`] on a solver thread under the budget: each search under `--timeout` and `--max-nodes`
+    /// (without the fallback: an analysis needs proven distances), and the whole analysis stopped `--timeout` after
+    /// it starts.
+    async fn analyse(&self, body: &[u8]) -> Reply {
+        let req = match parse_analyse(body) {
+            Ok(r) => r,
+            Err(e) => return Reply::error(400, e),
+        };
+        let board = req.board;
+        let goal = req.goal.unwrap_or_else(|| Board::goal(board.shape()));
+        if let Err(r) = check_board(&board, &goal) {
+            return r;
+        }
+        let count = match &req.moves {
+            Written::Tiles(t) => t.len(),
+            Written::Letters { moves, .. } => moves.len(),
+        };
+        if count > MAX_ANALYSE_MOVES {
             return Reply::error(
                 400,
                 format!(
-                    "shape mismatch: the board is {} but the goal is {}",
-                    board.shape(),
-                    goal.shape()
+                    "\"moves\": {count} moves: the server analyses sequences of at most {MAX_ANALYSE_MOVES} moves (slide analyse on the command line takes longer ones)"
                 ),
             );
         }
-        if board.shape().cells() > MAX_SCRAMBLE_CELLS {
-            // Bounded work and answers: fast mode would answer, but its moves grow as the cube of the side.
-            let e = slide::Error::SearchTooLarge {
-                shape: board.shape(),
-            };
-            return Reply::error(
-                400,
-                format!("{e}: the server answers boards of at most {MAX_SCRAMBLE_CELLS} cells"),
-            );
+        // Every move checked, a bad one named as it was written (`move 7 (U): no tile below the blank`).
+        let moves = match req
+            .moves
+            .apply(&board)
+            .and_then(|_| req.moves.resolve(&board))
+        {
+            Ok(m) => m,
+            Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
+        };
+        let shape = board.shape();
+        if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells()) {
+            if let Err(r) = self.table_for(&goal).await {
+                return r;
+            }
         }
-        let opts = self.options(&board, &goal);
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        let opts = SolveOptions {
+            fallback: false,
+            cancel: Some(Arc::clone(&cancel.0)),
+            ..self.options(&board, &goal)
+        };
+        self.run(board, goal, opts, Work::Analyse(moves), Some(&cancel.0))
+            .await
+    }
+
+    /// Waits (without holding a solver) for the background thread to have the complete table of `goal` in
+    /// memory, at most [`QUEUE_WAIT`]: an analysis of 11 or 12 cells reads every distance from it.
+    async fn table_for(&self, goal: &Board) -> Result<(), Reply> {
+        let give_up = Instant::now() + QUEUE_WAIT;
+        loop {
+            match self.warm.state(goal) {
+                WarmState::Ready => return Ok(()),
+                WarmState::Failed => {
+                    return Err(Reply::error(
+                        503,
+                        format!(
+                            "the distance table for {} could not be loaded or built on this server",
+                            goal.shape()
+                        ),
+                    ))
+                }
+                WarmState::Queued if Instant::now() >= give_up => {
+                    return Err(Reply::error(
+                        503,
+                        format!(
+                            "the distance table for {} is still being loaded or built: try again in a minute",
+                            goal.shape()
+                        ),
+                    ))
+                }
+                WarmState::Queued => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    }
+
+    /// Runs a job on a solver thread once a permit is free (503 when none comes within [`QUEUE_WAIT`]). With
+    /// `stop` (the job's cancel flag), the flag is set `--timeout` after the job starts: the budget of a whole
+    /// analysis, whose searches then stop within 2^14 nodes.
+    async fn run(
+        &self,
+        board: Board,
+        goal: Board,
+        opts: SolveOptions,
+        work: Work,
+        stop: Option<&AtomicBool>,
+    ) -> Reply {
         let busy = || {
             Reply::error(
                 503,
                 "the server is busy with other boards: try again in a moment",
             )
         };
+        let failed = || Reply::error(500, "internal error: the solver thread failed");
         let Some(permit) = self.permits.acquire(QUEUE_WAIT).await else {
             return busy();
         };
@@ -899,15 +1050,22 @@ impl App {
             board,
             goal,
             opts,
-            moves: req.moves,
+            work,
             permit,
             reply: tx,
         };
         if self.jobs.try_send(job).is_err() {
             return busy(); // cannot happen: there are as many places as permits
         }
-        rx.await
-            .unwrap_or_else(|_| Reply::error(500, "internal error: the solver thread failed"))
+        // With a permit a solver thread is free: the job starts now.
+        let mut rx = rx;
+        if let Some(flag) = stop {
+            tokio::select! {
+                r = &mut rx => return r.unwrap_or_else(|_| failed()),
+                () = tokio::time::sleep(self.budget.time) => flag.store(true, Ordering::Relaxed),
+            }
+        }
+        rx.await.unwrap_or_else(|_| failed())
     }
 
     /// The solve options for a board: always under the budget, and never waiting for a build. The method is the
@@ -917,7 +1075,7 @@ impl App {
     fn options(&self, board: &Board, goal: &Board) -> SolveOptions {
         let shape = board.shape();
         if shape.cells() < LC_ONLY_CELLS && goal.is_default_goal() && !shape.is_line() {
-            let _ = self.warm.ready(shape);
+            let _ = self.warm.ready(goal);
         }
         SolveOptions {
             max_nodes: Some(self.budget.nodes),
@@ -929,8 +1087,34 @@ impl App {
     }
 }
 
-/// A solver thread: runs the jobs it receives, one at a time, until the sending side goes away.
-fn solve_loop(solver: &Solver, jobs: &Mutex<Receiver<Job>>) {
+/// A board and goal the server works on: the same shape, at most [`MAX_SCRAMBLE_CELLS`] cells (else 400).
+fn check_board(board: &Board, goal: &Board) -> Result<(), Reply> {
+    if goal.shape() != board.shape() {
+        return Err(Reply::error(
+            400,
+            format!(
+                "shape mismatch: the board is {} but the goal is {}",
+                board.shape(),
+                goal.shape()
+            ),
+        ));
+    }
+    if board.shape().cells() > MAX_SCRAMBLE_CELLS {
+        // Bounded work and answers: fast mode would answer, but its moves grow as the cube of the side.
+        let e = slide::Error::SearchTooLarge {
+            shape: board.shape(),
+        };
+        return Err(Reply::error(
+            400,
+            format!("{e}: the server answers boards of at most {MAX_SCRAMBLE_CELLS} cells"),
+        ));
+    }
+    Ok(())
+}
+
+/// A solver thread: runs the jobs it receives, one at a time, until the sending side goes away. `small` analyses
+/// the boards under [`SMALL_TABLE_CELLS`] cells.
+fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<Job>>) {
     loop {
         let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
             Ok(j) => j,
@@ -940,7 +1124,7 @@ fn solve_loop(solver: &Solver, jobs: &Mutex<Receiver<Job>>) {
             board,
             goal,
             opts,
-            moves,
+            work,
             permit,
             reply,
         } = job;
@@ -949,16 +1133,33 @@ fn solve_loop(solver: &Solver, jobs: &Mutex<Receiver<Job>>) {
         }
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let start = Instant::now();
-            match solver.solve_with(&board, &goal, &opts) {
-                Ok(solution) => {
-                    let seconds = start.elapsed().as_secs_f64();
-                    let moves = if moves { Moves::Tiles } else { Moves::Omit };
-                    Reply::json(
-                        200,
-                        answer_json(&board, &solution, seconds, moves, None, None),
-                    )
+            match work {
+                Work::Solve { moves } => match solver.solve_with(&board, &goal, &opts) {
+                    Ok(solution) => {
+                        let seconds = start.elapsed().as_secs_f64();
+                        let moves = if moves { Moves::Tiles } else { Moves::Omit };
+                        Reply::json(
+                            200,
+                            answer_json(&board, &solution, seconds, moves, None, None),
+                        )
+                    }
+                    Err(e) => Reply::error(error_status(&e), e.to_string()),
+                },
+                Work::Analyse(moves) => {
+                    let cells = board.shape().cells();
+                    let solver = if cells < SMALL_TABLE_CELLS && !board.shape().is_line() {
+                        small
+                    } else {
+                        solver
+                    };
+                    match solver.analyse(&board, &goal, &moves, &opts) {
+                        Ok(a) => Reply::json(200, analysis_json(&board, &a)),
+                        Err(e @ (slide::Error::LimitReached { .. } | slide::Error::Cancelled)) => {
+                            Reply::error(error_status(&e), over_budget(&e, &opts))
+                        }
+                        Err(e) => Reply::error(error_status(&e), e.to_string()),
+                    }
                 }
-                Err(e) => Reply::error(error_status(&e), e.to_string()),
             }
         }))
         .unwrap_or_else(|_| {
@@ -970,12 +1171,26 @@ fn solve_loop(solver: &Solver, jobs: &Mutex<Receiver<Job>>) {
     }
 }
 
-/// Loads or builds, one shape at a time, what the solver needs for a shape's default goal.
-fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<Shape>) {
-    for shape in rx {
-        let goal = Board::goal(shape);
+/// Why an analysis stopped: the library's words and the server's budget.
+fn over_budget(e: &slide::Error, opts: &SolveOptions) -> String {
+    let time = opts.timeout.map_or(0.0, |t| t.as_secs_f64());
+    let nodes = opts.max_nodes.unwrap_or(u64::MAX);
+    let what = match e {
+        slide::Error::Cancelled => String::new(),
+        e => format!(": {e}"),
+    };
+    format!(
+        "the analysis did not finish within the server's budget ({time} s in all, {nodes} nodes per search){what}; `slide analyse` on the command line has no budget"
+    )
+}
+
+/// Loads or builds, one goal at a time, what the solver needs for it: a complete table up to 12 cells, pattern
+/// databases above (asked for the default goal only).
+fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<Board>) {
+    for goal in rx {
+        let shape = goal.shape();
         let opts = SolveOptions {
-            method: if shape.cells() <= slide::engine::table::MAX_TABLE_CELLS {
+            method: if shape.cells() <= MAX_TABLE_CELLS {
                 SolveMethod::Table
             } else {
                 SolveMethod::Search
@@ -990,7 +1205,7 @@ fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<Shape>) {
                 WarmState::Failed
             }
         };
-        warm.set(shape, state);
+        warm.set(&goal, state);
     }
 }
 
@@ -1242,6 +1457,29 @@ mod tests {
             400
         );
         assert_eq!(error_status(&slide::Error::Cancelled), 503);
+        assert_eq!(
+            error_status(&slide::Error::LimitReached {
+                what: "the distance after move 7".into(),
+                lower_bound: 40
+            }),
+            503
+        );
+        assert_eq!(
+            error_status(&slide::Error::JsonNumber {
+                token: "+5".into(),
+                column: 15,
+                reason: "JSON numbers have no '+' sign".into()
+            }),
+            400
+        );
+        assert_eq!(
+            error_status(&slide::Error::BadMove {
+                index: 7,
+                token: "U".into(),
+                reason: "no tile below the blank".into()
+            }),
+            400
+        );
         assert_eq!(error_status(&slide::Error::Internal("x".into())), 500);
         assert_eq!(
             error_status(&slide::Error::TooMuchMemory {

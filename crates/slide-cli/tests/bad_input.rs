@@ -115,6 +115,22 @@ fn catalogue() -> Vec<Bad> {
             "[[1,2,3],[4,-0,0]]",
             "duplicate value 0",
         ),
+        // JSON rows are JSON: no '+' sign, no leading zeros (the slash format still reads them).
+        bad(
+            "plus sign in JSON rows",
+            "[[1,2,3],[4,0,+5]]",
+            "not a JSON number: \"+5\" at column 15",
+        ),
+        bad(
+            "leading zero in JSON rows",
+            "[[1,2,3],[4,0,05]]",
+            "not a JSON number: \"05\" at column 15",
+        ),
+        bad(
+            "plus sign in a bracketed flat list",
+            "[1,2,3,+4,0,5,6,7,8]",
+            "no '+' sign",
+        ),
         bad("float", "[[1,2,3],[4,0,5.0]]", "not a number"),
         bad("float with exponent", "[[1,2,3],[4,0,5e0]]", "not a number"),
         bad("NaN", "[[1,2,3],[4,0,NaN]]", "not a number"),

@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use slide_reference::{Metric, Reference};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The server and a tiny HTTP client
@@ -99,7 +100,20 @@ impl Serve {
 
     /// POST /api/solve expecting an error status; returns the error message.
     fn solve_error(&self, body: &str, status: u16) -> String {
-        let r = self.post("/api/solve", body);
+        self.error_from("/api/solve", body, status)
+    }
+
+    /// POST /api/analyse with a JSON body; the answer must be 200 with a JSON object.
+    fn analyse(&self, body: Value) -> Value {
+        let r = self.post("/api/analyse", &body.to_string());
+        assert_eq!(r.status, 200, "{body} -> {}", r.body);
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        r.json()
+    }
+
+    /// POST to `path` expecting an error status; returns the error message.
+    fn error_from(&self, path: &str, body: &str, status: u16) -> String {
+        let r = self.post(path, body);
         assert_eq!(r.status, status, "{body} -> {}", r.body);
         assert_eq!(r.header("content-type"), Some("application/json"));
         let v = r.json();
@@ -1023,4 +1037,522 @@ fn clients_that_do_not_read_are_dropped() {
         "received {got} bytes of {n} pages of {page}: the connection was not cut"
     );
     assert_eq!(s.get("/").status, 200);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// POST /api/analyse: a reference analysis (breadth-first distances) and a writer of the notations, written here
+// ---------------------------------------------------------------------------------------------------------------
+
+/// The letter of the direction in which tile `t` moves when it slides into the blank of `b` (the community
+/// convention: `U` is the tile below the blank moving up).
+fn tile_letter(cols: usize, b: &[u8], t: u8) -> char {
+    let blank = b.iter().position(|&x| x == 0).unwrap();
+    let at = b.iter().position(|&x| x == t).unwrap();
+    let (br, bc, tr, tc) = (blank / cols, blank % cols, at / cols, at % cols);
+    match (tr as isize - br as isize, tc as isize - bc as isize) {
+        (1, 0) => 'U',
+        (-1, 0) => 'D',
+        (0, 1) => 'L',
+        (0, -1) => 'R',
+        _ => panic!("tile {t} is not next to the blank of {b:?}"),
+    }
+}
+
+/// A sequence of tiles played from a board, written in every notation.
+struct Notations {
+    tiles: String,
+    long: String,
+    short: String,
+    /// The blank's directions (the opposite letters).
+    blank: String,
+}
+
+fn notations(cols: usize, board: &[u8], tiles: &[u8]) -> Notations {
+    let mut b = board.to_vec();
+    let mut long = String::new();
+    for &t in tiles {
+        long.push(tile_letter(cols, &b, t));
+        b = slide_reference::replay(cols, &b, &[t as u32]).unwrap();
+    }
+    let blank = long
+        .chars()
+        .map(|c| match c {
+            'U' => 'D',
+            'D' => 'U',
+            'L' => 'R',
+            _ => 'L',
+        })
+        .collect();
+    let letters: Vec<char> = long.chars().collect();
+    let mut short = String::new();
+    let mut i = 0;
+    while i < letters.len() {
+        let j = (i..letters.len())
+            .find(|&j| letters[j] != letters[i])
+            .unwrap_or(letters.len());
+        short.push(letters[i]);
+        if j - i > 1 {
+            short.push_str(&(j - i).to_string());
+        }
+        i = j;
+    }
+    let tiles = tiles
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Notations {
+        tiles,
+        long,
+        short,
+        blank,
+    }
+}
+
+/// The tile that moved between two boards one move apart.
+fn moved_tile(before: &[u8], after: &[u8]) -> u8 {
+    after[before.iter().position(|&t| t == 0).unwrap()]
+}
+
+/// A shortest solution by the reference: from each board, a move to a board one closer.
+fn reference_solution(r: &Reference, rows: usize, cols: usize, board: &[u8]) -> Vec<u8> {
+    let mut b = board.to_vec();
+    let mut d = r.distance(&b).unwrap();
+    let mut tiles = Vec::new();
+    while d > 0 {
+        let next = slide_reference::neighbours(rows, cols, &b, Metric::Stm)
+            .into_iter()
+            .find(|n| r.distance(n) == Some(d - 1))
+            .unwrap();
+        tiles.push(moved_tile(&b, &next));
+        b = next;
+        d -= 1;
+    }
+    tiles
+}
+
+/// A shortest solution with a detour (a tile moved away from the goal and back) inserted after the first `k`
+/// moves, or after the first later position where some move leads away; returns the moves and where the detour
+/// starts (0-based).
+fn with_detour(
+    r: &Reference,
+    rows: usize,
+    cols: usize,
+    board: &[u8],
+    k: usize,
+) -> (Vec<u8>, usize) {
+    let sol = reference_solution(r, rows, cols, board);
+    let mut b = slide_reference::replay(
+        cols,
+        board,
+        &sol[..k].iter().map(|&t| t as u32).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    for at in k..sol.len() {
+        let d = r.distance(&b).unwrap();
+        if let Some(away) = slide_reference::neighbours(rows, cols, &b, Metric::Stm)
+            .into_iter()
+            .find(|n| r.distance(n) == Some(d + 1))
+        {
+            let t = moved_tile(&b, &away);
+            let mut tiles = sol.clone();
+            tiles.splice(at..at, [t, t]);
+            return (tiles, at);
+        }
+        b = slide_reference::replay(cols, &b, &[sol[at] as u32]).unwrap();
+    }
+    panic!("no move leads away from the goal along the solution of {board:?}");
+}
+
+/// The analysis of `tiles` played from `board` by the reference's distances: the fields of `slide analyse --json`.
+fn reference_analysis(
+    r: &Reference,
+    cols: usize,
+    board: &[u8],
+    goal: &[u8],
+    tiles: &[u8],
+) -> Value {
+    let optimal = r.distance(board).unwrap() as i64;
+    let mut b = board.to_vec();
+    let (mut distances, mut mistakes) = (Vec::new(), Vec::new());
+    let mut prev = optimal;
+    for (i, &t) in tiles.iter().enumerate() {
+        b = slide_reference::replay(cols, &b, &[t as u32]).expect("a legal move");
+        let d = r
+            .distance(&b)
+            .expect("a board within the reference's reach") as i64;
+        if d >= prev {
+            mistakes.push(i + 1);
+        }
+        distances.push(d);
+        prev = d;
+    }
+    let solves = b == goal;
+    let runs = notations(cols, board, tiles)
+        .short
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .count();
+    serde_json::json!({
+        "solves": solves,
+        "length": tiles.len(),
+        "mtm_length": runs,
+        "optimal": optimal,
+        "over": if solves { Value::from(tiles.len() as i64 - optimal) } else { Value::Null },
+        "distances": distances,
+        "mistakes": mistakes,
+    })
+}
+
+/// Checks an answer of /api/analyse against the reference's fields and the board sent.
+fn check_analysis(got: &Value, want: &Value, board: &Value) {
+    assert_eq!(&got["board"], board, "{got}");
+    for field in [
+        "solves",
+        "length",
+        "mtm_length",
+        "optimal",
+        "over",
+        "distances",
+        "mistakes",
+    ] {
+        assert_eq!(got[field], want[field], "{field}: got {got}, want {want}");
+    }
+    assert_eq!(
+        got.as_object().unwrap().len(),
+        8,
+        "exactly the fields of slide analyse --json: {got}"
+    );
+}
+
+fn rows_json(cells: &[u8], cols: usize) -> Value {
+    serde_json::json!(cells.chunks(cols).collect::<Vec<_>>())
+}
+
+#[test]
+fn analyses_of_3x3_solves_with_detours_match_a_bfs() {
+    let s = Serve::start();
+    let goal = slide_reference::goal(9);
+    let r = Reference::new(3, 3, &goal, Metric::Stm);
+    let cache = tempfile::tempdir().unwrap();
+    for seed in 0..4u64 {
+        let board_v = s
+            .get(&format!("/api/scramble?shape=3x3&seed={seed}"))
+            .json()["board"]
+            .clone();
+        let (_, _, board) = rows_of(&board_v);
+        if r.distance(&board) == Some(0) {
+            continue;
+        }
+        let (tiles, at) = with_detour(&r, 3, 3, &board, seed as usize * 3);
+        let want = reference_analysis(&r, 3, &board, &goal, &tiles);
+        // A detour of two moves placed at a known place: one mistake there, two moves over.
+        assert_eq!(want["mistakes"], serde_json::json!([at + 1]), "{want}");
+        assert_eq!(
+            (&want["over"], &want["solves"]),
+            (&Value::from(2), &Value::from(true))
+        );
+
+        let w = notations(3, &board, &tiles);
+        // Lower case, a space between moves (a letter and its count stay together).
+        let mut spaced = String::new();
+        for c in w.short.to_lowercase().chars() {
+            if c.is_ascii_alphabetic() && !spaced.is_empty() {
+                spaced.push_str("  ");
+            }
+            spaced.push(c);
+        }
+        let slash = board
+            .chunks(3)
+            .map(|r| {
+                r.iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let first = s.analyse(serde_json::json!({"board": board_v, "moves": w.tiles}));
+        check_analysis(&first, &want, &board_v);
+        // The same sequence in every notation, and the board as text: the same analysis.
+        for body in [
+            serde_json::json!({"board": board_v, "moves": tiles}),
+            serde_json::json!({"board": board_v, "moves": w.long}),
+            serde_json::json!({"board": board_v, "moves": w.short}),
+            serde_json::json!({"board": board_v, "moves": spaced}),
+            serde_json::json!({"board": board_v, "moves": w.blank, "blank": true}),
+            serde_json::json!({"board": board_v, "moves": w.blank.to_lowercase(), "blank": true, "goal": "1 2 3/4 5 6/7 8 0"}),
+            serde_json::json!({"board": slash, "moves": w.short, "blank": false}),
+        ] {
+            assert_eq!(s.analyse(body.clone()), first, "{body}");
+        }
+        // Exactly what `slide analyse --json` prints.
+        let out = Command::new(assert_cmd::cargo::cargo_bin("slide"))
+            .args(["analyse", "--json", &slash, &w.short])
+            .env("SLIDE_CACHE_DIR", cache.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let line = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(line.trim()).unwrap(),
+            first,
+            "{line}"
+        );
+        // A sequence that stops short of the goal does not solve: no "over".
+        let part = &tiles[..tiles.len() - 1];
+        let got = s.analyse(serde_json::json!({"board": board_v, "moves": part}));
+        check_analysis(
+            &got,
+            &reference_analysis(&r, 3, &board, &goal, part),
+            &board_v,
+        );
+        assert_eq!(
+            (&got["solves"], &got["over"]),
+            (&Value::from(false), &Value::Null)
+        );
+    }
+}
+
+#[test]
+fn analyses_towards_a_custom_goal() {
+    let s = Serve::start();
+    let goal = slide_reference::goal_with_blank(6, 0);
+    let r = Reference::new(2, 3, &goal, Metric::Stm);
+    for (i, board) in r.farthest().iter().take(3).enumerate() {
+        let (tiles, at) = with_detour(&r, 2, 3, board, i * 4);
+        let want = reference_analysis(&r, 3, board, &goal, &tiles);
+        assert_eq!(want["mistakes"], serde_json::json!([at + 1]));
+        let board_v = rows_json(board, 3);
+        let got = s.analyse(serde_json::json!({
+            "board": board_v,
+            "goal": rows_json(&goal, 3),
+            "moves": notations(3, board, &tiles).short,
+        }));
+        check_analysis(&got, &want, &board_v);
+        assert_eq!(got["optimal"], r.diameter());
+    }
+}
+
+#[test]
+fn analyses_of_4x4_solves_match_a_bounded_bfs() {
+    let s = Serve::start();
+    let goal = slide_reference::goal(16);
+    // Every board within 14 moves of the goal: the walks below stay within 10, the detours add 2.
+    let r = Reference::within(4, 4, &goal, Metric::Stm, 14);
+    let mut seed = 99u64;
+    for walk in [6usize, 10, 10] {
+        let mut b = goal.clone();
+        for _ in 0..walk {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let ns = neighbours(&b, 4, 4);
+            b = ns[(seed >> 33) as usize % ns.len()].clone();
+        }
+        if r.distance(&b) == Some(0) {
+            continue;
+        }
+        let (tiles, at) = with_detour(&r, 4, 4, &b, 1);
+        let want = reference_analysis(&r, 4, &b, &goal, &tiles);
+        assert_eq!(want["mistakes"], serde_json::json!([at + 1]));
+        let board_v = rows_json(&b, 4);
+        let w = notations(4, &b, &tiles);
+        let got = s.analyse(serde_json::json!({"board": board_v, "moves": w.short}));
+        check_analysis(&got, &want, &board_v);
+        assert_eq!(
+            s.analyse(serde_json::json!({"board": board_v, "moves": w.blank, "blank": true})),
+            got
+        );
+    }
+}
+
+#[test]
+fn bad_analyse_requests_are_400_naming_the_problem() {
+    let s = Serve::start();
+    let cases: &[(&str, &[&str])] = &[
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "RUX"}"#,
+            &["unknown letter 'X' at column 3"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "RD0"}"#,
+            &["count", "column 3"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R0"}"#,
+            &["count 0 at column 2"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "U"}"#,
+            &["move 1 (U): no tile below the blank"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R D L2 U L"}"#,
+            &["move 6 (L):"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "d", "blank": true}"#,
+            &["move 1 (D):"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "5 4 1 9"}"#,
+            &["move 4 (9):", "no tile 9"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": [5, 1]}"#,
+            &["move 2 (1): tile 1 is not next to the blank"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": [0]}"#,
+            &["move 1 (0)", "blank"],
+        ),
+        (r#"{"board": "4 1 2/5 0 3"}"#, &["needs \"moves\""]),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": null}"#,
+            &["needs \"moves\""],
+        ),
+        (r#"{"moves": "R"}"#, &["needs a \"board\""]),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": ""}"#,
+            &["no moves given"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "  "}"#,
+            &["no moves given"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": []}"#,
+            &["no moves given"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": 5}"#,
+            &["\"moves\" must be a string", "not 5"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": true}"#,
+            &["\"moves\" must be a string", "not true"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": {"a": 1}}"#,
+            &["\"moves\" must be a string"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": [5, "4"]}"#,
+            &["item 2", "\"4\"", "not a tile number"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": [5, 4.5]}"#,
+            &["item 2", "4.5"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": [-5]}"#,
+            &["item 1", "-5"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": [99999999999]}"#,
+            &["item 1", "too large"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "5 x"}"#,
+            &["not a number", "\"x\""],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R", "blank": "yes"}"#,
+            &["\"blank\" must be true or false"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R10001"}"#,
+            &["10001 moves", "at most 10000"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R99999999999"}"#,
+            &["too long"],
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R", "goal": "1 2/3 0"}"#,
+            &["goal"],
+        ),
+        (
+            r#"{"board": [[4,1,2],[5,0,+3]], "moves": "R"}"#,
+            &["not valid JSON"],
+        ),
+        (
+            r#"{"board": "[[4,1,2],[5,0,+3]]", "moves": "R"}"#,
+            &["not a JSON number: \"+3\" at column 15"],
+        ),
+        (
+            r#"{"board": [[4,1,2],[5,5,0]], "moves": "R"}"#,
+            &["duplicate value 5"],
+        ),
+        ("", &["empty request body"]),
+        ("[1]", &["JSON object"]),
+    ];
+    for (body, needles) in cases {
+        let e = s.error_from("/api/analyse", body, 400);
+        for n in *needles {
+            assert!(e.contains(n), "{body}: error {e:?} does not contain {n:?}");
+        }
+    }
+    // Too many tile numbers as well: the limit is counted in moves, however written.
+    let many = vec![5; 10_001];
+    let e = s.error_from(
+        "/api/analyse",
+        &serde_json::json!({"board": "4 1 2/5 0 3", "moves": many}).to_string(),
+        400,
+    );
+    assert!(e.contains("at most 10000"), "{e}");
+    // The checks of /api/solve: method, content type, size.
+    let r = s.get("/api/analyse");
+    assert_eq!((r.status, r.header("allow")), (405, Some("POST")));
+    let r = s.raw(
+        format!(
+            "POST /api/analyse HTTP/1.1\r\nHost: {}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}",
+            s.addr
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 415, "{}", r.body);
+    let big = format!(
+        r#"{{"board": "4 1 2/5 0 3", "moves": "{}"}}"#,
+        "R".repeat(70_000)
+    );
+    assert_eq!(s.post("/api/analyse", &big).status, 413);
+    // Still answering.
+    assert_eq!(
+        s.analyse(serde_json::json!({"board": "4 1 2/5 0 3", "moves": "RDL2U"}))["over"],
+        0
+    );
+}
+
+#[test]
+fn analyses_stop_within_the_budget() {
+    let s = Serve::with_args(&["--timeout", "1", "--threads", "2"]);
+    // A random 4x4 board and 200 moves of one tile back and forth: far beyond what a debug build proves in 1 s.
+    let board = s.get("/api/scramble?shape=4x4&seed=3").json()["board"].clone();
+    let (_, cols, cells) = rows_of(&board);
+    let blank = cells.iter().position(|&t| t == 0).unwrap();
+    let next = if blank % cols > 0 {
+        blank - 1
+    } else {
+        blank + 1
+    };
+    let moves = vec![cells[next]; 200];
+    let t = Instant::now();
+    let e = s.error_from(
+        "/api/analyse",
+        &serde_json::json!({"board": board, "moves": moves}).to_string(),
+        503,
+    );
+    let took = t.elapsed();
+    assert!(
+        e.contains("did not finish within the server's budget") && e.contains("1 s"),
+        "{e}"
+    );
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+    // The server is still answering.
+    assert_eq!(
+        s.analyse(serde_json::json!({"board": "4 1 2/5 0 3", "moves": "5 4 1 2 3"}))["mistakes"],
+        serde_json::json!([])
+    );
 }

@@ -28,6 +28,16 @@ pub enum Error {
         /// 1-based character column.
         column: usize,
     },
+    /// A number in JSON rows (or a bracketed flat list) written as JSON does not allow: a `+` sign, leading zeros.
+    #[error("not a JSON number: {token:?} at column {column}: {reason}")]
+    JsonNumber {
+        /// The number as written (shortened when long).
+        token: String,
+        /// 1-based character column.
+        column: usize,
+        /// What JSON does not allow in it.
+        reason: String,
+    },
     /// The text does not follow any board format.
     #[error("syntax error at column {column}: {message}")]
     Syntax {

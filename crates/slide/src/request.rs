@@ -1,5 +1,6 @@
-//! The JSON body of a solve request (`POST /api/solve` of `slide serve`), read into boards with errors that name
-//! what is wrong. Pure: no I/O, so the server and the fuzzer run the very same code.
+//! The JSON bodies of the requests of `slide serve` (`POST /api/solve`, `POST /api/analyse`), read into boards and
+//! move sequences with errors that name what is wrong. Pure: no I/O, so the server and the fuzzer run the very same
+//! code.
 //!
 //! ```
 //! let r = slide::request::parse_solve(br#"{"board": "4 1 2/5 0 3", "moves": true}"#).unwrap();
@@ -8,9 +9,10 @@
 //! assert!(slide::request::parse_solve(br#"{"board": [[1,2],[3,0.5]]}"#).unwrap_err().contains("not a whole number"));
 //! ```
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::board::{Board, Shape};
+use crate::board::notation::{self, Written};
+use crate::board::{Board, Shape, Tile};
 
 /// A solve request: the board, an optional goal of the same shape, and whether the moves are wanted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,19 +28,139 @@ pub struct SolveRequest {
 /// Reads `{"board": …, "goal"?: …, "shape"?: "RxC", "moves"?: bool}`; a board is a string in any format
 /// [`Board::parse`] reads, or an array of rows of whole numbers. The error says what is wrong, for a 400 reply.
 pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
+    let obj = object(
+        body,
+        "{\"board\": \"1 2 3/4 0 5\", \"moves\": true}",
+        "{\"board\": [[1,2,3],[4,0,5]]}",
+    )?;
+    let (board, goal) = board_and_goal(&obj)?;
+    let moves = match obj.get("moves") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(format!(
+                "\"moves\" must be true or false, not {}",
+                shorten(&other.to_string(), 40)
+            ))
+        }
+    };
+    Ok(SolveRequest { board, goal, moves })
+}
+
+/// An analysis request: the board, an optional goal of the same shape, and the moves as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalyseRequest {
+    /// The board the moves start from.
+    pub board: Board,
+    /// The goal, when not the default one.
+    pub goal: Option<Board>,
+    /// The moves, as read by [`notation::read`] (not yet checked against the board).
+    pub moves: Written,
+}
+
+/// Reads `{"board": …, "moves": M, "goal"?: …, "shape"?: "RxC", "blank"?: bool}` (`POST /api/analyse`): boards as
+/// in [`parse_solve`]; `moves` a string in any notation [`notation::read`] reads (tile numbers, or letters long or
+/// short, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of tile
+/// numbers. The moves are read, not played: whether each is legal on the board is for [`Written::apply`] to say.
+///
+/// ```
+/// use slide::request::parse_analyse;
+/// let r = parse_analyse(br#"{"board": "4 1 2/5 0 3", "moves": "r d l2 u"}"#).unwrap();
+/// assert_eq!(r.moves.resolve(&r.board).unwrap().apply(&r.board).unwrap(), slide::Board::goal(r.board.shape()));
+/// let r = parse_analyse(br#"{"board": "4 1 2/5 0 3", "moves": [5, 4, 1, 2, 3]}"#).unwrap();
+/// assert_eq!(r.moves, slide::notation::Written::Tiles(vec![5, 4, 1, 2, 3]));
+/// assert!(parse_analyse(br#"{"board": "4 1 2/5 0 3", "moves": "RX"}"#).unwrap_err().contains("unknown letter 'X' at column 2"));
+/// ```
+pub fn parse_analyse(body: &[u8]) -> Result<AnalyseRequest, String> {
+    let obj = object(
+        body,
+        "{\"board\": \"4 1 2/5 0 3\", \"moves\": \"RDL2U\"}",
+        "{\"board\": [[4,1,2],[5,0,3]], \"moves\": \"RDL2U\"}",
+    )?;
+    let (board, goal) = board_and_goal(&obj)?;
+    let blank = match obj.get("blank") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(format!(
+                "\"blank\" must be true or false, not {}",
+                shorten(&other.to_string(), 40)
+            ))
+        }
+    };
+    let moves = match obj.get("moves") {
+        None | Some(Value::Null) => {
+            return Err(
+                "the request needs \"moves\": a string such as \"RDL2U\" or \"5 4 1 2 3\", or an array of tile numbers such as [5, 4, 1, 2, 3]".into(),
+            )
+        }
+        Some(Value::String(text)) => {
+            if text.trim().is_empty() {
+                return Err("\"moves\" is empty: no moves given".into());
+            }
+            notation::read(text, blank).map_err(|e| format!("\"moves\": {e}"))?
+        }
+        Some(Value::Array(items)) => {
+            if items.is_empty() {
+                return Err("\"moves\" is empty: no moves given".into());
+            }
+            if items.len() > notation::MAX_MOVES {
+                return Err(format!(
+                    "\"moves\": move sequence too long: more than {} moves",
+                    notation::MAX_MOVES
+                ));
+            }
+            let mut tiles = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item.as_u64().map(Tile::try_from) {
+                    Some(Ok(t)) => tiles.push(t),
+                    Some(Err(_)) => {
+                        return Err(format!(
+                            "\"moves\": item {}: {item} is too large to be a tile",
+                            i + 1
+                        ))
+                    }
+                    None => {
+                        return Err(format!(
+                            "\"moves\": item {}: {} is not a tile number (a whole number from 1 up)",
+                            i + 1,
+                            shorten(&item.to_string(), 40)
+                        ))
+                    }
+                }
+            }
+            Written::Tiles(tiles)
+        }
+        Some(other) => {
+            return Err(format!(
+                "\"moves\" must be a string such as \"RDL2U\" or an array of tile numbers such as [5, 4, 1, 2, 3], not {}",
+                shorten(&other.to_string(), 40)
+            ))
+        }
+    };
+    Ok(AnalyseRequest { board, goal, moves })
+}
+
+/// The body as a JSON object; `example` and `object_example` show a good body in the errors.
+fn object(body: &[u8], example: &str, object_example: &str) -> Result<Map<String, Value>, String> {
     let v: Value = serde_json::from_slice(body).map_err(|e| {
         if body.iter().all(u8::is_ascii_whitespace) {
-            "empty request body: expected JSON such as {\"board\": \"1 2 3/4 0 5\", \"moves\": true}".to_string()
+            format!("empty request body: expected JSON such as {example}")
         } else {
             format!("the request body is not valid JSON: {e}")
         }
     })?;
-    let Value::Object(obj) = v else {
-        return Err(format!(
-            "the request body must be a JSON object such as {{\"board\": [[1,2,3],[4,0,5]]}}, not {}",
+    match v {
+        Value::Object(obj) => Ok(obj),
+        v => Err(format!(
+            "the request body must be a JSON object such as {object_example}, not {}",
             shorten(&v.to_string(), 40)
-        ));
-    };
+        )),
+    }
+}
+
+/// The `"board"` of a request (with its `"shape"`, for flat lists) and its `"goal"`, when one is given.
+fn board_and_goal(obj: &Map<String, Value>) -> Result<(Board, Option<Board>), String> {
     let shape = match obj.get("shape") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.parse::<Shape>().map_err(|e| format!("\"shape\": {e}"))?),
@@ -61,17 +183,7 @@ pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
         None | Some(Value::Null) => None,
         Some(g) => Some(board_from_value(g, Some(board.shape()), "goal")?),
     };
-    let moves = match obj.get("moves") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            return Err(format!(
-                "\"moves\" must be true or false, not {}",
-                shorten(&other.to_string(), 40)
-            ))
-        }
-    };
-    Ok(SolveRequest { board, goal, moves })
+    Ok((board, goal))
 }
 
 /// A board from a JSON string (any format `slide solve` reads) or an array of rows of whole numbers.

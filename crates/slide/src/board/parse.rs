@@ -1,9 +1,10 @@
 //! Reading boards from text: JSON rows, slash-separated rows, and flat lists with a known shape.
 //!
 //! Formats (white space is allowed anywhere between numbers and brackets):
-//! - JSON rows: `[[1,2,3],[4,0,5]]`;
+//! - JSON rows: `[[1,2,3],[4,0,5]]`, numbers written as JSON writes them (no `+` sign, no leading zeros such as
+//!   `05`; fractions and exponents are not whole tiles either);
 //! - slash rows: `1 2 3/4 0 5` or `1,2,3/4,0,5`;
-//! - a flat list, `1 2 3 4 0 5` or `[1,2,3,4,0,5]`, when the shape is given; without one, a flat list whose length
+//! - a flat list, `1 2 3 4 0 5` or `[1,2,3,4,0,5]` (JSON, as above), when the shape is given; without one, a flat list whose length
 //!   is a square (4, 9, 16, …) is read as a square board.
 //!
 //! Every failure is an [`Error`] naming what is wrong and where; nothing here panics.
@@ -52,6 +53,7 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
         s: text.as_bytes(),
         text,
         i: 0,
+        json: false,
     };
     p.skip_ws();
     if p.i == p.s.len() {
@@ -60,6 +62,8 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
     let mut rows: Vec<usize> = Vec::new(); // lengths of the rows, empty for a flat list
     let mut vals: Vec<i64> = Vec::new();
     if p.peek() == Some(b'[') {
+        // Brackets: JSON, whose numbers have no '+' sign and no leading zeros.
+        p.json = true;
         p.i += 1;
         p.skip_ws();
         match p.peek() {
@@ -198,6 +202,8 @@ struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
     i: usize,
+    /// The input is JSON (it opens with a bracket): numbers must be written as JSON allows.
+    json: bool,
 }
 
 impl Parser<'_> {
@@ -289,7 +295,8 @@ impl Parser<'_> {
         }
     }
 
-    /// One number, as written (sign included). Fractions, exotic digits and glued text are errors naming the token.
+    /// One number, as written (sign included). Fractions, exotic digits and glued text are errors naming the token;
+    /// in JSON, so are a `+` sign and leading zeros (`05`, `-00`), which JSON does not allow.
     fn number(&mut self) -> Result<i64> {
         let start = self.i;
         let neg = matches!(self.peek(), Some(b'-'));
@@ -330,6 +337,22 @@ impl Parser<'_> {
                 return Err(Error::NumberTooLarge { token, column });
             }
             return Err(Error::NotANumber { token, column });
+        }
+        if self.json {
+            let reason = if self.s[start] == b'+' {
+                Some("JSON numbers have no '+' sign")
+            } else if self.s[digits] == b'0' && self.i - digits > 1 {
+                Some("JSON numbers have no leading zeros")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(Error::JsonNumber {
+                    token: self.text[start..self.i].chars().take(24).collect(),
+                    column: self.column(start),
+                    reason: reason.into(),
+                });
+            }
         }
         Ok(if neg { -v } else { v })
     }
@@ -402,6 +425,78 @@ mod tests {
             "the rows make a board of shape 2x3, not the shape 3x2 asked for"
         );
         assert_eq!(Board::parse("\u{feff}1 2 3/4 0 5").unwrap().blank(), 4);
+    }
+
+    #[test]
+    fn json_rows_take_json_numbers_only() {
+        // What JSON rejects in a number is rejected in JSON rows and bracketed flat lists, naming the text and
+        // its column.
+        for (text, token, column, why) in [
+            ("[[1,2,3],[4,0,+5]]", "+5", 15, "'+' sign"),
+            ("[[1,2,3],[4,0,05]]", "05", 15, "leading zeros"),
+            ("[[1,2,3],[4,00,5]]", "00", 13, "leading zeros"),
+            ("[[1,2,3],[4,-05,0]]", "-05", 13, "leading zeros"),
+            ("[[+1,2,3],[4,0,5]]", "+1", 3, "'+' sign"),
+            (" [ [1, 2, 3] , [4, 0, +0005] ]", "+0005", 23, "'+' sign"),
+        ] {
+            let e = Board::parse(text).unwrap_err();
+            let msg = e.to_string();
+            match e {
+                Error::JsonNumber {
+                    token: t,
+                    column: c,
+                    reason,
+                } => assert!(
+                    t == token && c == column && reason.contains(why),
+                    "{text}: {msg}"
+                ),
+                e => panic!("{text}: {e:?}"),
+            }
+            assert!(
+                msg.starts_with(&format!(
+                    "not a JSON number: {token:?} at column {column}: "
+                )),
+                "{text}: {msg}"
+            );
+        }
+        let s = Shape::new(2, 3).unwrap();
+        assert!(matches!(
+            Board::parse_with_shape("[1,2,3,4,0,+5]", Some(s)),
+            Err(Error::JsonNumber { column: 12, .. })
+        ));
+        // The rest of JSON's number rules were already enforced: fractions, exponents, a lone sign or dot.
+        for text in [
+            "[[1,2,3],[4,0,5.]]",
+            "[[1,2,3],[4,0,.5]]",
+            "[[1,2,3],[4,0,1e0]]",
+            "[[1,2,3],[4,0,5E+0]]",
+            "[[1,2,3],[4,0,-]]",
+            "[[1,2,3],[4,0,0x5]]",
+        ] {
+            assert!(
+                matches!(Board::parse(text), Err(Error::NotANumber { .. })),
+                "{text}: {:?}",
+                Board::parse(text)
+            );
+        }
+        // What JSON allows still reads: zero, negative zero (a second blank here), white space.
+        assert_eq!(
+            Board::parse("[[1,2,3],[4,0,5]]").unwrap(),
+            Board::parse("[ [ 1 ,2,3 ],\n\t[4 , 0,5 ] ]").unwrap()
+        );
+        assert!(matches!(
+            Board::parse("[[1,2,3],[4,-0,0]]"),
+            Err(Error::Duplicate { value: 0, .. })
+        ));
+        // The other formats are not JSON: a '+' sign and leading zeros read as before there.
+        let want = Board::parse("[[1,2,3],[4,0,5]]").unwrap();
+        for text in ["1 2 3/4 0 +5", "01,02,03/04,00,05", "+1 2 3/4 0 5"] {
+            assert_eq!(Board::parse(text).unwrap(), want, "{text}");
+        }
+        assert_eq!(
+            Board::parse_with_shape("1 2 3 4 0 +5", Some(s)).unwrap(),
+            want
+        );
     }
 
     #[test]
