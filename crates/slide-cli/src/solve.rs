@@ -132,14 +132,13 @@ impl SolveArgs {
         if self.metric == slide::Metric::Mtm {
             let search = [
                 (self.fast, "--fast"),
-                (self.search, "--search"),
                 (self.within.is_some(), "--within"),
                 (self.pdb.is_some(), "--pdb"),
                 (self.heuristic != "auto", "--heuristic"),
             ];
             if let Some((_, flag)) = search.iter().find(|(given, _)| *given) {
                 return Err(format!(
-                    "--metric mtm: {flag} counts single-tile moves; MTM is answered by the complete tables (boards of at most 12 cells)"
+                    "--metric mtm: {flag} counts single-tile moves; MTM is answered by the complete tables (at most 12 cells) and by MTM IDA* with label tables (4x4, 3x5, 5x3)"
                 ));
             }
         }

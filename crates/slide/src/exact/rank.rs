@@ -150,8 +150,14 @@ pub struct MultisetRanker {
     counts: Vec<u8>,
     /// `radix[l]` = C(cells left before label l, counts[l]).
     radix: Vec<u64>,
+    /// For each label whose radix is at most [`COMBO_TABLE`], its combinations by colexicographic rank, as masks
+    /// of positions among the cells left (unranking by lookup); empty for the others.
+    combos: Vec<Vec<u32>>,
     size: u64,
 }
+
+/// The largest radix whose combinations [`MultisetRanker`] tabulates.
+const COMBO_TABLE: u64 = 1 << 16;
 
 /// Binomial coefficients C(n, k) for n, k <= 32.
 const fn binomials() -> [[u64; 33]; 33] {
@@ -182,16 +188,23 @@ impl MultisetRanker {
         let mut left = n;
         let mut size: u64 = 1;
         let mut radix = Vec::with_capacity(counts.len());
+        let mut combos = Vec::with_capacity(counts.len());
         for &c in counts {
             let r = BINOMIAL[left][c as usize];
             radix.push(r);
             size = size.checked_mul(r)?;
+            combos.push(if r <= COMBO_TABLE {
+                (0..r).map(|d| colex_unrank(d, c as usize, left)).collect()
+            } else {
+                Vec::new()
+            });
             left -= c as usize;
         }
         Some(MultisetRanker {
             n,
             counts: counts.to_vec(),
             radix,
+            combos,
             size,
         })
     }
@@ -252,30 +265,47 @@ impl MultisetRanker {
             digits[l] = r % self.radix[l];
             r /= self.radix[l];
         }
-        let mut left: u64 = if self.n == 32 {
-            u32::MAX as u64
+        let mut left: u32 = if self.n == 32 {
+            u32::MAX
         } else {
             (1 << self.n) - 1
         };
-        for l in 0..labels {
-            let mut d = digits[l];
-            let mut len = left.count_ones() as usize;
-            let mut taken = 0u64;
-            for j in (1..=self.counts[l] as usize).rev() {
-                // The largest position p < len with C(p, j) <= d (colex unranking).
-                let mut p = j - 1;
-                while p + 1 < len && BINOMIAL[p + 1][j] <= d {
-                    p += 1;
+        for (l, &d) in digits[..labels].iter().enumerate() {
+            let relative = match self.combos[l].get(d as usize) {
+                Some(&m) => m,
+                None => colex_unrank(d, self.counts[l] as usize, left.count_ones() as usize),
+            };
+            // The cells left, in ascending order: those whose index among them is in `relative` take label l.
+            let mut free = left;
+            let mut rel = relative;
+            while rel != 0 {
+                let cell = free.trailing_zeros();
+                if rel & 1 != 0 {
+                    cells[cell as usize] = l as u8;
+                    left &= !(1 << cell);
                 }
-                d -= BINOMIAL[p][j];
-                len = p;
-                let cell = select(left, p as u32);
-                cells[cell as usize] = l as u8;
-                taken |= 1 << cell;
+                free &= free - 1;
+                rel >>= 1;
             }
-            left &= !taken;
         }
     }
+}
+
+/// The combination of colexicographic rank `d` of `k` positions among `len`, as a mask of positions.
+fn colex_unrank(mut d: u64, k: usize, len: usize) -> u32 {
+    let mut mask = 0u32;
+    let mut len = len;
+    for j in (1..=k).rev() {
+        // The largest position p < len with C(p, j) <= d.
+        let mut p = j - 1;
+        while p + 1 < len && BINOMIAL[p + 1][j] <= d {
+            p += 1;
+        }
+        d -= BINOMIAL[p][j];
+        len = p;
+        mask |= 1 << p;
+    }
+    mask
 }
 
 /// Index of the `d`-th (0-based) set bit of `mask`.

@@ -32,62 +32,128 @@ use crate::search::ida::{Limits, Outcome};
 /// The largest label table built (entries): 3 × 5's column table (504,504,000) fits, 4 × 5 (5.9·10¹⁰) does not.
 pub const MAX_LABEL_ENTRIES: u64 = 600_000_000;
 
-/// The number of row-label arrangements of `shape` (the row table's entries), `None` when it does not fit in a
-/// `u64`.
-pub fn label_space_size(shape: Shape, blank_goal: usize) -> Option<u64> {
-    MultisetRanker::new(&label_counts(shape, blank_goal)).map(|r| r.size())
+/// The number of entries of the label table of `kind` for `shape`, `None` when it does not fit in a `u64`.
+pub fn label_space_size(shape: Shape, blank_goal: usize, kind: LabelKind) -> Option<u64> {
+    let labels = goal_labels(shape, blank_goal, kind);
+    MultisetRanker::new(&counts(&labels))?
+        .size()
+        .checked_mul(kind.states_per_arrangement())
 }
 
-/// Label counts: label 0 is the blank, label `1 + r` the tiles of goal row `r`.
-fn label_counts(shape: Shape, blank_goal: usize) -> Vec<u8> {
+/// The label of each goal cell: 0 on the blank's cell; else, with [`LabelKind::Vertical`] and
+/// [`LabelKind::Alternating`], `1 + ` the cell's row; with [`LabelKind::Blocks`], `1 +` its block of the 2 × 2
+/// split of the board (rows and columns halved, rounding up), except that the cell beside the blank's block in the
+/// blank's row, nearest to it, joins the blank's block (the blank's block then has as many tiles as the others on
+/// a 4 × 4 board, and the split is no longer symmetric under transposition: the transposed board's lookup tells
+/// something else).
+fn goal_labels(shape: Shape, blank_goal: usize, kind: LabelKind) -> Vec<u8> {
     let (rows, cols) = (shape.rows(), shape.cols());
-    let blank_row = blank_goal / cols;
-    let mut counts = vec![1u8];
-    counts.extend((0..rows).map(|r| (cols - usize::from(r == blank_row)) as u8));
-    counts
+    let block = |c: usize| {
+        let (r, c) = (c / cols, c % cols);
+        1 + 2 * u8::from(r >= rows.div_ceil(2)) + u8::from(c >= cols.div_ceil(2))
+    };
+    let mut labels: Vec<u8> = (0..shape.cells())
+        .map(|c| match kind {
+            LabelKind::Vertical | LabelKind::Alternating => 1 + (c / cols) as u8,
+            LabelKind::Blocks => block(c),
+        })
+        .collect();
+    if kind == LabelKind::Blocks && blank_goal < labels.len() {
+        let (br, bc) = (blank_goal / cols, blank_goal % cols);
+        let mine = block(blank_goal);
+        let beside = (0..cols)
+            .filter(|&c| block(br * cols + c) != mine)
+            .min_by_key(|&c| c.abs_diff(bc));
+        if let Some(c) = beside {
+            labels[br * cols + c] = mine;
+        }
+    }
+    if let Some(l) = labels.get_mut(blank_goal) {
+        *l = 0;
+    }
+    labels
 }
 
-/// The row-label arrangements of a shape under multi-tile moves, vertical pushes costing 1 and horizontal ones 0.
+/// How often each label occurs.
+fn counts(labels: &[u8]) -> Vec<u8> {
+    let n = labels.iter().copied().max().map_or(0, |m| m as usize + 1);
+    let mut c = vec![0u8; n];
+    for &l in labels {
+        c[l as usize] += 1;
+    }
+    c
+}
+
+/// The label arrangements of a shape under multi-tile moves. With [`LabelKind::Vertical`], vertical pushes cost 1
+/// and horizontal ones 0. With the alternating kinds, a state is an arrangement and the axis of the first push of
+/// the path to the goal (rank = 2 · arrangement + axis, 0 vertical), paths alternate axes, and every push costs 1.
 pub struct LabelSpace {
     shape: Shape,
-    blank_goal: usize,
+    kind: LabelKind,
+    labels: Vec<u8>,
     ranker: MultisetRanker,
+}
+
+/// What a label table labels and counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabelKind {
+    /// Tiles labelled by goal row; the least number of vertical pushes (horizontal ones free).
+    Vertical,
+    /// Tiles labelled by goal row; the least number of pushes of an alternating path, for each axis of its first
+    /// push.
+    Alternating,
+    /// Tiles labelled by block ([`goal_labels`]); the least number of pushes of an alternating path, for each axis
+    /// of its first push.
+    Blocks,
+}
+
+impl LabelKind {
+    /// The name in table files.
+    pub fn name(self) -> &'static str {
+        match self {
+            LabelKind::Vertical => "labels",
+            LabelKind::Alternating => "labels-alt",
+            LabelKind::Blocks => "blocks-alt",
+        }
+    }
+
+    fn states_per_arrangement(self) -> u64 {
+        match self {
+            LabelKind::Vertical => 1,
+            LabelKind::Alternating | LabelKind::Blocks => 2,
+        }
+    }
 }
 
 impl LabelSpace {
     /// The space of `shape` whose goal has the blank on `blank_goal`; an error when it has more than
     /// [`MAX_LABEL_ENTRIES`] states.
-    pub fn new(shape: Shape, blank_goal: usize) -> Result<LabelSpace> {
+    pub fn new(shape: Shape, blank_goal: usize, kind: LabelKind) -> Result<LabelSpace> {
         let too_large = || Error::InvalidOption {
             option: "metric".into(),
             reason: format!(
                 "MTM search on {shape} needs label tables larger than {MAX_LABEL_ENTRIES} entries \
-                 (available: 4x4, 3x5 and 5x3 above 12 cells)"
+                 (available: 4x4, and 3x5 and 5x3 above 12 cells)"
             ),
         };
-        let ranker = MultisetRanker::new(&label_counts(shape, blank_goal)).ok_or_else(too_large)?;
-        if ranker.size() > MAX_LABEL_ENTRIES || shape.cells() > 32 || blank_goal >= shape.cells() {
+        if shape.cells() > 32 || blank_goal >= shape.cells() {
+            return Err(too_large());
+        }
+        let labels = goal_labels(shape, blank_goal, kind);
+        let ranker = MultisetRanker::new(&counts(&labels)).ok_or_else(too_large)?;
+        if ranker
+            .size()
+            .checked_mul(kind.states_per_arrangement())
+            .is_none_or(|n| n > MAX_LABEL_ENTRIES)
+        {
             return Err(too_large());
         }
         Ok(LabelSpace {
             shape,
-            blank_goal,
+            kind,
+            labels,
             ranker,
         })
-    }
-
-    /// The goal's arrangement.
-    fn goal(&self) -> Vec<u8> {
-        let cols = self.shape.cols();
-        (0..self.shape.cells())
-            .map(|c| {
-                if c == self.blank_goal {
-                    0
-                } else {
-                    1 + (c / cols) as u8
-                }
-            })
-            .collect()
     }
 }
 
@@ -114,11 +180,15 @@ impl StateSpace for LabelSpace {
     type Scratch = Vec<u8>;
 
     fn size(&self) -> u64 {
-        self.ranker.size()
+        self.ranker.size() * self.kind.states_per_arrangement()
     }
 
     fn goals(&self) -> Vec<u64> {
-        vec![self.ranker.rank(&self.goal())]
+        let g = self.ranker.rank(&self.labels);
+        match self.kind {
+            LabelKind::Vertical => vec![g],
+            LabelKind::Alternating | LabelKind::Blocks => vec![2 * g, 2 * g + 1],
+        }
     }
 
     fn scratch(&self) -> Vec<u8> {
@@ -126,24 +196,36 @@ impl StateSpace for LabelSpace {
     }
 
     fn expand(&self, rank: u64, cells: &mut Vec<u8>, visit: &mut dyn FnMut(u64, u8)) {
-        self.ranker.unrank(rank, cells);
+        // Alternating: the state (s', axis) at distance d makes (s, other axis) at d + 1 for each s that reaches
+        // s' by one push along the other axis (pushes are reversible: s' reaches s by one such push).
+        let (arrangement, horizontal, vertical) = match self.kind {
+            LabelKind::Vertical => (rank, Some((1, 0)), Some((1, 0))),
+            _ if rank & 1 == 0 => (rank >> 1, Some((2, 1)), None),
+            _ => (rank >> 1, None, Some((2, 0))),
+        };
+        self.ranker.unrank(arrangement, cells);
         let cols = self.shape.cols();
         let blank = cells.iter().position(|&l| l == 0).unwrap_or(0);
         let (br, bc) = (blank / cols, blank % cols);
         let mut work = [0u8; 32];
         let n = cells.len();
-        for c in 0..cols {
-            if c != bc {
-                work[..n].copy_from_slice(cells);
-                push(&mut work[..n], blank, br * cols + c, 1);
-                visit(self.ranker.rank(&work[..n]), 0);
+        if let Some((scale, add)) = horizontal {
+            let cost = u8::from(self.kind != LabelKind::Vertical);
+            for c in 0..cols {
+                if c != bc {
+                    work[..n].copy_from_slice(cells);
+                    push(&mut work[..n], blank, br * cols + c, 1);
+                    visit(self.ranker.rank(&work[..n]) * scale + add, cost);
+                }
             }
         }
-        for r in 0..self.shape.rows() {
-            if r != br {
-                work[..n].copy_from_slice(cells);
-                push(&mut work[..n], blank, r * cols + bc, cols);
-                visit(self.ranker.rank(&work[..n]), 1);
+        if let Some((scale, add)) = vertical {
+            for r in 0..self.shape.rows() {
+                if r != br {
+                    work[..n].copy_from_slice(cells);
+                    push(&mut work[..n], blank, r * cols + bc, cols);
+                    visit(self.ranker.rank(&work[..n]) * scale + add, 1);
+                }
             }
         }
     }
@@ -155,6 +237,8 @@ impl StateSpace for LabelSpace {
 pub struct LabelTable {
     shape: Shape,
     blank_goal: usize,
+    kind: LabelKind,
+    labels: Vec<u8>,
     ranker: MultisetRanker,
     table: PackedTable,
     histogram: Vec<u64>,
@@ -162,8 +246,13 @@ pub struct LabelTable {
 
 impl LabelTable {
     /// Builds the table of `shape` with the goal's blank on `blank_goal` (one byte per entry while building).
-    pub fn build(shape: Shape, blank_goal: usize, progress: &dyn Progress) -> Result<LabelTable> {
-        let space = LabelSpace::new(shape, blank_goal)?;
+    pub fn build(
+        shape: Shape,
+        blank_goal: usize,
+        kind: LabelKind,
+        progress: &dyn Progress,
+    ) -> Result<LabelTable> {
+        let space = LabelSpace::new(shape, blank_goal, kind)?;
         let label = format!("MTM label table {shape}");
         let d = bfs(&space, &label, progress, None)?;
         if d.bytes.contains(&UNSEEN) {
@@ -171,11 +260,17 @@ impl LabelTable {
                 "a label arrangement was not reached".into(),
             ));
         }
-        let bits = if d.max_distance() < 16 { 4 } else { 8 };
+        let bits = match d.max_distance() {
+            0..16 => 4,
+            16..64 => 6,
+            _ => 8,
+        };
         let table = PackedTable::from_bytes(bits, &d.bytes, u32::from);
         Ok(LabelTable {
             shape,
             blank_goal,
+            kind,
+            labels: space.labels,
             ranker: space.ranker,
             table,
             histogram: d.histogram,
@@ -186,16 +281,19 @@ impl LabelTable {
     pub fn from_parts(
         shape: Shape,
         blank_goal: usize,
+        kind: LabelKind,
         table: PackedTable,
         histogram: Vec<u64>,
     ) -> Result<LabelTable> {
-        let space = LabelSpace::new(shape, blank_goal)?;
-        if table.len() != space.ranker.size() {
+        let space = LabelSpace::new(shape, blank_goal, kind)?;
+        if table.len() != space.size() {
             return Err(Error::Internal("a label table of the wrong length".into()));
         }
         Ok(LabelTable {
             shape,
             blank_goal,
+            kind,
+            labels: space.labels,
             ranker: space.ranker,
             table,
             histogram,
@@ -222,10 +320,15 @@ impl LabelTable {
         &self.histogram
     }
 
-    /// The entry of an arrangement given as one cell mask per label.
+    /// What the table counts.
+    pub fn kind(&self) -> LabelKind {
+        self.kind
+    }
+
+    /// The rank of an arrangement given as one cell mask per label.
     #[inline]
-    fn get_masks(&self, masks: &[u32]) -> u32 {
-        self.table.get(self.ranker.rank_masks(masks))
+    fn rank(&self, masks: &[u32]) -> u64 {
+        self.ranker.rank_masks(masks)
     }
 }
 
@@ -240,8 +343,8 @@ pub struct MtmTables<'a> {
 
 /// The bytes [`LabelTable::build`] needs at its peak for `shape` (one byte per entry while building, then the
 /// packed table).
-pub fn label_build_bytes(shape: Shape, blank_goal: usize) -> u64 {
-    label_space_size(shape, blank_goal).map_or(u64::MAX, |n| n + n / 2 + (64 << 20))
+pub fn label_build_bytes(shape: Shape, blank_goal: usize, kind: LabelKind) -> u64 {
+    label_space_size(shape, blank_goal, kind).map_or(u64::MAX, |n| n + n * 3 / 4 + (64 << 20))
 }
 
 /// Which axis the next push must take (alternation).
@@ -273,6 +376,8 @@ struct MtmIda<'a, 'l> {
     goal: [u8; 32],
     blank: usize,
     /// Row label (1 + goal row) and column label (1 + goal column) of each tile; 0 for the blank.
+    /// Each tile's label in the first table (its goal cell's) and in the second (its transposed goal cell's); 0
+    /// for the blank.
     row_label: [u8; 33],
     col_label: [u8; 33],
     /// Each cell's index on the transposed board.
@@ -289,9 +394,9 @@ struct MtmIda<'a, 'l> {
 const CHECK_EVERY: u64 = 1 << 14;
 
 impl MtmIda<'_, '_> {
-    /// The two table entries of the current board.
+    /// The estimate of the current board when the next push is along `next`, and whether the tables say 0.
     #[inline]
-    fn entries(&self) -> (u32, u32) {
+    fn estimate(&self, next: Next) -> (u32, bool) {
         let mut rm = [0u32; 32];
         let mut cm = [0u32; 32];
         for c in 0..self.n {
@@ -299,10 +404,25 @@ impl MtmIda<'_, '_> {
             rm[self.row_label[t] as usize] |= 1 << c;
             cm[self.col_label[t] as usize] |= 1 << self.transposed[c];
         }
-        (
-            self.tables.rows.get_masks(&rm),
-            self.tables.cols.get_masks(&cm),
-        )
+        let (rows, cols) = (self.tables.rows, self.tables.cols);
+        let (r, c) = (rows.rank(&rm), cols.rank(&cm));
+        match rows.kind {
+            LabelKind::Vertical => {
+                let (v, h) = (rows.table.get(r), cols.table.get(c));
+                (estimate(v, h, next), v == 0 && h == 0)
+            }
+            LabelKind::Alternating | LabelKind::Blocks => {
+                // The column table is the transposed board's row table: its vertical is our horizontal.
+                let vertical_first = || rows.table.get(2 * r).max(cols.table.get(2 * c + 1));
+                let horizontal_first = || rows.table.get(2 * r + 1).max(cols.table.get(2 * c));
+                let e = match next {
+                    Next::Vertical => vertical_first(),
+                    Next::Horizontal => horizontal_first(),
+                    Next::Any => vertical_first().min(horizontal_first()),
+                };
+                (e, e == 0)
+            }
+        }
     }
 
     fn limit_reached(&mut self) -> bool {
@@ -325,13 +445,13 @@ impl MtmIda<'_, '_> {
     /// Depth-first search below the current board, `g` pushes made; true when the goal was reached (the path then
     /// holds the solution).
     fn dfs(&mut self, g: u32, bound: u32, next: Next) -> bool {
-        let (r, c) = self.entries();
-        let f = g + estimate(r, c, next);
+        let (e, zero) = self.estimate(next);
+        let f = g + e;
         if f > bound {
             self.next_bound = self.next_bound.min(f);
             return false;
         }
-        if r == 0 && c == 0 && self.tiles[..self.n] == self.goal[..self.n] {
+        if zero && self.tiles[..self.n] == self.goal[..self.n] {
             return true;
         }
         if self.limit_reached() {
@@ -405,6 +525,7 @@ pub fn search(
         || t.rows.blank_goal != blank_goal
         || t.cols.shape != shape.transposed()
         || t.cols.blank_goal != (blank_goal % cols) * rows + blank_goal / cols
+        || t.rows.kind != t.cols.kind
     {
         return Err(Error::Internal(
             "MTM search: tables of another shape or goal".into(),
@@ -431,16 +552,15 @@ pub fn search(
     for (c, &tile) in goal.tiles().iter().enumerate() {
         ida.goal[c] = tile as u8;
         if tile != 0 {
-            ida.row_label[tile as usize] = 1 + (c / cols) as u8;
-            ida.col_label[tile as usize] = 1 + (c % cols) as u8;
+            ida.row_label[tile as usize] = t.rows.labels[c];
+            ida.col_label[tile as usize] = t.cols.labels[(c % cols) * rows + c / cols];
         }
     }
     for (c, &tile) in board.tiles().iter().enumerate() {
         ida.tiles[c] = tile as u8;
         ida.transposed[c] = ((c % cols) * rows + c / cols) as u8;
     }
-    let (r, c) = ida.entries();
-    let start = estimate(r, c, Next::Any);
+    let start = ida.estimate(Next::Any).0;
     let mut bound = start;
     loop {
         if limits.max_depth.is_some_and(|d| bound > d) {
