@@ -147,7 +147,7 @@ enum Command {
     ///
     /// slide render '4 1 2/5 0 3' -o board.png
     /// slide render '4 1 2/5 0 3' --solve -o solve.gif --scheme fringe --theme dark
-    /// slide render '4 1 2/5 0 3' --moves R2U2LD --animate > moves.svg
+    /// slide render '4 1 2/5 0 3' --moves RDLLU --animate > moves.svg
     #[command(verbatim_doc_comment)]
     Render(render::RenderArgs),
     /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
