@@ -165,4 +165,3 @@ mod tests {
         assert!(serve_threads("0").is_err() && serve_threads("1") == Ok(1));
     }
 }
-
