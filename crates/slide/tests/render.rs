@@ -277,6 +277,33 @@ fn check_svg_numbers(svg: &str, board: &Board) {
 }
 
 #[test]
+fn fringe_colours_follow_a_custom_goal() {
+    // Blank first: the goal's first row is `0 1 2 3`, so tile 1 shares the first row's colour with 2 and 3, and
+    // tile 4 (below the blank) is the first column's.
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    let board = Board::parse("4 1 2 3/0 5 6 7/8 9 10 11/12 13 14 15").unwrap();
+    let style = Style {
+        size: 200,
+        scheme: Scheme::Fringe,
+        theme: Theme::Light,
+    };
+    let fills = style.fills(&goal);
+    let groups = reference_groups(4, 4);
+    for a in 1..16u32 {
+        for b in 1..16u32 {
+            let ga = groups[goal.tiles().iter().position(|&t| t == a).unwrap()];
+            let gb = groups[goal.tiles().iter().position(|&t| t == b).unwrap()];
+            assert_eq!(fills[a as usize] == fills[b as usize], ga == gb, "{a} {b}");
+        }
+    }
+    assert_eq!(fills[1], fills[3]);
+    assert_ne!(fills[1], fills[4]);
+    let img = decode_png(&render::png(&board, &goal, &style).unwrap());
+    check_position(&img, shape, style.size, board.tiles(), &goal, &style);
+}
+
+#[test]
 fn svg_parses_and_holds_each_number_once() {
     for text in ["4 1 2/5 0 3", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"] {
         let board = Board::parse(text).unwrap();
@@ -471,6 +498,18 @@ fn bad_input_is_refused_with_what_is_wrong() {
     let e = render::gif(&start, &walk, &goal, &big, &animation).unwrap_err();
     assert!(matches!(e, slide::Error::PictureTooLarge { .. }));
     assert!(e.to_string().contains("100000000"), "{e}");
+    // A GIF of a large board: the drawing work (frames × cells) is bounded too.
+    let wide = Board::goal(Shape::new(100, 100).unwrap());
+    let tiny = Style {
+        size: 16,
+        ..Style::default()
+    };
+    let e = render::gif(&wide, &walk, &wide, &tiny, &animation).unwrap_err();
+    assert!(matches!(e, slide::Error::PictureTooLarge { .. }));
+    assert!(
+        e.to_string().contains("limit of 10000000 (frames × cells)"),
+        "{e}"
+    );
     // Sizes, speeds and in-between frames outside their ranges.
     for size in [0, 15, 4097] {
         let e = render::svg(&start, &goal, &Style { size, ..style }).unwrap_err();

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
-use crate::board::{Board, Direction, Tile};
+use crate::board::{Board, Tile};
 use crate::error::{Error, Result};
 use crate::notation::Moves;
 
@@ -39,6 +39,8 @@ pub const MAX_SIZE: u32 = 4096;
 pub const MAX_CELLS: usize = 10_000;
 /// The most pixels a GIF may hold, counted as frames × width × height.
 pub const MAX_GIF_PIXELS: u64 = 100_000_000;
+/// The most cells a GIF may draw, counted as frames × cells of the board (a bound on its drawing time).
+pub const MAX_GIF_TILES: u64 = 10_000_000;
 /// The most moves an animated SVG may play.
 pub const MAX_SVG_MOVES: usize = 100_000;
 /// The default speed, in tiles per second.
@@ -501,20 +503,6 @@ pub fn png(board: &Board, goal: &Board, style: &Style) -> Result<Vec<u8>> {
         .map_err(|e| Error::Internal(format!("encoding the PNG: {e}")))
 }
 
-/// Checks the moves on the start board (the error names the first illegal one) and returns every position.
-fn positions(start: &Board, moves: &Moves) -> Result<Vec<(Board, Option<Direction>)>> {
-    moves.apply(start)?;
-    let mut out = Vec::with_capacity(moves.len() + 1);
-    let mut b = start.clone();
-    out.push((b.clone(), None));
-    for &d in moves.directions() {
-        b.apply_direction(d)
-            .ok_or_else(|| Error::Internal("a checked move left the board".into()))?;
-        out.push((b.clone(), Some(d)));
-    }
-    Ok(out)
-}
-
 /// An animated SVG of a move sequence played from `start` (SMIL `<animateTransform>`; viewers without SMIL show
 /// the start). At most [`MAX_SVG_MOVES`] moves; an illegal move is an error naming it.
 pub fn animated_svg(
@@ -585,10 +573,11 @@ pub fn animated_svg(
 
 /// An animated GIF of a move sequence played from `start`, looping: a frame for every position and in-between
 /// frames within moves ([`Animation::gif_frames`] in all). Refused, before any drawing, when frames × width ×
-/// height exceeds [`MAX_GIF_PIXELS`]; an illegal move is an error naming it.
+/// height exceeds [`MAX_GIF_PIXELS`] or frames × cells exceeds [`MAX_GIF_TILES`]; an illegal move is an error
+/// naming it.
 ///
 /// Frames after the first hold only the rectangle that changed (disposal: keep), and all share one palette that
-/// holds the background, every tile fill and the text colour exactly.
+/// holds the background, every tile fill and the text colour exactly. Frames are drawn and encoded one at a time.
 pub fn gif(
     start: &Board,
     moves: &Moves,
@@ -613,34 +602,19 @@ pub fn gif(
             ),
         });
     }
+    let cells = start.shape().cells() as u64;
+    if frames.saturating_mul(cells) > MAX_GIF_TILES {
+        return Err(Error::PictureTooLarge {
+            reason: format!(
+                "a GIF of {frames} frames of a board of {cells} cells draws {} cells, more than the limit of \
+                 {MAX_GIF_TILES} (frames × cells); use fewer in-between frames or fewer moves",
+                frames.saturating_mul(cells)
+            ),
+        });
+    }
+    moves.apply(start)?; // the error names the first illegal move
     let (w, h) = (layout.width as u16, layout.height as u16);
-    let positions = positions(start, moves)?;
     let k = animation.gif_inbetweens();
-
-    // The scenes, each with its end time in seconds.
-    let mut scenes: Vec<(Scene, f64)> = Vec::with_capacity(frames as usize);
-    let step = 1.0 / animation.tps / f64::from(k + 1);
-    scenes.push((scene(start, &layout), HOLD_START));
-    for window in positions.windows(2) {
-        let (before, (after, _)) = (&window[0].0, &window[1]);
-        // The tile that moved sits on the blank cell of `before`; it came from `after`'s blank cell.
-        let tile = before.tiles()[after.blank()];
-        let (fx, fy) = layout.cell_origin(after.blank());
-        let (tx, ty) = layout.cell_origin(before.blank());
-        let base = scenes.last().map_or(0.0, |s| s.1);
-        for j in 1..=k {
-            let f = f64::from(j) / f64::from(k + 1);
-            let mut sc = scene(before, &layout);
-            for e in sc.iter_mut().filter(|e| e.0 == tile) {
-                (e.1, e.2) = (fx + (tx - fx) * f, fy + (ty - fy) * f);
-            }
-            scenes.push((sc, base + step * f64::from(j)));
-        }
-        scenes.push((scene(after, &layout), base + step * f64::from(k + 1)));
-    }
-    if let Some(last) = scenes.last_mut() {
-        last.1 += HOLD_END;
-    }
 
     // One palette for every frame: the scheme's flat colours first, then the most frequent others of the start.
     let mut flat = vec![style.background(), style.text()];
@@ -649,11 +623,14 @@ pub fn gif(
             flat.push(c);
         }
     }
-    let first = rasterize(
-        &document(&layout, style, goal, &scenes[0].0, |_, _| {}),
-        layout.width,
-        layout.height,
-    )?;
+    let draw = |sc: &Scene| {
+        rasterize(
+            &document(&layout, style, goal, sc, |_, _| {}),
+            layout.width,
+            layout.height,
+        )
+    };
+    let first = draw(&scene(start, &layout))?;
     let mut counts: HashMap<Rgb, u64> = HashMap::new();
     for px in first.data().chunks_exact(4) {
         *counts.entry(Rgb(px[0], px[1], px[2])).or_default() += 1;
@@ -670,64 +647,106 @@ pub fn gif(
     palette.truncate(256);
     let room = 256 - palette.len();
     palette.extend(others.into_iter().take(room).map(|(c, _)| c));
-    let mut quantizer = Quantizer::new(&palette);
     let flat_palette: Vec<u8> = palette.iter().flat_map(|c| [c.0, c.1, c.2]).collect();
 
     let mut out = Vec::new();
-    {
-        let mut encoder = ::gif::Encoder::new(&mut out, w, h, &flat_palette)
-            .map_err(|e| Error::Internal(format!("GIF: {e}")))?;
-        encoder
-            .set_repeat(::gif::Repeat::Infinite)
-            .map_err(|e| Error::Internal(format!("GIF: {e}")))?;
-        let mut previous: Option<Vec<u8>> = None;
-        let mut shown = 0u64; // hundredths of a second written so far
-        for (i, (sc, end)) in scenes.iter().enumerate() {
-            let pixmap = if i == 0 {
-                first.clone()
-            } else {
-                rasterize(
-                    &document(&layout, style, goal, sc, |_, _| {}),
-                    layout.width,
-                    layout.height,
-                )?
-            };
-            let indices: Vec<u8> = pixmap
-                .data()
-                .chunks_exact(4)
-                .map(|px| quantizer.index(Rgb(px[0], px[1], px[2])))
-                .collect();
-            let end_cs = (end * 100.0).round() as u64;
-            let delay = end_cs.saturating_sub(shown).clamp(2, u64::from(u16::MAX));
-            shown += delay;
-            let (left, top, fw, fh) = match &previous {
-                None => (0, 0, w, h),
-                Some(prev) => changed(prev, &indices, w, h),
-            };
-            let mut buffer = Vec::with_capacity(usize::from(fw) * usize::from(fh));
-            for y in top..top + fh {
-                let row = usize::from(y) * usize::from(w);
-                buffer.extend_from_slice(
-                    &indices[row + usize::from(left)..row + usize::from(left + fw)],
-                );
+    let mut writer = GifWriter {
+        encoder: ::gif::Encoder::new(&mut out, w, h, &flat_palette).map_err(gif_error)?,
+        quantizer: Quantizer::new(&palette),
+        previous: None,
+        shown: 0,
+        width: w,
+        height: h,
+    };
+    writer
+        .encoder
+        .set_repeat(::gif::Repeat::Infinite)
+        .map_err(gif_error)?;
+    let last = moves.is_empty();
+    writer.frame(&first, HOLD_START + if last { HOLD_END } else { 0.0 })?;
+    let step = 1.0 / animation.tps / f64::from(k + 1);
+    let mut board = start.clone();
+    for (i, &d) in moves.directions().iter().enumerate() {
+        let before = board.clone();
+        board
+            .apply_direction(d)
+            .ok_or_else(|| Error::Internal("a checked move left the board".into()))?;
+        // The tile that moved sits on the blank cell of `before`; it came from `board`'s blank cell.
+        let tile = before.tiles()[board.blank()];
+        let (fx, fy) = layout.cell_origin(board.blank());
+        let (tx, ty) = layout.cell_origin(before.blank());
+        let base = HOLD_START + i as f64 / animation.tps;
+        for j in 1..=k {
+            let f = f64::from(j) / f64::from(k + 1);
+            let mut sc = scene(&before, &layout);
+            for e in sc.iter_mut().filter(|e| e.0 == tile) {
+                (e.1, e.2) = (fx + (tx - fx) * f, fy + (ty - fy) * f);
             }
-            let frame = ::gif::Frame {
-                delay: delay as u16,
-                dispose: ::gif::DisposalMethod::Keep,
-                left,
-                top,
-                width: fw,
-                height: fh,
-                buffer: std::borrow::Cow::Owned(buffer),
-                ..::gif::Frame::default()
-            };
-            encoder
-                .write_frame(&frame)
-                .map_err(|e| Error::Internal(format!("GIF: {e}")))?;
-            previous = Some(indices);
+            writer.frame(&draw(&sc)?, base + step * f64::from(j))?;
         }
+        let hold = if i + 1 == moves.len() { HOLD_END } else { 0.0 };
+        writer.frame(
+            &draw(&scene(&board, &layout))?,
+            base + step * f64::from(k + 1) + hold,
+        )?;
     }
+    drop(writer);
     Ok(out)
+}
+
+fn gif_error(e: ::gif::EncodingError) -> Error {
+    Error::Internal(format!("encoding the GIF: {e}"))
+}
+
+/// Writes frames into a GIF: maps them to the palette, keeps only what changed, times them.
+struct GifWriter<'a, W: std::io::Write> {
+    encoder: ::gif::Encoder<W>,
+    quantizer: Quantizer<'a>,
+    previous: Option<Vec<u8>>,
+    /// Hundredths of a second written so far.
+    shown: u64,
+    width: u16,
+    height: u16,
+}
+
+impl<W: std::io::Write> GifWriter<'_, W> {
+    /// Adds a frame shown until `end` seconds after the start.
+    fn frame(&mut self, pixmap: &resvg::tiny_skia::Pixmap, end: f64) -> Result<()> {
+        let (w, h) = (self.width, self.height);
+        let indices: Vec<u8> = pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|px| self.quantizer.index(Rgb(px[0], px[1], px[2])))
+            .collect();
+        let end_cs = (end * 100.0).round() as u64;
+        let delay = end_cs
+            .saturating_sub(self.shown)
+            .clamp(2, u64::from(u16::MAX));
+        self.shown += delay;
+        let (left, top, fw, fh) = match &self.previous {
+            None => (0, 0, w, h),
+            Some(prev) => changed(prev, &indices, w, h),
+        };
+        let mut buffer = Vec::with_capacity(usize::from(fw) * usize::from(fh));
+        for y in top..top + fh {
+            let row = usize::from(y) * usize::from(w);
+            buffer
+                .extend_from_slice(&indices[row + usize::from(left)..row + usize::from(left + fw)]);
+        }
+        let frame = ::gif::Frame {
+            delay: delay as u16,
+            dispose: ::gif::DisposalMethod::Keep,
+            left,
+            top,
+            width: fw,
+            height: fh,
+            buffer: std::borrow::Cow::Owned(buffer),
+            ..::gif::Frame::default()
+        };
+        self.encoder.write_frame(&frame).map_err(gif_error)?;
+        self.previous = Some(indices);
+        Ok(())
+    }
 }
 
 /// The smallest rectangle (left, top, width, height) holding every pixel that differs; 1 × 1 when none does.
