@@ -341,3 +341,85 @@ fn bench_plot_has_both_panels() {
         4
     );
 }
+
+/// Splits a shell line into words: single quotes group, nothing else is special.
+fn words(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for ch in line.chars() {
+        match ch {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The README's "Pictures" commands run one by one: each succeeds and writes a file that decodes.
+#[test]
+fn readme_pictures_commands_work() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = readme
+        .split("\n## Pictures\n")
+        .nth(1)
+        .expect("README has a Pictures section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut ran = 0;
+    for line in block.lines() {
+        let line = line.split(" # ").next().unwrap().trim();
+        let (command, redirect) = match line.split_once(" > ") {
+            Some((c, file)) => (c, Some(file.trim())),
+            None => (line, None),
+        };
+        let mut w = words(command);
+        assert_eq!(w.remove(0), "slide", "{line}");
+        let args: Vec<&str> = w.iter().map(String::as_str).collect();
+        let (code, out, err) = run(dir.path(), &args);
+        assert_eq!(code, 0, "README: {line}: {err}");
+        let file = match redirect {
+            Some(f) => {
+                std::fs::write(dir.path().join(f), &out).unwrap();
+                f.to_string()
+            }
+            None => {
+                let i = w
+                    .iter()
+                    .position(|a| a == "-o" || a == "--plot")
+                    .expect("a file");
+                w[i + 1].clone()
+            }
+        };
+        let bytes = std::fs::read(dir.path().join(&file)).unwrap();
+        if file.ends_with(".png") {
+            png::Decoder::new(std::io::Cursor::new(bytes))
+                .read_info()
+                .unwrap();
+        } else if file.ends_with(".gif") {
+            assert!(gif_frames(&bytes).1.len() > 1);
+        } else {
+            roxmltree::Document::parse(std::str::from_utf8(&bytes).unwrap()).unwrap();
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 4);
+}

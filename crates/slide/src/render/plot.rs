@@ -167,8 +167,21 @@ pub fn bench_chart(title: &str, points: &[BenchPoint]) -> Result<String> {
                 .configure_mesh()
                 .x_desc("instance")
                 .y_desc(what)
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .y_label_formatter(&|v| format!("{v:.0e}"))
+                // Instance ids are whole numbers: ticks between them go unlabelled.
+                .x_label_formatter(&|v| {
+                    if v.fract() == 0.0 {
+                        format!("{v:.0}")
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_label_formatter(&|v| {
+                    if k == 0 && *v < 1e6 && v.fract() == 0.0 {
+                        group_digits(*v as u64)
+                    } else {
+                        format!("{v:.0e}")
+                    }
+                })
                 .draw()
                 .map_err(chart_error)?;
             let value = |p: &BenchPoint| {
