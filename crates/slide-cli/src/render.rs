@@ -26,7 +26,7 @@ pub struct RenderArgs {
         conflicts_with = "solve"
     )]
     pub moves: Option<String>,
-    /// Animate an optimal solution (boards of at most 25 cells).
+    /// Animate an optimal solution (boards of at most 25 cells, or a single row or column).
     #[arg(long)]
     pub solve: bool,
     /// Read the letters of --moves as the blank's directions, not the tiles'.
@@ -53,6 +53,9 @@ pub struct RenderArgs {
     /// light or dark.
     #[arg(long, value_name = "NAME", default_value = "light", value_parser = ["light", "dark"])]
     pub theme: String,
+    /// Read BOARD as a flat list of numbers of this shape, RxC.
+    #[arg(long, value_name = "RxC")]
+    pub shape: Option<String>,
     /// The goal (default: tiles in order, blank last): where --solve goes, and the fringe colours' home cells.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
@@ -106,7 +109,19 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
             Theme::Light
         },
     };
-    let board = match Board::parse(&args.board) {
+    let shape = match args
+        .shape
+        .as_deref()
+        .map(str::parse::<slide::Shape>)
+        .transpose()
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("slide: --shape: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let board = match Board::parse_with_shape(&args.board, shape) {
         Ok(b) => b,
         Err(e) => return fail(format!("board: {e}")),
     };
@@ -201,8 +216,11 @@ fn moves(
         written.apply(board).map_err(|e| format!("moves: {e}"))?;
         return written.resolve(board).map_err(|e| format!("moves: {e}"));
     }
-    let cells = board.shape().cells();
-    if cells > slide::FAST_DEFAULT_CELLS {
+    let (cells, line) = (
+        board.shape().cells(),
+        board.shape().rows().min(board.shape().cols()) == 1,
+    );
+    if cells > slide::FAST_DEFAULT_CELLS && !line {
         return Err(format!(
             "--solve animates an optimal solution, found for boards of at most {} cells; this board has {cells} \
              (give the moves with --moves)",

@@ -258,6 +258,46 @@ fn bad_input_gets_a_clear_error() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
+    // Flat lists take --shape; a single row solves at any length.
+    let row: Vec<String> = (1..40).map(|t| t.to_string()).chain(["0".into()]).collect();
+    let (code, out, err) = run(
+        dir.path(),
+        &[
+            "render",
+            &row.join(" "),
+            "--shape",
+            "1x40",
+            "--moves",
+            "RR",
+            "--animate",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(texts(&String::from_utf8(out).unwrap()).len(), 39);
+    let start: Vec<String> = (1..38)
+        .map(|t| t.to_string())
+        .chain(["0", "38", "39"].map(String::from))
+        .collect();
+    let (code, out, err) = run(
+        dir.path(),
+        &[
+            "render",
+            &start.join(" "),
+            "--shape",
+            "1x40",
+            "--solve",
+            "--animate",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let svg = String::from_utf8(out).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("animateTransform"))
+            .count(),
+        2
+    );
     // A GIF over the size limit: refused at once, the limit stated.
     let long = "LR".repeat(100);
     let (code, _, err) = run(
