@@ -21,6 +21,9 @@ pub struct BenchArgs {
     /// Only these instance ids (comma-separated, ranges allowed: 1-10,40).
     #[arg(long)]
     pub only: Option<String>,
+    /// Also draw nodes and seconds per instance as an SVG chart into FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
     /// Solver flags, as for `slide solve` (heuristic, partition, limits, threads).
     #[command(flatten)]
     pub solve: SolveArgs,
@@ -204,6 +207,31 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         nodes as f64 / cpu.max(wall).max(1e-9) / 1e6,
         h0 as f64 / n.max(1) as f64
     )?;
+    if let Some(path) = &args.plot {
+        let points: Vec<slide::render::plot::BenchPoint> = results
+            .iter()
+            .filter_map(|(id, _, r, secs)| {
+                r.as_ref().ok().map(|s| slide::render::plot::BenchPoint {
+                    id: *id,
+                    nodes: s.nodes,
+                    seconds: *secs,
+                })
+            })
+            .collect();
+        let title = format!("slide bench {}: nodes and seconds per instance", args.set);
+        match slide::render::plot::bench_chart(&title, &points) {
+            Ok(chart) => {
+                if let Err(e) = std::fs::write(path, chart) {
+                    eprintln!("slide: cannot write {}: {e}", path.display());
+                    return Ok(EXIT_BAD_INPUT);
+                }
+            }
+            Err(e) => {
+                eprintln!("slide: --plot: {e}");
+                return Ok(EXIT_BAD_INPUT);
+            }
+        }
+    }
     Ok(if bad > 0 { EXIT_BAD_INPUT } else { EXIT_OK })
 }
 

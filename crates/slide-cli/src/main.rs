@@ -4,6 +4,7 @@ mod analyse;
 mod bench;
 mod numbers;
 mod progress;
+mod render;
 mod report;
 mod serve;
 mod solve;
@@ -71,6 +72,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Distance statistics of a shape: reachable states, states at each distance, god's number, the farthest boards.
     Stats {
+        /// Also draw the distance histogram, god's number marked, as an SVG chart into FILE.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
         /// The shape, RxC (at most 12 cells, or a single row or column).
         shape: String,
         /// A custom goal board (default: tiles in order, blank last).
@@ -138,6 +142,14 @@ enum Command {
     /// Print the least number of moves and every move that starts a shortest solution: `21 2 5` (tile numbers,
     /// ascending; --notation for letters). A solved board prints 0, an unsolvable one -1.
     Hint(analyse::HintArgs),
+    /// Draw a board as SVG (the default, to standard output) or PNG, or a move sequence played on it as an
+    /// animated GIF or SVG; the format follows the extension of -o FILE.
+    ///
+    /// slide render '4 1 2/5 0 3' -o board.png
+    /// slide render '4 1 2/5 0 3' --solve -o solve.gif --scheme fringe --theme dark
+    /// slide render '4 1 2/5 0 3' --moves RDLLU --animate > moves.svg
+    #[command(verbatim_doc_comment)]
+    Render(render::RenderArgs),
     /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
     ///
     /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
@@ -174,7 +186,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Moves(args) => toolkit::moves(args),
         Command::Analyse(args) => analyse::analyse(&solver, args),
         Command::Hint(args) => analyse::hint(&solver, args),
+        Command::Render(args) => render::run(&solver, args),
         Command::Stats {
+            plot,
             shape,
             goal,
             all,
@@ -183,7 +197,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
             };
-            stats(&solver, &goal, *all, *metric)
+            stats(&solver, &goal, *all, *metric, plot.as_deref())
         }
         Command::Scramble {
             shape,
@@ -261,6 +275,7 @@ fn stats(
     goal: &slide::Board,
     all: bool,
     metric: slide::Metric,
+    plot: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
     let s = match solver.stats_in(goal, metric) {
         Ok(s) => s,
@@ -269,6 +284,13 @@ fn stats(
             return Ok(EXIT_BAD_INPUT);
         }
     };
+    if let Some(path) = plot {
+        let chart = slide::render::plot::distance_chart(goal.shape(), metric, &s.histogram)?;
+        if let Err(e) = std::fs::write(path, chart) {
+            eprintln!("slide: cannot write {}: {e}", path.display());
+            return Ok(EXIT_BAD_INPUT);
+        }
+    }
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     writeln!(out, "shape: {}", goal.shape())?;

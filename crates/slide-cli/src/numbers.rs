@@ -85,6 +85,29 @@ pub fn serve_threads(s: &str) -> Result<usize, String> {
     whole(s, 1, MAX_THREADS)
 }
 
+/// `render --tps`: tiles per second, from [`slide::render::MIN_TPS`] to [`slide::render::MAX_TPS`].
+pub fn tps(s: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    let (min, max) = (slide::render::MIN_TPS, slide::render::MAX_TPS);
+    if !(t.is_finite() && (min..=max).contains(&t)) {
+        return Err(format!(
+            "{s} is not a number of tiles per second from {min} to {max}"
+        ));
+    }
+    Ok(t)
+}
+
+/// `render --size`: pixels, from [`slide::render::MIN_SIZE`] to [`slide::render::MAX_SIZE`].
+pub fn size(s: &str) -> Result<u32, String> {
+    let (min, max) = (slide::render::MIN_SIZE, slide::render::MAX_SIZE);
+    whole(s, min as usize, max as usize).map(|n| n as u32)
+}
+
+/// `render --inbetweens`: in-between frames per move, 0 to [`slide::render::MAX_INBETWEENS`].
+pub fn inbetweens(s: &str) -> Result<u32, String> {
+    whole(s, 0, slide::render::MAX_INBETWEENS as usize).map(|n| n as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,8 @@ enum Range {
     Seconds(f64),
     /// A number from 1 to this.
     Weight(f64),
+    /// A number from the first to the second.
+    Between(f64, f64),
 }
 
 impl Range {
@@ -52,6 +54,7 @@ impl Range {
             Range::Whole(min, max) => v.parse::<u64>().is_ok_and(|n| (min..=max).contains(&n)),
             Range::Seconds(max) => v.parse::<f64>().is_ok_and(|t| t > 0.0 && t <= max),
             Range::Weight(max) => v.parse::<f64>().is_ok_and(|w| (1.0..=max).contains(&w)),
+            Range::Between(min, max) => v.parse::<f64>().is_ok_and(|x| (min..=max).contains(&x)),
         }
     }
 }
@@ -152,6 +155,8 @@ fn case(args: &[&str], flag: &'static str, range: Range, extra: &'static [&'stat
 }
 
 fn cases(set: &str) -> Vec<Case> {
+    // Animations are written next to the benchmark set.
+    let gif = format!("{set}.gif");
     // A search (not a table) answers, so that the limits and the weight are used.
     let search = ["solve", "--search", "--heuristic", "md", "4 1 2/5 0 3"];
     let bench = ["bench", set, "--heuristic", "md"];
@@ -196,6 +201,33 @@ fn cases(set: &str) -> Vec<Case> {
             &["86400", "86400.001"],
         ),
         case(&["serve", "--port", "0"], "--max-nodes", U64, &[]),
+        case(
+            &["render", "4 1 2/5 0 3"],
+            "--size",
+            Range::Whole(16, 4096),
+            &["15", "16", "4096", "4097"],
+        ),
+        case(
+            &["render", "4 1 2/5 0 3", "--moves", "R", "--animate"],
+            "--tps",
+            Range::Between(0.1, 50.0),
+            &["0.1", "0.09", "50", "50.01"],
+        ),
+        case(
+            &[
+                "render",
+                "4 1 2/5 0 3",
+                "--moves",
+                "R",
+                "--size",
+                "16",
+                "-o",
+                &gif,
+            ],
+            "--inbetweens",
+            Range::Whole(0, 10),
+            &["10", "11"],
+        ),
         case(
             &["serve", "--port", "0"],
             "--threads",

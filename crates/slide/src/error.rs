@@ -234,6 +234,12 @@ pub enum Error {
         /// The proven lower bound on the searched board's least number of moves.
         lower_bound: u64,
     },
+    /// A picture or animation over a size limit (see docs/limits.md).
+    #[error("picture too large: {reason}")]
+    PictureTooLarge {
+        /// What is too large, and the limit.
+        reason: String,
+    },
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),

@@ -34,6 +34,8 @@ mod exact;
 pub mod fast;
 mod metric;
 mod progress;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod request;
 mod scramble;
 mod search;
