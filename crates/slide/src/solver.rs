@@ -18,10 +18,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::search::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
 };
-use crate::search::mtm::{LabelKind, LabelTable};
-
-/// The label tables MTM search uses.
-const MTM_LABELS: LabelKind = LabelKind::Blocks;
+use crate::search::mtm::LabelTable;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb};
 use crate::search::pruning::MovePruner;
@@ -808,10 +805,10 @@ impl Solver {
                 Method::Auto | Method::Table if cells <= MAX_TABLE_CELLS => Ok(Plan::Table),
                 Method::Search if cells <= MAX_TABLE_CELLS => Ok(Plan::MtmSearch),
                 Method::Auto | Method::Search => {
-                    crate::search::mtm::LabelSpace::new(shape, goal.blank(), MTM_LABELS)?;
+                    crate::search::mtm::LabelSpace::new(shape, goal.blank())?;
                     let t = shape.transposed();
                     let (r, c) = shape.coords(goal.blank());
-                    crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r, MTM_LABELS)?;
+                    crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r)?;
                     Ok(Plan::MtmSearch)
                 }
                 Method::Table => Err(Error::NoTable { shape }),
@@ -890,10 +887,9 @@ impl Solver {
         if let Some(t) = known() {
             return Ok(t);
         }
-        let kind = MTM_LABELS;
-        let space = crate::search::mtm::LabelSpace::new(shape, blank, kind)?;
+        let space = crate::search::mtm::LabelSpace::new(shape, blank)?;
         let expected = Meta {
-            kind: kind.name().into(),
+            kind: crate::search::mtm::LABEL_TABLE_KIND.into(),
             shape,
             blank,
             encoding: "exact".into(),
@@ -909,10 +905,10 @@ impl Solver {
             expected,
             (
                 &format!("the {shape} MTM label table"),
-                crate::search::mtm::label_build_bytes(shape, blank, kind),
+                crate::search::mtm::label_build_bytes(shape, blank),
             ),
-            |meta, packed| LabelTable::from_parts(shape, blank, kind, packed, meta.histogram),
-            |progress| LabelTable::build(shape, blank, kind, progress),
+            |meta, packed| LabelTable::from_parts(shape, blank, packed, meta.histogram),
+            |progress| LabelTable::build(shape, blank, progress),
             |t, meta| Meta {
                 histogram: t.histogram().to_vec(),
                 bits: t.packed().bits(),
