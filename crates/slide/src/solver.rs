@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::board::frame::Frame;
-use crate::board::{Board, Direction, Shape, Tile};
+use crate::board::{Board, Direction, Pattern, Shape, Tile};
 use crate::error::{Error, Result};
 use crate::exact::cache::{self, Meta};
 use crate::exact::packed::PackedTable;
@@ -18,6 +18,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::search::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
 };
+use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb};
 use crate::search::pruning::MovePruner;
@@ -250,6 +251,7 @@ pub struct Solver {
     building: Mutex<()>,
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<PdbKey, Arc<Pdb>>>,
+    partials: Mutex<HashMap<PartialKey, Arc<PartialTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
 }
@@ -275,6 +277,17 @@ pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
     let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     with_blank.saturating_add(placements / 2)
 }
+
+/// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
+/// state packed (`u64::MAX` when the states cannot be counted in a `u64`).
+pub fn partial_build_bytes(key: &PartialKey) -> u64 {
+    key.states().map_or(u64::MAX, |s| s.saturating_mul(2))
+}
+
+/// The budget of a partial goal's table build when the solver has none ([`Solver::max_memory`]): 8 GB. Unlike
+/// the fixed tables, a pattern's table grows with the pattern (8 fixed tiles of the 15-puzzle: 8.3 GB), so some
+/// budget always applies.
+pub const DEFAULT_PARTIAL_MEMORY: u64 = 8_000_000_000;
 
 /// Tables of at least this many cells are cached on disk by default (the 12-cell ones); smaller ones build in
 /// memory in about a second or less.
@@ -318,6 +331,7 @@ impl Solver {
             building: Mutex::new(()),
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
             pdbs: Mutex::new(HashMap::new()),
+            partials: Mutex::new(HashMap::new()),
             max_memory: None,
             map_files: false,
         }
@@ -615,6 +629,11 @@ impl Solver {
                     .in_metric(opts.metric, board)
             }
             Plan::Fast => return self.solve_fast(board, goal),
+            Plan::Partial => {
+                return Err(Error::Internal(
+                    "a goal board planned as a partial goal".into(),
+                ))
+            }
             Plan::Search(ref h) => h.clone(),
             Plan::Table => {
                 let frame = Frame::new(goal);
@@ -1226,6 +1245,225 @@ impl Solver {
     }
 }
 
+/// Partial goals ([`Pattern`]): planning, tables, answers and stages.
+impl Solver {
+    /// Which method answers `board` towards the pattern `goal`: [`Solver::plan`] when the pattern leaves no choice
+    /// ([`Pattern::board`]), else [`Plan::Partial`], the complete table of the pattern's abstract states
+    /// ([`crate::engine::partial`]) in either metric. A partial goal is answered by that table only:
+    /// [`Method::Search`], [`Method::Fast`] and a weight are refused ([`Error::InvalidOption`], `goal`), and so is a
+    /// board of more than 64 cells ([`Error::PatternTooLarge`]); a table over the memory budget
+    /// ([`Solver::max_memory`]) is refused when it would be built ([`Error::TooMuchMemory`]).
+    ///
+    /// ```
+    /// use slide::{Board, Pattern, Plan, SolveOptions, Solver};
+    /// let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    /// let row = Pattern::parse("1 2 3/x x x/x x x").unwrap();
+    /// let opts = SolveOptions::default();
+    /// assert_eq!(Solver::global().plan_pattern(&b, &row, &opts).unwrap(), Plan::Partial);
+    /// let full = Pattern::parse("1 2 3/4 5 6/7 8 x").unwrap();
+    /// assert_eq!(Solver::global().plan_pattern(&b, &full, &opts).unwrap(), Plan::Table);
+    /// ```
+    pub fn plan_pattern(&self, board: &Board, goal: &Pattern, opts: &SolveOptions) -> Result<Plan> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        if let Some(g) = goal.board() {
+            return self.plan(board, &g, opts);
+        }
+        if shape.cells() > 64 {
+            return Err(Error::PatternTooLarge { shape });
+        }
+        if opts.weight.is_some() || matches!(opts.method, Method::Search | Method::Fast) {
+            return Err(Error::InvalidOption {
+                option: "goal".into(),
+                reason: "a partial goal (a pattern with x) is answered exactly by the table of its pattern's states; search, fast mode and weights do not apply".into(),
+            });
+        }
+        Ok(Plan::Partial)
+    }
+
+    /// The table of a partial goal: loaded from the store, or built (after checking its memory need against the
+    /// budget) and saved there; concurrent first callers wait for one build.
+    pub fn partial_table(&self, key: &PartialKey) -> Result<Arc<PartialTable>> {
+        let known = || {
+            self.partials
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(key)
+                .cloned()
+        };
+        if let Some(t) = known() {
+            return Ok(t);
+        }
+        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = known() {
+            return Ok(t);
+        }
+        let n = key.shape.cells();
+        let what = format!(
+            "the table of a partial goal of {} fixing {} tiles{}",
+            key.shape,
+            key.cells.len(),
+            if key.blank.is_some() {
+                " and the blank"
+            } else {
+                ""
+            }
+        );
+        let needed = partial_build_bytes(key);
+        let limit = self.max_memory.unwrap_or(DEFAULT_PARTIAL_MEMORY);
+        let len = match key.states() {
+            Some(len) if needed <= limit => len,
+            _ => {
+                return Err(Error::TooMuchMemory {
+                    what,
+                    needed,
+                    limit,
+                })
+            }
+        };
+        let expected = Meta {
+            kind: "partial".into(),
+            shape: key.shape,
+            // A free blank is written as the cell count (no cell).
+            blank: key.blank.unwrap_or(n),
+            encoding: "exact".into(),
+            metric: key.metric.name().into(),
+            pattern: key.cells.iter().map(|&c| c as u32).collect(),
+            bits: 0,
+            len,
+            histogram: vec![],
+            antipodes: vec![],
+        };
+        let table = Arc::new(self.cached(
+            self.store.as_deref(),
+            expected,
+            (&what, needed),
+            |meta, packed| PartialTable::from_parts(key, packed, meta.histogram),
+            |progress| PartialTable::build(key, progress),
+            |t, meta| Meta {
+                bits: t.packed().bits(),
+                histogram: t.histogram().to_vec(),
+                ..meta
+            },
+            PartialTable::packed,
+        )?);
+        self.partials
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.clone(), table.clone());
+        Ok(table)
+    }
+
+    /// The least number of moves in `metric` from `board` to any board matching `goal`, or -1 when none can be
+    /// reached.
+    ///
+    /// ```
+    /// use slide::{Board, Metric, Pattern, Solver};
+    /// let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    /// let row = Pattern::parse("1 2 3/x x x/x x x").unwrap();
+    /// assert_eq!(Solver::global().distance_to_pattern(&b, &row, Metric::Stm).unwrap(), 21);
+    /// ```
+    pub fn distance_to_pattern(
+        &self,
+        board: &Board,
+        goal: &Pattern,
+        metric: Metric,
+    ) -> Result<i64> {
+        let opts = SolveOptions {
+            metric,
+            ..Default::default()
+        };
+        if self.plan_pattern(board, goal, &opts)? != Plan::Partial {
+            let g = goal
+                .board()
+                .ok_or_else(|| Error::Internal("no goal board".into()))?;
+            return self.distance_in(board, &g, metric);
+        }
+        let table = self.partial_table(&PartialKey::of(goal, metric))?;
+        let tiles: Vec<Tile> = goal.fixed_tiles().iter().map(|&(_, t)| t).collect();
+        Ok(table.distance(board, &tiles).map_or(-1, i64::from))
+    }
+
+    /// Solves `board` towards the pattern `goal`: an optimal move sequence (in `opts.metric`) to a matching board,
+    /// or -1 when none is reachable. A pattern that leaves no choice is solved as its board by
+    /// [`Solver::solve_with`].
+    pub fn solve_pattern(
+        &self,
+        board: &Board,
+        goal: &Pattern,
+        opts: &SolveOptions,
+    ) -> Result<Solution> {
+        let plan = self.plan_pattern(board, goal, opts)?;
+        if plan != Plan::Partial {
+            let g = goal
+                .board()
+                .ok_or_else(|| Error::Internal("no goal board".into()))?;
+            return self.solve_with(board, &g, opts);
+        }
+        let table = self.partial_table(&PartialKey::of(goal, opts.metric))?;
+        let tiles: Vec<Tile> = goal.fixed_tiles().iter().map(|&(_, t)| t).collect();
+        if table.distance(board, &tiles).is_none() {
+            let mut s = Solution::unsolvable(
+                format!("no board matching {goal} can be reached: its one free tile cannot absorb the parity"),
+                plan,
+            );
+            s.metric = opts.metric;
+            return Ok(s);
+        }
+        let moves = table
+            .path(board, &tiles)
+            .ok_or_else(|| Error::Internal("a partial goal's table has no way down".into()))?;
+        Solution::optimal(moves, 0, plan).in_metric(opts.metric, board)
+    }
+
+    /// Solves `board` stage after stage: each pattern of `stages` in order, each stage from the board the previous
+    /// one ended on, each optimal ([`Solver::solve_pattern`]); the total is not claimed to be. The answers stop
+    /// after a stage without moves (unreachable, or stopped by a limit).
+    ///
+    /// ```
+    /// use slide::{Board, Pattern, SolveOptions, Solver};
+    /// let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    /// let stages: Vec<Pattern> =
+    ///     ["1 2 3/x x x/x x x", "1 2 3/4 5 6/7 8 0"].iter().map(|p| p.parse().unwrap()).collect();
+    /// let answers = Solver::global().solve_stages(&b, &stages, &SolveOptions::default()).unwrap();
+    /// assert_eq!(answers.len(), 2);
+    /// assert_eq!(answers[0].distance(), Some(21));
+    /// let total: usize = answers.iter().map(|s| s.length().unwrap()).sum();
+    /// assert!(total >= 31); // the optimum from the start
+    /// ```
+    pub fn solve_stages(
+        &self,
+        board: &Board,
+        stages: &[Pattern],
+        opts: &SolveOptions,
+    ) -> Result<Vec<Solution>> {
+        let mut at = board.clone();
+        let mut out = Vec::with_capacity(stages.len());
+        for goal in stages {
+            let s = self.solve_pattern(&at, goal, opts)?;
+            let done = match &s.moves {
+                Some(m) => {
+                    for &t in m {
+                        at.apply(t)?;
+                    }
+                    false
+                }
+                None => true,
+            };
+            out.push(s);
+            if done {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// The weights [`SolveOptions::fallback`] tries, from the last (largest) to the first, after the optimal search
 /// stops.
 pub const FALLBACK_WEIGHTS: [f64; 6] = [1.1, 1.25, 1.5, 2.0, 3.0, 5.0];
@@ -1433,16 +1671,19 @@ pub enum Plan {
     Search(HeuristicChoice),
     /// Fast mode (valid; exact only up to 9 cells).
     Fast,
+    /// The complete table of a partial goal's abstract states (exact; [`Solver::plan_pattern`]).
+    Partial,
 }
 
 impl Plan {
-    /// A short name: `line`, `table`, `search` or `fast`.
+    /// A short name: `line`, `table`, `search`, `fast` or `partial`.
     pub fn name(&self) -> &'static str {
         match self {
             Plan::Line => "line",
             Plan::Table => "table",
             Plan::Search(_) => "search",
             Plan::Fast => "fast",
+            Plan::Partial => "partial",
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod heuristic;
 pub mod ida;
+pub mod partial;
 pub mod partition;
 pub mod pdb;
 pub mod pruning;
