@@ -1423,14 +1423,16 @@ impl Solver {
 
     /// Solves `board` stage after stage: each pattern of `stages` in order, each stage from the board the previous
     /// one ended on, each optimal ([`Solver::solve_pattern`]); the total is not claimed to be. The answers stop
-    /// after a stage without moves (unreachable, or stopped by a limit).
+    /// after a stage without moves (unreachable, or stopped by a limit). `each` hears of every stage's answer as
+    /// soon as it is found (to time the stages, say).
     ///
     /// ```
     /// use slide::{Board, Pattern, SolveOptions, Solver};
     /// let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
     /// let stages: Vec<Pattern> =
     ///     ["1 2 3/x x x/x x x", "1 2 3/4 5 6/7 8 0"].iter().map(|p| p.parse().unwrap()).collect();
-    /// let answers = Solver::global().solve_stages(&b, &stages, &SolveOptions::default()).unwrap();
+    /// let opts = SolveOptions::default();
+    /// let answers = Solver::global().solve_stages(&b, &stages, &opts, &mut |_| {}).unwrap();
     /// assert_eq!(answers.len(), 2);
     /// assert_eq!(answers[0].distance(), Some(21));
     /// let total: usize = answers.iter().map(|s| s.length().unwrap()).sum();
@@ -1441,11 +1443,13 @@ impl Solver {
         board: &Board,
         stages: &[Pattern],
         opts: &SolveOptions,
+        each: &mut dyn FnMut(&Solution),
     ) -> Result<Vec<Solution>> {
         let mut at = board.clone();
         let mut out = Vec::with_capacity(stages.len());
         for goal in stages {
             let s = self.solve_pattern(&at, goal, opts)?;
+            each(&s);
             let done = match &s.moves {
                 Some(m) => {
                     for &t in m {

@@ -294,7 +294,7 @@ fn stages_follow_each_other() {
     .map(|p| p.parse().unwrap())
     .collect();
     let answers = solver
-        .solve_stages(&board, &stages, &SolveOptions::default())
+        .solve_stages(&board, &stages, &SolveOptions::default(), &mut |_| {})
         .unwrap();
     assert_eq!(answers.len(), 3);
     let mut at: Vec<u8> = board.tiles().iter().map(|&t| t as u8).collect();
