@@ -51,7 +51,8 @@ pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
     CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SplitThreshold, Stats,
-    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
+    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS,
+    FAST_DEFAULT_CELLS, MAX_WEIGHT,
 };
 
 pub mod engine {

@@ -361,3 +361,80 @@ fn solver_default_budget(b: &Board) -> Error {
         .solve_pattern(b, &p, &SolveOptions::default())
         .unwrap_err()
 }
+
+/// Records the warnings a solver reports.
+#[derive(Default)]
+struct Warnings(std::sync::Mutex<Vec<String>>);
+
+impl slide::Progress for Warnings {
+    fn warn(&self, message: &str) {
+        self.0.lock().unwrap().push(message.to_string());
+    }
+}
+
+#[test]
+fn tables_are_cached_checked_and_rebuilt_when_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let cached = || {
+        let w = Arc::new(Warnings::default());
+        let s = Solver::with_options(CacheDir::At(dir.path().into()), w.clone());
+        (s, w)
+    };
+    let text = "1 2 3/x x x/x x 0";
+    let p = Pattern::parse(text).unwrap();
+    let want = pattern_cells(text);
+    let goals: Vec<Vec<u8>> = reference::permutations(9)
+        .into_iter()
+        .filter(|g| matches(&want, g))
+        .collect();
+    let r = Reference::from_goals(3, 3, &goals, reference::Metric::Stm);
+    let boards: Vec<Vec<u8>> = reference::permutations(9)
+        .into_iter()
+        .step_by(101)
+        .collect();
+    let check_all = |s: &Solver| {
+        for b in &boards {
+            let board = Board::new(
+                Shape::new(3, 3).unwrap(),
+                b.iter().map(|&t| t as u32).collect(),
+            )
+            .unwrap();
+            let d = s.distance_to_pattern(&board, &p, Metric::Stm).unwrap();
+            assert_eq!(d, r.distance(b).map_or(-1, i64::from), "{b:?}");
+        }
+    };
+    let (s, w) = cached();
+    check_all(&s);
+    assert!(w.0.lock().unwrap().is_empty());
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_str().unwrap().to_string();
+    assert!(name.starts_with("partial-3x3-blank8-p0.1.2"), "{name}");
+    let bytes = std::fs::read(&files[0]).unwrap();
+    // Loaded by a fresh solver: same answers, no warning, the file untouched.
+    let (s, w) = cached();
+    check_all(&s);
+    assert!(w.0.lock().unwrap().is_empty());
+    assert_eq!(std::fs::read(&files[0]).unwrap(), bytes);
+    // A bit flipped in the payload: detected, rebuilt, rewritten.
+    let mut bad = bytes.clone();
+    let at = bad.len() - 100;
+    bad[at] ^= 0x10;
+    std::fs::write(&files[0], &bad).unwrap();
+    let (s, w) = cached();
+    check_all(&s);
+    let warnings = w.0.lock().unwrap().clone();
+    assert!(
+        warnings.iter().any(|m| m.contains("rebuild")),
+        "{warnings:?}"
+    );
+    assert_eq!(std::fs::read(&files[0]).unwrap(), bytes);
+    // The same cells in MTM are another table, in another file.
+    let (s, _) = cached();
+    let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    s.distance_to_pattern(&b, &p, Metric::Mtm).unwrap();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}

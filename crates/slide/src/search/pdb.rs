@@ -17,6 +17,10 @@
 //! (With every tile in the pattern, the database is the exact distance; unreachable placements read 15 and are
 //! never looked up.)
 //!
+//! The same space serves partial goals ([`PatternSpace::partial`], see [`crate::engine::partial`]): there every move
+//! costs 1, every state with the pattern's tiles home (and the blank on its cell, if the pattern fixes it) is a
+//! goal, moves may be multi-tile moves, and the distances are kept per state, not minimised over the blank.
+//!
 //! Storage: 4 bits per placement. A pattern's cost is at least the Manhattan distance of its tiles and has the same
 //! parity, so the entry stores `(cost - manhattan) / 2`, capped at 15 (capping only lowers the estimate, which
 //! stays admissible). A 6-tile pattern of the 15-puzzle has 16!/10! = 5,765,760 placements: 2.9 MB; 7 tiles
