@@ -55,7 +55,8 @@ pub struct SolveArgs {
     /// a pattern where x is any tile, for example '1 2 3 4/x x x x/x x x x/x x x x' (the blank is free unless the
     /// pattern has a 0): the least number of moves to any board that matches. Repeated, the goals are stages
     /// solved one after the other, each from where the previous one ended: each stage's length and moves, then
-    /// the total (not claimed least: printed ~N). JSON: "stages".
+    /// the total (not claimed least: printed ~N). JSON: "stages". A pattern's table over --max-memory (or with
+    /// --search) gives way to IDA* in STM; in MTM it is refused.
     #[arg(long, value_name = "PATTERN")]
     pub goal: Vec<String>,
     /// The shape of flat input lines, RxC (for example 4x4).
@@ -213,12 +214,11 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
             (args.count, "--count"),
             (args.all, "--all"),
             (args.fast, "--fast"),
-            (args.search, "--search"),
             (args.within.is_some(), "--within"),
         ];
         if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
             eprintln!(
-                "slide: {flag} takes one goal board: partial goals (x) and stages are answered exactly by the tables of their patterns"
+                "slide: {flag} takes one goal board: partial goals (x) and stages are answered exactly (the tables of their patterns, or IDA*)"
             );
             return Ok(EXIT_USAGE);
         }

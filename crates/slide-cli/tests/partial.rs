@@ -209,7 +209,7 @@ fn bad_patterns_are_named() {
         assert!(!err.contains("panicked"));
     }
     // Flags that take one goal board.
-    for flag in ["--count", "--all", "--fast", "--search"] {
+    for flag in ["--count", "--all", "--fast", "--within=2"] {
         let (code, _, err) = slide(
             cache.path(),
             &[
@@ -222,7 +222,8 @@ fn bad_patterns_are_named() {
             "",
         );
         assert_eq!(code, 2, "{flag}: {err}");
-        assert!(err.contains(flag) && err.contains("partial goals"), "{err}");
+        let name = flag.split('=').next().unwrap();
+        assert!(err.contains(name) && err.contains("partial goals"), "{err}");
     }
     // Boards of another shape are bad lines (exit status 1), the others still answered.
     let (code, out, err) = slide(
@@ -233,23 +234,33 @@ fn bad_patterns_are_named() {
     assert_eq!(code, 1);
     assert_eq!(out, "0\n0\n");
     assert!(err.contains("line 2: shape mismatch"), "{err}");
-    // Over the memory budget: refused with the need and the limit.
+    // Over the memory budget: IDA* in STM, refused in MTM with the need and the limit.
+    let over = [
+        "solve",
+        "--max-memory",
+        "100",
+        "--goal",
+        "1 2 3 4/5 6 7 8/x x x x/x x x x",
+        "--json",
+        "1 2 3 4/5 6 7 8/9 10 11 0/13 14 15 12",
+    ];
+    let (code, out, err) = slide(cache.path(), &over, "");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["moves"].as_u64(), v["optimal"].as_bool()),
+        (Some(0), Some(true))
+    );
     let (code, out, err) = slide(
         cache.path(),
-        &[
-            "solve",
-            "--max-memory",
-            "100",
-            "--goal",
-            "1 2 3 4/5 6 7 8/x x x x/x x x x",
-            "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0",
-        ],
+        &[&over[..], &["--metric", "mtm"]].concat(),
         "",
     );
     assert_eq!(code, 1, "{err}");
-    assert!(out.is_empty());
+    assert!(out.contains("\"error\""), "{out}");
     assert!(
-        err.contains("partial goal") && err.contains("MB allowed"),
+        err.contains("MTM partial goals over the memory budget are not available")
+            && err.contains("100 MB are allowed"),
         "{err}"
     );
 }

@@ -16,7 +16,8 @@ use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 use crate::metric::Metric;
 use crate::progress::{NoProgress, Progress};
 use crate::search::heuristic::{
-    Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet, MAX_SEARCH_CELLS,
+    Eval, Geometry, LinearConflict, Manhattan, PatternManhattan, PdbEval, PdbMax, PdbSet,
+    MAX_SEARCH_CELLS,
 };
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
@@ -1249,10 +1250,13 @@ impl Solver {
 impl Solver {
     /// Which method answers `board` towards the pattern `goal`: [`Solver::plan`] when the pattern leaves no choice
     /// ([`Pattern::board`]), else [`Plan::Partial`], the complete table of the pattern's abstract states
-    /// ([`crate::engine::partial`]) in either metric. A partial goal is answered by that table only:
-    /// [`Method::Search`], [`Method::Fast`] and a weight are refused ([`Error::InvalidOption`], `goal`), and so is a
-    /// board of more than 64 cells ([`Error::PatternTooLarge`]); a table over the memory budget
-    /// ([`Solver::max_memory`]) is refused when it would be built ([`Error::TooMuchMemory`]).
+    /// ([`crate::engine::partial`]) in either metric, when it is loaded or fits the memory budget
+    /// ([`Solver::max_memory`], else [`DEFAULT_PARTIAL_MEMORY`]). Over the budget, or with [`Method::Search`], an
+    /// STM partial goal is searched by IDA* with the Manhattan distance of the pattern's tiles
+    /// (`Plan::Search(HeuristicChoice::Manhattan)`, exact, under the limits); an MTM one is refused
+    /// ([`Error::InvalidOption`], `metric`). [`Method::Table`] insists on the table ([`Error::TooMuchMemory`] over
+    /// the budget). [`Method::Fast`] and a weight are refused ([`Error::InvalidOption`], `goal`), and so is a board
+    /// of more than 64 cells ([`Error::PatternTooLarge`]).
     ///
     /// ```
     /// use slide::{Board, Pattern, Plan, SolveOptions, Solver};
@@ -1277,13 +1281,39 @@ impl Solver {
         if shape.cells() > 64 {
             return Err(Error::PatternTooLarge { shape });
         }
-        if opts.weight.is_some() || matches!(opts.method, Method::Search | Method::Fast) {
+        if opts.weight.is_some() || opts.method == Method::Fast {
             return Err(Error::InvalidOption {
                 option: "goal".into(),
-                reason: "a partial goal (a pattern with x) is answered exactly by the table of its pattern's states; search, fast mode and weights do not apply".into(),
+                reason: "a partial goal (a pattern with x) is answered exactly, by the table of its pattern's states or by IDA*; fast mode and weights do not apply".into(),
             });
         }
-        Ok(Plan::Partial)
+        let key = PartialKey::of(goal, opts.metric);
+        let loaded = self
+            .partials
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&key);
+        let limit = self.max_memory.unwrap_or(DEFAULT_PARTIAL_MEMORY);
+        let fits = loaded || partial_build_bytes(&key) <= limit;
+        let search = Plan::Search(HeuristicChoice::Manhattan);
+        match (opts.method, opts.metric) {
+            (Method::Search, Metric::Stm) => Ok(search),
+            (Method::Search, Metric::Mtm) => Err(Error::InvalidOption {
+                option: "metric".into(),
+                reason: "MTM partial goals are answered by the table of the pattern's states only (no search)".into(),
+            }),
+            (Method::Table, _) => Ok(Plan::Partial),
+            _ if fits => Ok(Plan::Partial),
+            (_, Metric::Stm) => Ok(search),
+            (_, Metric::Mtm) => Err(Error::InvalidOption {
+                option: "metric".into(),
+                reason: format!(
+                    "MTM partial goals over the memory budget are not available: the table of this pattern's states needs {} MB, {} MB are allowed (in STM such goals are searched by IDA*)",
+                    partial_build_bytes(&key) / 1_000_000,
+                    limit / 1_000_000
+                ),
+            }),
+        }
     }
 
     /// The table of a partial goal: loaded from the store, or built (after checking its memory need against the
@@ -1378,7 +1408,15 @@ impl Solver {
             metric,
             ..Default::default()
         };
-        if self.plan_pattern(board, goal, &opts)? != Plan::Partial {
+        let plan = self.plan_pattern(board, goal, &opts)?;
+        if goal.board().is_none() && plan != Plan::Partial {
+            // IDA* without limits runs to the end: the answer is proven.
+            return self
+                .search_pattern(board, goal, &opts)?
+                .distance()
+                .ok_or_else(|| Error::Internal("a search without limits stopped".into()));
+        }
+        if plan != Plan::Partial {
             let g = goal
                 .board()
                 .ok_or_else(|| Error::Internal("no goal board".into()))?;
@@ -1399,6 +1437,9 @@ impl Solver {
         opts: &SolveOptions,
     ) -> Result<Solution> {
         let plan = self.plan_pattern(board, goal, opts)?;
+        if goal.board().is_none() && plan != Plan::Partial {
+            return self.search_pattern(board, goal, opts);
+        }
         if plan != Plan::Partial {
             let g = goal
                 .board()
@@ -1419,6 +1460,72 @@ impl Solver {
             .path(board, &tiles)
             .ok_or_else(|| Error::Internal("a partial goal's table has no way down".into()))?;
         Solution::optimal(moves, 0, plan).in_metric(opts.metric, board)
+    }
+
+    /// IDA* towards a partial goal with [`PatternManhattan`] (the Manhattan distance of the pattern's tiles, and
+    /// of the blank if fixed): optimal in STM, under `opts`' limits.
+    fn search_pattern(
+        &self,
+        board: &Board,
+        goal: &Pattern,
+        opts: &SolveOptions,
+    ) -> Result<Solution> {
+        let shape = board.shape();
+        let plan = Plan::Search(HeuristicChoice::Manhattan);
+        if !pattern_reachable(board, goal) {
+            let mut s = Solution::unsolvable(
+                format!("no board matching {goal} can be reached: its one free tile cannot absorb the parity"),
+                plan,
+            );
+            s.metric = opts.metric;
+            return Ok(s);
+        }
+        // The search only reads the moves from the geometry; the estimate is the pattern's own.
+        let geometry = Geometry::new(shape, 0)?;
+        let eval = PatternManhattan::new(shape, &goal.fixed_tiles(), goal.blank())?;
+        let pos: Vec<u8> = board.positions().iter().map(|&c| c as u8).collect();
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: opts.cancel.as_deref(),
+            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+        };
+        let pruner = pruner_for(opts);
+        let job = IdaJob {
+            pos: &pos,
+            limits: &limits,
+            weight: (1, 1),
+            parallel: opts.parallel,
+            pruner: &pruner,
+        };
+        Ok(match job.run(&geometry, eval) {
+            Outcome::Solved {
+                moves,
+                nodes,
+                estimate,
+            } => {
+                let moves = moves.into_iter().map(|t| t as Tile).collect();
+                let mut s = Solution::optimal(moves, nodes, plan);
+                s.estimate = estimate as u64;
+                s
+            }
+            Outcome::Stopped {
+                lower_bound,
+                nodes,
+                estimate,
+            } => Solution {
+                moves: None,
+                metric: Metric::Stm,
+                counted: None,
+                unsolvable_reason: None,
+                optimal: false,
+                lower_bound: lower_bound as u64,
+                within: None,
+                nodes,
+                estimate: estimate as u64,
+                plan,
+            },
+        })
     }
 
     /// Solves `board` stage after stage: each pattern of `stages` in order, each stage from the board the previous
@@ -1466,6 +1573,33 @@ impl Solver {
         }
         Ok(out)
     }
+}
+
+/// False when no board matching `goal` can be reached from `board`. Only a pattern with one free tile and a free
+/// blank (two `x`) can be out of reach: with two free tiles or more, swapping two of them gives matching boards of
+/// both parities.
+fn pattern_reachable(board: &Board, goal: &Pattern) -> bool {
+    if goal.any_count() != 2 || goal.blank().is_some() {
+        return true;
+    }
+    let n = goal.shape().cells();
+    let free: Vec<usize> = (0..n).filter(|&c| goal.cells()[c].is_none()).collect();
+    let mut named = vec![false; n];
+    for &t in goal.cells().iter().flatten() {
+        named[t as usize] = true;
+    }
+    let tile = (1..n).find(|&t| !named[t]).unwrap_or(0) as Tile;
+    [(free[0], free[1]), (free[1], free[0])]
+        .into_iter()
+        .any(|(at, _)| {
+            let tiles = goal
+                .cells()
+                .iter()
+                .enumerate()
+                .map(|(c, v)| v.unwrap_or(if c == at { tile } else { 0 }))
+                .collect();
+            Board::new(goal.shape(), tiles).is_ok_and(|g| board.is_solvable(&g).unwrap_or(false))
+        })
 }
 
 /// The weights [`SolveOptions::fallback`] tries, from the last (largest) to the first, after the optimal search

@@ -323,22 +323,33 @@ fn stages_follow_each_other() {
 fn refusals_are_clear() {
     let solver = solver().max_memory(10_000_000);
     let b = Board::goal(Shape::new(4, 4).unwrap());
-    // 8 fixed tiles of 16 cells: 16!/7! states, far over 10 MB (and over the default budget without one).
-    let e = solver_default_budget(&b);
+    // 8 fixed tiles of 16 cells: 16!/7! states, far over 10 MB (and over the default budget without one): the
+    // table is refused when asked for, and in MTM (there is no MTM search).
+    let table = SolveOptions {
+        method: slide::Method::Table,
+        ..Default::default()
+    };
+    let e = solver_default_budget(&b, &table);
     assert!(matches!(e, Error::TooMuchMemory { .. }), "{e}");
     let p = Pattern::parse("1 2 3 4/5 6 7 8/x x x x/x x x x").unwrap();
-    let e = solver
-        .solve_pattern(&b, &p, &SolveOptions::default())
-        .unwrap_err();
+    let e = solver.solve_pattern(&b, &p, &table).unwrap_err();
     assert!(matches!(e, Error::TooMuchMemory { .. }), "{e}");
     assert!(e.to_string().contains("partial goal"), "{e}");
-    // Search and fast mode do not answer partial goals.
+    let e = solver
+        .solve_pattern(&b, &p, &opts(Metric::Mtm))
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("MTM partial goals over the memory budget are not available"),
+        "{e}"
+    );
+    // Fast mode does not answer partial goals.
     let e = solver
         .solve_pattern(
             &b,
             &Pattern::parse("1 2 3 4/x x x x/x x x x/x x x x").unwrap(),
             &SolveOptions {
-                method: slide::Method::Search,
+                method: slide::Method::Fast,
                 ..Default::default()
             },
         )
@@ -355,11 +366,82 @@ fn refusals_are_clear() {
     assert!(matches!(e, Error::ShapeMismatch { .. }), "{e}");
 }
 
-fn solver_default_budget(b: &Board) -> Error {
+fn solver_default_budget(b: &Board, o: &SolveOptions) -> Error {
     let p = Pattern::parse("1 2 3 4/5 6 7 8/9 x x x/x x x x").unwrap();
-    solver()
-        .solve_pattern(b, &p, &SolveOptions::default())
-        .unwrap_err()
+    solver().solve_pattern(b, &p, o).unwrap_err()
+}
+
+/// IDA* (forced, or over the memory budget) against the reference on 3 × 3 boards: distances, moves replayed.
+#[test]
+fn search_agrees_with_the_reference_3x3() {
+    let shape = Shape::new(3, 3).unwrap();
+    let search = SolveOptions {
+        method: slide::Method::Search,
+        ..Default::default()
+    };
+    let tiny = solver().max_memory(0);
+    for text in [
+        "1 2 3/x x x/x x x",
+        "1 x x/4 x x/7 x 0",
+        "1 2 3/4 5 6/x x 8",
+        "x x x/x 5 x/x x x",
+    ] {
+        let want = pattern_cells(text);
+        let goals: Vec<Vec<u8>> = reference::permutations(9)
+            .into_iter()
+            .filter(|g| matches(&want, g))
+            .collect();
+        let r = Reference::from_goals(3, 3, &goals, reference::Metric::Stm);
+        let p = Pattern::parse(text).unwrap();
+        for b in reference::permutations(9).into_iter().step_by(1777) {
+            let board = Board::new(shape, b.iter().map(|&t| t as u32).collect()).unwrap();
+            let d = r.distance(&b).map_or(-1, i64::from);
+            for (s, o) in [(&solver(), &search), (&tiny, &SolveOptions::default())] {
+                assert_eq!(
+                    s.plan_pattern(&board, &p, o).unwrap(),
+                    slide::Plan::Search(slide::HeuristicChoice::Manhattan)
+                );
+                let a = s.solve_pattern(&board, &p, o).unwrap();
+                assert_eq!(a.distance(), Some(d), "{text} from {b:?}");
+                if d >= 0 {
+                    let (end, _) = replay(3, &b, a.moves.as_ref().unwrap());
+                    assert!(matches(&want, &end), "{text}: {end:?}");
+                }
+            }
+            assert_eq!(
+                tiny.distance_to_pattern(&board, &p, Metric::Stm).unwrap(),
+                d
+            );
+        }
+    }
+}
+
+#[test]
+fn search_over_the_budget_on_4x4() {
+    // The first row over a 1 MB budget: IDA*, against the abstract search.
+    let dist = abstract_bfs(4, 4, &[0, 1, 2, 3], None, Metric::Stm);
+    let tiny = solver().max_memory(1_000_000);
+    let p = Pattern::parse("1 2 3 4/x x x x/x x x x/x x x x").unwrap();
+    let mut seed = 5;
+    for _ in 0..6 {
+        let b = shuffle(16, &mut seed);
+        let board = Board::new(
+            Shape::new(4, 4).unwrap(),
+            b.iter().map(|&t| t as u32).collect(),
+        )
+        .unwrap();
+        let mut s: Vec<u8> = (1..=4u8)
+            .map(|t| b.iter().position(|&x| x == t).unwrap() as u8)
+            .collect();
+        s.push(b.iter().position(|&x| x == 0).unwrap() as u8);
+        let a = tiny
+            .solve_pattern(&board, &p, &SolveOptions::default())
+            .unwrap();
+        assert_eq!(a.distance(), Some(dist[&s] as i64), "{b:?}");
+        assert!(a.nodes > 0);
+        let (end, _) = replay(4, &b, a.moves.as_ref().unwrap());
+        assert_eq!(&end[..4], &[1, 2, 3, 4]);
+    }
 }
 
 /// Records the warnings a solver reports.
