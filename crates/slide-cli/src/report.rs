@@ -19,7 +19,8 @@ pub enum Moves {
 /// The JSON object of one answer (no trailing newline):
 /// `{"board": [[…]], "moves": N, "metric": "stm", "optimal": bool, "nodes": N, "seconds": S, …}` (`"moves"` counts
 /// in `"metric"`: multi-tile moves for `"mtm"`, while `"solution"` lists single-tile moves) with `"lower_bound"` when not
-/// optimal, `"bound"` for bounded-suboptimal answers, `"method"` when given, `"solution"` when moves are asked for,
+/// optimal, `"bound"` for bounded-suboptimal answers, `"method"` when given (or `"fast"`, `"partial"`: a partial
+/// goal's table), `"solution"` when moves are asked for,
 /// `"notation"` (the moves written in a notation) when one is asked for, and `"reason"` when the goal cannot be
 /// reached. `"moves"` is -1 when unsolvable and null when a limit stopped the search before any solution.
 /// `counted` gives the length of a solution that was counted, not kept.
@@ -49,7 +50,12 @@ pub fn answer_json(
     if let Some(w) = s.within {
         let _ = write!(out, ", \"bound\": {w}");
     }
-    if let Some(m) = method.or((s.plan == Plan::Fast).then_some("fast")) {
+    let planned = match s.plan {
+        Plan::Fast => Some("fast"),
+        Plan::Partial => Some("partial"),
+        _ => None,
+    };
+    if let Some(m) = method.or(planned) {
         let _ = write!(out, ", \"method\": \"{m}\"");
     }
     match (moves, s.moves.as_deref()) {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use slide::{Board, Notation, Shape, Solver};
+use slide::{Board, Notation, Pattern, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
 use crate::report::{answer_json, count_json, join, with_field, written, Moves};
@@ -51,9 +51,14 @@ pub struct SolveArgs {
     /// "solution": [...]}; errors as {"line": K, "error": "..."}.
     #[arg(long)]
     pub json: bool,
-    /// A custom goal board (default: tiles in order, blank last), for example '0 1 2/3 4 5'.
-    #[arg(long, value_name = "BOARD")]
-    pub goal: Option<String>,
+    /// A custom goal board (default: tiles in order, blank last), for example '0 1 2/3 4 5', or a partial goal:
+    /// a pattern where x is any tile, for example '1 2 3 4/x x x x/x x x x/x x x x' (the blank is free unless the
+    /// pattern has a 0): the least number of moves to any board that matches. Repeated, the goals are stages
+    /// solved one after the other, each from where the previous one ended: each stage's length and moves, then
+    /// the total (not claimed least: printed ~N). JSON: "stages". A pattern's table over --max-memory (or with
+    /// --search) gives way to IDA* in STM; in MTM it is refused.
+    #[arg(long, value_name = "PATTERN")]
+    pub goal: Vec<String>,
     /// The shape of flat input lines, RxC (for example 4x4).
     #[arg(long, value_name = "RxC")]
     pub shape: Option<String>,
@@ -185,18 +190,38 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
             return Ok(EXIT_USAGE);
         }
     };
-    let goal = match args
+    let patterns = match args
         .goal
-        .as_deref()
-        .map(|g| Board::parse_with_shape(g, shape))
-        .transpose()
+        .iter()
+        .map(|g| Pattern::parse_with_shape(g, shape))
+        .collect::<Result<Vec<Pattern>, _>>()
     {
-        Ok(g) => g,
+        Ok(p) => p,
         Err(e) => {
             eprintln!("slide: --goal: {e}");
             return Ok(EXIT_USAGE);
         }
     };
+    // One goal that leaves no choice is a goal board, answered as ever; partial goals and stages by the patterns.
+    let (goal, stages) = match patterns.as_slice() {
+        [] => (None, None),
+        [p] if p.board().is_some() => (p.board(), None),
+        _ => (None, Some(patterns)),
+    };
+    if stages.is_some() {
+        let refused = [
+            (args.count, "--count"),
+            (args.all, "--all"),
+            (args.fast, "--fast"),
+            (args.within.is_some(), "--within"),
+        ];
+        if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+            eprintln!(
+                "slide: {flag} takes one goal board: partial goals (x) and stages are answered exactly (the tables of their patterns, or IDA*)"
+            );
+            return Ok(EXIT_USAGE);
+        }
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     {
         // First Ctrl-C: stop the searches (their answers say so); a second one ends the process.
@@ -231,6 +256,7 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         args,
         shape,
         goal,
+        stages,
         opts_parallel: SolveOptions {
             parallel: true,
             ..opts.clone()
@@ -378,6 +404,8 @@ struct Job<'a> {
     args: &'a SolveArgs,
     shape: Option<Shape>,
     goal: Option<Board>,
+    /// Partial goals: one pattern with x, or several stages.
+    stages: Option<Vec<Pattern>>,
     opts: SolveOptions,
     /// `opts` with the search of one board shared among the threads.
     opts_parallel: SolveOptions,
@@ -436,6 +464,9 @@ impl Job<'_> {
             Ok(b) => b,
             Err(e) => return self.error(number, what, &e.to_string()),
         };
+        if let Some(stages) = &self.stages {
+            return self.staged(number, what, &board, stages);
+        }
         let default_goal;
         let goal = match &self.goal {
             Some(g) => g,
@@ -543,6 +574,140 @@ impl Job<'_> {
 }
 
 impl Job<'_> {
+    /// Partial goals: one pattern answered like a goal board (the number, the moves when asked), or stages: a line
+    /// `stage K: N MOVES` per stage (moves in --notation, tiles by default), then `total ~N` (the sum, not proven
+    /// least). A stage that cannot be reached prints -1 and ends the stages (`total -1`); one stopped by a limit
+    /// prints >=L (`total >=L`, the stages before it and L).
+    fn staged(&self, number: usize, what: &str, board: &Board, stages: &[Pattern]) -> Answer {
+        let start = Instant::now();
+        let mut times = Vec::with_capacity(stages.len());
+        let mut last = start;
+        let mut each = |_: &slide::Solution| {
+            let now = Instant::now();
+            times.push(now.duration_since(last).as_secs_f64());
+            last = now;
+        };
+        let solutions = match self
+            .solver
+            .solve_stages(board, stages, &self.opts, &mut each)
+        {
+            Ok(s) => s,
+            Err(e) => return self.error(number, what, &e.to_string()),
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let want_moves = self.args.moves || self.args.notation().is_some();
+        let notation = self.args.notation();
+        let kind = match (want_moves || stages.len() > 1, notation) {
+            (false, _) => Moves::Omit,
+            (true, Some(n)) => Moves::Notation(n),
+            (true, None) => Moves::Tiles,
+        };
+        let nodes = solutions.iter().map(|s| s.nodes).sum();
+        let mut out = String::new();
+        use std::fmt::Write as _;
+        if let [s] = solutions.as_slice() {
+            if stages.len() == 1 {
+                if self.args.json {
+                    out.push_str(&answer_json(board, s, seconds, kind, None, None));
+                } else {
+                    out.push_str(&self.length_and_moves(board, s, want_moves));
+                }
+                out.push('\n');
+                return Answer {
+                    out,
+                    error: None,
+                    nodes,
+                    stream: None,
+                };
+            }
+        }
+        // Each stage from where the previous one ended.
+        let mut at = board.clone();
+        let mut total: u64 = 0;
+        let mut end = None;
+        let mut parts = Vec::with_capacity(solutions.len());
+        for (i, s) in solutions.iter().enumerate() {
+            if self.args.json {
+                let json = answer_json(&at, s, times[i], kind, None, None);
+                parts.push(with_field(
+                    json,
+                    "goal",
+                    &serde_json::Value::from(stages[i].to_string()).to_string(),
+                ));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "stage {}: {}",
+                    i + 1,
+                    self.length_and_moves(&at, s, true)
+                );
+            }
+            match (&s.moves, s.length()) {
+                (Some(m), Some(len)) => {
+                    total += len as u64;
+                    for &t in m {
+                        if at.apply(t).is_err() {
+                            return self.error(
+                                number,
+                                what,
+                                "internal error: a stage's moves do not apply",
+                            );
+                        }
+                    }
+                }
+                _ if s.is_unsolvable() => end = Some("-1".to_string()),
+                _ => end = Some(format!(">={}", total + s.lower_bound)),
+            }
+        }
+        let total_text = end.clone().unwrap_or_else(|| format!("~{total}"));
+        if self.args.json {
+            let total_json = match &end {
+                Some(e) if e == "-1" => "-1".to_string(),
+                Some(_) => "null".to_string(),
+                None => total.to_string(),
+            };
+            let _ = write!(
+                out,
+                "{{\"board\": {board}, \"metric\": \"{}\", \"stages\": [{}], \"moves\": {total_json}, \"optimal\": false, \"nodes\": {nodes}, \"seconds\": {seconds:.6}}}",
+                self.opts.metric,
+                parts.join(", ")
+            );
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, "total {total_text}");
+        }
+        Answer {
+            out,
+            error: None,
+            nodes,
+            stream: None,
+        }
+    }
+
+    /// An answer's text: the length (~N when not proven least, >=L when a limit stopped it, -1 when unreachable),
+    /// then the moves when asked for (in --notation, tiles by default).
+    fn length_and_moves(&self, board: &Board, s: &slide::Solution, want_moves: bool) -> String {
+        let mut out = String::new();
+        match s.moves.as_deref().zip(s.length()) {
+            None if s.is_unsolvable() => out.push_str("-1"),
+            None => out.push_str(&format!(">={}", s.lower_bound)),
+            Some((m, len)) => {
+                if !s.optimal {
+                    out.push('~');
+                }
+                out.push_str(&len.to_string());
+                if want_moves && !m.is_empty() {
+                    out.push(' ');
+                    match self.args.notation() {
+                        Some(n) => out.push_str(&written(m, board, n)),
+                        None => out.push_str(&join(m, " ")),
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// `--count` and `--all`: the least number of moves with the number of shortest solutions, or with every one
     /// of them (at most `--limit`).
     fn shortest(

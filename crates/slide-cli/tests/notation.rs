@@ -579,12 +579,22 @@ fn words(line: &str) -> Vec<String> {
 
 #[test]
 fn readme_speedsolvers_examples() {
+    readme_examples("Speedsolvers", 5);
+}
+
+#[test]
+fn readme_partial_goals_examples() {
+    readme_examples("Partial goals", 6);
+}
+
+/// Runs the commands of the README section `title` (at least `least` of them), comparing their output.
+fn readme_examples(title: &str, least: usize) {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
     let section = readme
-        .split("\n## Speedsolvers")
+        .split(&format!("\n## {title}\n"))
         .nth(1)
-        .expect("README has a Speedsolvers section");
+        .unwrap_or_else(|| panic!("README has a {title} section"));
     let section = section.split("\n## ").next().unwrap();
     // Each `$ ` line is a command (optionally `printf '…' | slide …`); the lines up to the next `$ ` its output.
     let s = Slide::new();
@@ -623,7 +633,7 @@ fn readme_speedsolvers_examples() {
             commands += 1;
         }
     }
-    assert!(commands >= 5, "only {commands} examples");
+    assert!(commands >= least, "only {commands} examples");
 }
 
 /// Single-tile moves of a short sequence: each letter once, or its count.

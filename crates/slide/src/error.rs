@@ -240,6 +240,41 @@ pub enum Error {
         /// What is too large, and the limit.
         reason: String,
     },
+    /// A goal pattern ([`crate::Pattern`]) with the wrong number of cells: it must name every cell of the board,
+    /// each a tile, `0` (the blank) or `x` (any tile).
+    #[error("goal pattern: {shape} has {expected} cells, the pattern gives {found} ({fixed} fixed and {any} x); with {fixed} fixed it needs {} x", expected.saturating_sub(*fixed))]
+    PatternCount {
+        /// The board's shape.
+        shape: Shape,
+        /// Cells of that shape.
+        expected: usize,
+        /// Cells the pattern gives.
+        found: usize,
+        /// Tiles and blank the pattern fixes.
+        fixed: usize,
+        /// `x` the pattern holds.
+        any: usize,
+    },
+    /// A symbol in a goal pattern that is neither a tile number nor `x`.
+    #[error("goal pattern: unknown symbol {token:?} at column {column}: expected a tile number, 0 for the blank or x for any tile")]
+    PatternSymbol {
+        /// The symbol as written (shortened when long).
+        token: String,
+        /// 1-based character column.
+        column: usize,
+    },
+    /// A goal pattern that no board matches.
+    #[error("goal pattern: no board matches it: {reason}")]
+    PatternUnmatchable {
+        /// Why.
+        reason: String,
+    },
+    /// A partial goal on a board larger than the abstract search covers.
+    #[error("partial goals cover boards of at most 64 cells; {shape} has {}", shape.cells())]
+    PatternTooLarge {
+        /// The board's shape.
+        shape: Shape,
+    },
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),

@@ -44,7 +44,7 @@ pub mod store;
 
 pub use analyse::{Analysis, Count, Hint, Summary};
 pub use board::notation;
-pub use board::{Board, Direction, Shape, Tile, MAX_CELLS};
+pub use board::{Board, Direction, Pattern, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
@@ -53,7 +53,8 @@ pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
     CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SplitThreshold, Stats,
-    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
+    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS,
+    FAST_DEFAULT_CELLS, MAX_WEIGHT,
 };
 
 pub mod engine {
@@ -81,8 +82,8 @@ pub mod engine {
 
     pub use crate::board::frame;
     pub use crate::exact::{bfs, cache, packed, rank, table};
-    pub use crate::search::{heuristic, ida, partition, pdb, pruning};
-    pub use crate::solver::{pdb_build_bytes, table_build_bytes};
+    pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning};
+    pub use crate::solver::{partial_build_bytes, pdb_build_bytes, table_build_bytes};
 }
 
 /// The least number of moves that solves `board` (goal: tiles in order, blank last), or -1 when it cannot be

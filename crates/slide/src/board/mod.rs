@@ -3,8 +3,10 @@
 pub mod frame;
 pub mod notation;
 pub mod parse;
+mod pattern;
 mod shape;
 
+pub use pattern::Pattern;
 pub use shape::{Shape, MAX_CELLS};
 
 use std::fmt;

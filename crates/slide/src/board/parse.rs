@@ -7,9 +7,11 @@
 //! - a flat list, `1 2 3 4 0 5` or `[1,2,3,4,0,5]` (JSON, as above), when the shape is given; without one, a flat list whose length
 //!   is a square (4, 9, 16, …) is read as a square board.
 //!
+//! Goal patterns ([`Pattern`]) are read by the same parser: a cell may also be `x` (or `X`), any tile.
+//!
 //! Every failure is an [`Error`] naming what is wrong and where; nothing here panics.
 
-use crate::board::{Board, Shape, Tile};
+use crate::board::{Board, Pattern, Shape, Tile};
 use crate::error::{Error, Result};
 
 impl Board {
@@ -47,6 +49,22 @@ impl std::str::FromStr for Board {
 
 /// Reads a board from `text`; `shape` is required for flat lists of non-square length.
 pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
+    let (shape, vals) = read_values(text, shape, false)?;
+    validate(shape, &vals)
+}
+
+/// Reads a goal pattern from `text`: a board in any format whose cells may also be `x` (any tile); `shape` as in
+/// [`parse_board`].
+pub fn parse_pattern(text: &str, shape: Option<Shape>) -> Result<Pattern> {
+    let (shape, vals) = read_values(text, shape, true)?;
+    validate_pattern(shape, &vals)
+}
+
+/// The value [`Parser::number`] reads for `x` in a pattern (no written number reads as it: `i64::MIN` overflows).
+const ANY: i64 = i64::MIN;
+
+/// Reads the values of a board or (with `any`) a pattern, and the shape they make.
+fn read_values(text: &str, shape: Option<Shape>, any: bool) -> Result<(Shape, Vec<i64>)> {
     // A byte-order mark at the very start (files saved by some editors) is not part of the board.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser {
@@ -54,6 +72,7 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
         text,
         i: 0,
         json: false,
+        any,
     };
     p.skip_ws();
     if p.i == p.s.len() {
@@ -131,6 +150,8 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
             if s != found {
                 return Err(if s.cells() == found.cells() {
                     Error::NotTheShape { given: s, found }
+                } else if any && vals.contains(&ANY) {
+                    pattern_count(s, &vals)
                 } else {
                     Error::WrongCount {
                         shape: s,
@@ -142,7 +163,68 @@ pub fn parse_board(text: &str, shape: Option<Shape>) -> Result<Board> {
         }
         found
     };
-    validate(shape, &vals)
+    Ok((shape, vals))
+}
+
+/// The error of a pattern whose values do not fill `shape`.
+fn pattern_count(shape: Shape, vals: &[i64]) -> Error {
+    let any = vals.iter().filter(|&&v| v == ANY).count();
+    Error::PatternCount {
+        shape,
+        expected: shape.cells(),
+        found: vals.len(),
+        fixed: vals.len() - any,
+        any,
+    }
+}
+
+/// **The** pattern validator: a pattern without `x` is a board, checked by [`validate`] (only "no blank" is
+/// reworded: such a pattern leaves no cell for the blank); with `x`, the values must be `shape`'s count, then no
+/// tile repeated, then every tile in `0..cells`. Such a pattern always has matching boards: the `x` cells take the
+/// tiles the pattern does not name (and the blank, when it has no `0`), and there are exactly as many of them.
+pub(crate) fn validate_pattern(shape: Shape, vals: &[i64]) -> Result<Pattern> {
+    if !vals.contains(&ANY) {
+        return match validate(shape, vals) {
+            Ok(b) => Ok(Pattern::from_board(&b)),
+            Err(Error::NoBlank) => Err(Error::PatternUnmatchable {
+                reason: "it has no 0 and no x, so no cell is left for the blank".into(),
+            }),
+            Err(e) => Err(e),
+        };
+    }
+    let n = shape.cells();
+    if vals.len() != n {
+        return Err(pattern_count(shape, vals));
+    }
+    let mut first = vec![u32::MAX; n];
+    for (cell, &v) in vals.iter().enumerate() {
+        if (0..n as i64).contains(&v) {
+            let f = &mut first[v as usize];
+            if *f != u32::MAX {
+                return Err(Error::Duplicate {
+                    value: v as u64,
+                    first: *f as usize + 1,
+                    second: cell + 1,
+                });
+            }
+            *f = cell as u32;
+        }
+    }
+    let mut cells = Vec::with_capacity(n);
+    for &v in vals {
+        if v == ANY {
+            cells.push(None);
+        } else if v < 0 || v >= n as i64 {
+            return Err(Error::OutOfRange {
+                value: v as i128,
+                cells: n,
+                max: n - 1,
+            });
+        } else {
+            cells.push(Some(v as Tile));
+        }
+    }
+    Ok(Pattern::from_checked(shape, cells))
 }
 
 /// **The** board validator, for every format and entry point (text, rows, tiles): the values must be `shape`'s
@@ -204,6 +286,8 @@ struct Parser<'a> {
     i: usize,
     /// The input is JSON (it opens with a bracket): numbers must be written as JSON allows.
     json: bool,
+    /// Reading a pattern: `x` (or `X`) is a value, [`ANY`].
+    any: bool,
 }
 
 impl Parser<'_> {
@@ -299,6 +383,18 @@ impl Parser<'_> {
     /// in JSON, so are a `+` sign and leading zeros (`05`, `-00`), which JSON does not allow.
     fn number(&mut self) -> Result<i64> {
         let start = self.i;
+        if self.any && matches!(self.peek(), Some(b'x' | b'X')) {
+            let end = self.i + 1;
+            if end == self.s.len()
+                || matches!(
+                    self.s[end],
+                    b' ' | b'\t' | b'\r' | b'\n' | b',' | b'/' | b'[' | b']'
+                )
+            {
+                self.i = end;
+                return Ok(ANY);
+            }
+        }
         let neg = matches!(self.peek(), Some(b'-'));
         if matches!(self.peek(), Some(b'-') | Some(b'+')) {
             self.i += 1;
@@ -335,6 +431,9 @@ impl Parser<'_> {
             let column = self.column(start);
             if overflow && end == self.i {
                 return Err(Error::NumberTooLarge { token, column });
+            }
+            if self.any {
+                return Err(Error::PatternSymbol { token, column });
             }
             return Err(Error::NotANumber { token, column });
         }

@@ -28,11 +28,12 @@ const HEADER: usize = 24;
 /// What a table file holds, stored in its header and checked against what the caller expects.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Meta {
-    /// `"complete"` or `"pdb"`.
+    /// `"complete"`, `"pdb"` or `"partial"` (a partial goal's table).
     pub kind: String,
-    /// The canonical shape.
+    /// The canonical shape (a partial goal's table: the board's own shape).
     pub shape: Shape,
-    /// The canonical goal's blank cell.
+    /// The canonical goal's blank cell (a partial goal's table: the blank's fixed cell, or the number of cells
+    /// when the blank is free).
     pub blank: usize,
     /// `"exact"` (entries are distances) or `"mod3"` (entries are distances modulo 3).
     pub encoding: String,
@@ -40,7 +41,7 @@ pub struct Meta {
     /// field and are read as `"stm"`; STM files are still written without it, so old and new versions share them.
     #[serde(default = "stm", skip_serializing_if = "is_stm")]
     pub metric: String,
-    /// Pattern tiles, for pattern databases.
+    /// Pattern tiles, for pattern databases (the goal cells of the fixed tiles, for partial goals).
     #[serde(default)]
     pub pattern: Vec<u32>,
     /// Bits per entry (in an expectation, 0 accepts any width).

@@ -168,6 +168,81 @@ impl Eval for Manhattan {
     }
 }
 
+/// The estimate of a partial goal ([`crate::Pattern`]) for IDA*: the Manhattan distance of the pattern's fixed
+/// tiles to their cells and, when the pattern fixes the blank, the larger of that and the blank's distance to its
+/// cell. Admissible, as each move takes one tile and the blank one cell each, and consistent; 0 exactly on the
+/// boards that match (the goal test of IDA*). Tiles are the board's own (no canonical frame).
+#[derive(Debug, Clone)]
+pub struct PatternManhattan {
+    tiles: Manhattan,
+    /// `blank[c]`: the distance of cell `c` from the blank's fixed cell (all 0 when the blank is free).
+    blank: Vec<u8>,
+    blank_h: u32,
+}
+
+impl PatternManhattan {
+    /// For the pattern that puts each tile of `fixed` (`(cell, tile)`, tiles below 64) on its cell, and the blank on
+    /// `blank` if given, on `shape` (at most [`MAX_SEARCH_CELLS`] cells).
+    pub fn new(
+        shape: Shape,
+        fixed: &[(usize, u32)],
+        blank: Option<usize>,
+    ) -> Result<PatternManhattan> {
+        let n = shape.cells();
+        if n > MAX_SEARCH_CELLS {
+            return Err(Error::SearchTooLarge { shape });
+        }
+        let mut md = Box::new([0u8; MAX_SEARCH_CELLS * MAX_SEARCH_CELLS]);
+        for &(cell, t) in fixed {
+            for c in 0..n {
+                md[t as usize * MAX_SEARCH_CELLS + c] = shape.manhattan(c, cell) as u8;
+            }
+        }
+        let blank = (0..n)
+            .map(|c| blank.map_or(0, |b| shape.manhattan(c, b) as u8))
+            .collect();
+        Ok(PatternManhattan {
+            tiles: Manhattan { md, n, h: 0 },
+            blank,
+            blank_h: 0,
+        })
+    }
+}
+
+impl Eval for PatternManhattan {
+    /// The blank's distance before the move.
+    type Undo = u32;
+    type Probe = ();
+    #[inline(always)]
+    fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, ()) {
+        // The tile goes from `from` to `to`; the blank the other way.
+        let (h, ()) = self.tiles.probe(t, from, to, budget);
+        (h.max(self.blank[from as usize & 63] as u32), ())
+    }
+    #[inline(always)]
+    fn push_probed(&mut self, t: u8, from: u8, to: u8, _: ()) -> u32 {
+        self.push(t, from, to, u32::MAX)
+    }
+    fn reset(&mut self, pos: &[u8]) {
+        self.tiles.reset(pos);
+        self.blank_h = self.blank[pos[0] as usize] as u32;
+    }
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        self.tiles.h.max(self.blank_h)
+    }
+    #[inline(always)]
+    fn push(&mut self, t: u8, from: u8, to: u8, budget: u32) -> u32 {
+        self.tiles.push(t, from, to, budget);
+        std::mem::replace(&mut self.blank_h, self.blank[from as usize & 63] as u32)
+    }
+    #[inline(always)]
+    fn pop(&mut self, t: u8, from: u8, to: u8, undo: u32) {
+        self.tiles.pop(t, from, to, ());
+        self.blank_h = undo;
+    }
+}
+
 /// Manhattan distance plus linear conflicts: in each row (column), tiles that are in their goal row (column) but in
 /// the wrong order must leave it, two extra moves for each tile outside the longest correctly ordered subsequence.
 #[derive(Debug, Clone)]

@@ -4,6 +4,7 @@
 pub mod heuristic;
 pub mod ida;
 pub mod mtm;
+pub mod partial;
 pub mod partition;
 pub mod pdb;
 pub mod pruning;

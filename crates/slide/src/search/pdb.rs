@@ -17,6 +17,10 @@
 //! (With every tile in the pattern, the database is the exact distance; unreachable placements read 15 and are
 //! never looked up.)
 //!
+//! The same space serves partial goals ([`PatternSpace::partial`], see [`crate::engine::partial`]): there every move
+//! costs 1, every state with the pattern's tiles home (and the blank on its cell, if the pattern fixes it) is a
+//! goal, moves may be multi-tile moves, and the distances are kept per state, not minimised over the blank.
+//!
 //! Storage: 4 bits per placement. A pattern's cost is at least the Manhattan distance of its tiles and has the same
 //! parity, so the entry stores `(cost - manhattan) / 2`, capped at 15 (capping only lowers the estimate, which
 //! stays admissible). A 6-tile pattern of the 15-puzzle has 16!/10! = 5,765,760 placements: 2.9 MB; 7 tiles
@@ -30,6 +34,7 @@ use crate::error::{Error, Result};
 use crate::exact::bfs::{bfs, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
+use crate::metric::Metric;
 use crate::progress::Progress;
 
 /// Most tiles in one pattern.
@@ -48,6 +53,20 @@ pub struct PatternSpace {
     group: u64,
     group_div: strength_reduce::StrengthReducedU64,
     neighbors: Vec<Vec<u8>>,
+    /// Set for the space of a partial goal ([`PatternSpace::partial`]).
+    partial: Option<Partial>,
+}
+
+/// What makes a [`PatternSpace`] the space of a partial goal: every move costs 1, the goals are all the states that
+/// match, and in MTM a move pushes up to the whole ray.
+#[derive(Debug, Clone)]
+struct Partial {
+    /// The blank's fixed cell, or `None` when the blank is free.
+    blank: Option<u8>,
+    /// Most cells the blank jumps in one move: 1 in STM, the longest ray in MTM.
+    jump: usize,
+    /// `rays[c][d]`: the cells from `c` outward in direction `d` (up, down, left, right).
+    rays: Vec<[Vec<u8>; 4]>,
 }
 
 impl PatternSpace {
@@ -93,7 +112,143 @@ impl PatternSpace {
             group,
             group_div: strength_reduce::StrengthReducedU64::new(group),
             neighbors,
+            partial: None,
         })
+    }
+
+    /// The space of a partial goal on `shape` (at most 64 cells): the tiles whose goal cells are `cells` (at most
+    /// [`MAX_PATTERN`], in the order their positions are ranked) and the blank, whose goal cell is `blank` when the
+    /// pattern fixes it, else any cell outside `cells`. Unlike a pattern database's space, every move costs 1 (the
+    /// answer counts all moves) and the goals are every matching state (no minimum over the blank afterwards: a
+    /// state's distance is the board's). Moves are those of `metric`: in MTM the blank jumps 1 to k cells.
+    pub fn partial(
+        shape: Shape,
+        cells: &[u8],
+        blank: Option<usize>,
+        metric: Metric,
+    ) -> Result<PatternSpace> {
+        let n = shape.cells();
+        if n > 64 {
+            return Err(Error::PatternTooLarge { shape });
+        }
+        if cells.len() > MAX_PATTERN || cells.len() + 1 > n {
+            return Err(Error::InvalidOption {
+                option: "goal".into(),
+                reason: format!(
+                    "a partial goal fixes at most {MAX_PATTERN} tiles besides the blank ({} here)",
+                    cells.len()
+                ),
+            });
+        }
+        let mut seen = 0u64;
+        for &c in cells.iter().chain(blank.map(|b| b as u8).as_ref()) {
+            if c as usize >= n || seen & (1 << c) != 0 {
+                return Err(Error::Internal(format!(
+                    "partial goal cell {c} is off the board or repeated"
+                )));
+            }
+            seen |= 1 << c;
+        }
+        let k = cells.len();
+        let ranker = PartialRanker::new(n, k + 1).ok_or_else(|| Error::TooMuchMemory {
+            what: "the table of a partial goal".into(),
+            needed: u64::MAX,
+            limit: u64::MAX,
+        })?;
+        let placement = PartialRanker::new(n, k).expect("smaller than the ranker with the blank");
+        let group = (n - k) as u64;
+        let neighbors = (0..n)
+            .map(|c| shape.neighbors(c).map(|x| x as u8).collect())
+            .collect();
+        let (rows, cols) = (shape.rows() as isize, shape.cols() as isize);
+        let rays = (0..n as isize)
+            .map(|c| {
+                [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)].map(|(dr, dc)| {
+                    let (mut y, mut x) = (c / cols + dr, c % cols + dc);
+                    let mut ray = Vec::new();
+                    while (0..rows).contains(&y) && (0..cols).contains(&x) {
+                        ray.push((y * cols + x) as u8);
+                        (y, x) = (y + dr, x + dc);
+                    }
+                    ray
+                })
+            })
+            .collect();
+        Ok(PatternSpace {
+            cells: cells.to_vec(),
+            blank: blank.unwrap_or(n) as u8,
+            ranker,
+            placement,
+            group,
+            group_div: strength_reduce::StrengthReducedU64::new(group),
+            neighbors,
+            partial: Some(Partial {
+                blank: blank.map(|b| b as u8),
+                jump: match metric {
+                    Metric::Stm => 1,
+                    Metric::Mtm => shape.rows().max(shape.cols()),
+                },
+                rays,
+            }),
+        })
+    }
+
+    /// The rank of a state: the cells of the pattern's tiles (in pattern order) and the blank's cell.
+    #[inline]
+    pub fn state_rank(&self, items: &[u8], blank: u8) -> u64 {
+        let k = self.cells.len();
+        let mut all = [0u8; MAX_PATTERN + 1];
+        all[..k].copy_from_slice(&items[..k]);
+        all[k] = blank;
+        self.ranker.rank(&all[..k + 1])
+    }
+
+    /// The moves of a partial goal's space from the state of `items` (the pattern's tiles' cells, whose placement
+    /// has rank `placement` and leaves the cells of `free` unoccupied) with the blank on `b`: calls
+    /// `visit(direction, k, rank)` for each, where the blank jumps `k` cells along its ray `direction` (0 up, 1
+    /// down, 2 left, 3 right; `k` is 1 in STM) and `rank` is the state reached. Nothing for a pattern database's
+    /// space.
+    pub fn partial_moves(
+        &self,
+        items: &[u8],
+        placement: u64,
+        free: u64,
+        b: u8,
+        visit: &mut dyn FnMut(usize, usize, u64),
+    ) {
+        let Some(p) = &self.partial else { return };
+        let k = self.cells.len();
+        let below = |mask: u64, c: u8| (mask & ((1u64 << c) - 1)).count_ones() as u64;
+        for (dir, ray) in p.rays[b as usize].iter().enumerate() {
+            let mut it = [0u8; MAX_PATTERN];
+            it[..k].copy_from_slice(&items[..k]);
+            let (mut free2, mut prev, mut pl) = (free, b, placement);
+            for (j, &c) in ray.iter().take(p.jump).enumerate() {
+                if free2 & (1u64 << c) == 0 {
+                    // A pattern tile on the ray slides one cell toward where the blank was.
+                    let i = it[..k]
+                        .iter()
+                        .position(|&x| x == c)
+                        .expect("c holds a pattern tile");
+                    it[i] = prev;
+                    free2 = (free2 & !(1u64 << prev)) | (1u64 << c);
+                    pl = self.placement.rank(&it[..k]);
+                }
+                prev = c;
+                visit(dir, j + 1, pl * self.group + below(free2, c));
+            }
+        }
+    }
+
+    /// The blank's cells along its ray `direction` (as in [`PatternSpace::partial_moves`]) from cell `b`; empty for
+    /// a pattern database's space.
+    pub fn ray(&self, b: usize, direction: usize) -> &[u8] {
+        self.partial.as_ref().map_or(&[], |p| &p.rays[b][direction])
+    }
+
+    /// The pattern's goal cells, in ranking order.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
     }
 }
 
@@ -118,8 +273,20 @@ impl StateSpace for PatternSpace {
         let k = self.cells.len();
         let mut items = [0u8; MAX_PATTERN + 1];
         items[..k].copy_from_slice(&self.cells);
-        items[k] = self.blank;
-        vec![self.ranker.rank(&items[..k + 1])]
+        match &self.partial {
+            // A partial goal whose blank is free: every state with the pattern's tiles home.
+            Some(Partial { blank: None, .. }) => (0..self.neighbors.len() as u8)
+                .filter(|c| !self.cells.contains(c))
+                .map(|c| {
+                    items[k] = c;
+                    self.ranker.rank(&items[..k + 1])
+                })
+                .collect(),
+            _ => {
+                items[k] = self.blank;
+                vec![self.ranker.rank(&items[..k + 1])]
+            }
+        }
     }
 
     fn scratch(&self) -> PatternScratch {
@@ -143,6 +310,11 @@ impl StateSpace for PatternSpace {
         let free = s.free;
         let below = |mask: u64, c: u8| (mask & ((1u64 << c) - 1)).count_ones() as u64;
         let b = select(free, digit as u32) as u8;
+        if self.partial.is_some() {
+            let items = s.items;
+            self.partial_moves(&items[..k], placement, free, b, &mut |_, _, r| visit(r, 1));
+            return;
+        }
         for &c in &self.neighbors[b as usize] {
             if free & (1u64 << c) != 0 {
                 // The blank moves through a free cell: same placement, cost 0.
