@@ -240,8 +240,9 @@ impl MultisetRanker {
             (1 << self.n) - 1
         };
         let mut r = 0u64;
-        for l in 0..self.counts.len() - 1 {
-            let mut m = masks[l];
+        let labels = self.counts.len() - 1;
+        for (&mask, &radix) in masks[..labels].iter().zip(&self.radix) {
+            let mut m = mask;
             let mut comb = 0u64;
             let mut j = 0;
             while m != 0 {
@@ -251,8 +252,8 @@ impl MultisetRanker {
                 let below = (left & ((1u32 << p) - 1)).count_ones() as usize;
                 comb += BINOMIAL[below][j];
             }
-            r = r * self.radix[l] + comb;
-            left &= !masks[l];
+            r = r * radix + comb;
+            left &= !mask;
         }
         r
     }
