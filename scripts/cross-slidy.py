@@ -5,7 +5,8 @@ against, never a dependency; install it with `cargo +nightly install slidy-cli`)
 For random 4x4 states (slidy's own generator, seeded) and random 3x3 states:
   - slidy's optimal STM solution, applied by `slide apply`, reaches the goal, and has slide's optimal length;
   - slide's solution in `short` notation, applied by `slidy apply`, reaches the goal;
-  - 3x3 in MTM likewise (`slide solve --metric mtm` against `slidy solve -m mtm`);
+  - 4x4 (a quarter of the states) and 3x3 in MTM likewise (`slide solve --metric mtm` against
+    `slidy solve -m mtm`);
 and for random move sequences, `slide moves invert|length|simplify` agree with `slidy invert|length|simplify`.
 
     scripts/cross-slidy.py [--count N] [--slide PATH] [--slidy PATH] [--seed S]
@@ -122,6 +123,21 @@ def main():
         if got != solved(4, 4):
             fail("slidy apply of slide's solution does not reach the goal", state=s, slide=short, slidy_apply=got)
     print(f"4x4 STM: {len(states)} states: lengths equal, each tool's solution solves in the other's apply")
+
+    # 4x4, MTM: slide's IDA* over pushes with its label table against slidy's solver (each builds its table once).
+    mtm = states[: max(1, a.count // 4)]
+    mine = run([slide, "--quiet", "solve", "--metric", "mtm", "--notation", "short"], "\n".join(mtm) + "\n").splitlines()
+    theirs_all = run([slidy, "solve", "-m", "mtm"], "\n".join(mtm) + "\n").split()
+    for s, line, theirs in zip(mtm, mine, theirs_all):
+        n, _, short = line.partition(" ")
+        if run([slide, "apply", s, theirs]).strip() != solved(4, 4):
+            fail("4x4 mtm: slide apply of slidy's solution does not reach the goal", state=s, slidy=theirs)
+        if run([slidy, "apply", "--state", s], short + "\n").strip() != solved(4, 4):
+            fail("4x4 mtm: slidy apply of slide's solution does not reach the goal", state=s, slide=short)
+        their_len = int(run([slidy, "length", "-m", "mtm", merged(theirs)]).strip())
+        if int(n) != their_len:
+            fail("4x4 optimal mtm lengths differ", state=s, slide=line, slidy=theirs)
+    print(f"4x4 MTM: {len(mtm)} states: lengths equal, each tool's solution solves in the other's apply")
 
     # 3x3, STM and MTM.
     states = [random_state(rng, 3, 3) for _ in range(a.count)]
