@@ -117,12 +117,23 @@ fn every_board(rows: usize, cols: usize, goal: &[u8], stride: usize) {
         );
         // MTM IDA* with the label tables, forced where the table answers: the same optimum.
         let searched = s
-            .solve_with(&b, &g, &SolveOptions { method: Method::Search, ..mtm() })
+            .solve_with(
+                &b,
+                &g,
+                &SolveOptions {
+                    method: Method::Search,
+                    ..mtm()
+                },
+            )
             .unwrap();
         assert!(searched.optimal && searched.nodes > 0 || want == 0, "{b}");
         let tiles = searched.moves.as_deref().unwrap();
         let (end, pushes) = replay_counting_pushes(cols, cells, tiles).expect("legal moves");
-        assert_eq!((end.as_slice(), pushes as u32), (goal, want), "{b}: search {tiles:?}");
+        assert_eq!(
+            (end.as_slice(), pushes as u32),
+            (goal, want),
+            "{b}: search {tiles:?}"
+        );
         assert_eq!(searched.length(), Some(pushes), "{b}");
         checked += 1;
     }
