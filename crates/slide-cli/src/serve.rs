@@ -21,6 +21,9 @@
 //!   builds, which the request waits for (without holding a solver) up to [`QUEUE_WAIT`], then 503. Above 12 cells
 //!   from IDA* at each position that needs it, under the solve budget per search and `--timeout` for the whole
 //!   analysis.
+//! - `POST /api/moves` — the body of `/api/analyse`; the moves read and played on the board (at most
+//!   [`MAX_ANALYSE_MOVES`], boards of at most [`MAX_SCRAMBLE_CELLS`] cells), without a solver: `{"board", "tiles":
+//!   [the tiles that slide], "end": the board they leave, "length", "mtm_length"}`; a bad move is a 400 naming it.
 //! - `GET /api/scramble?shape=RxC[&seed=S]` — `{"board": [[...]], "shape": "RxC"}`, a uniformly random solvable
 //!   board of at most [`MAX_SCRAMBLE_CELLS`] cells.
 //! - `GET /api/render?board=B[&format=png|gif|svg][&moves=M|&solve=1[&metric=stm|mtm]][&size=PX]
@@ -401,6 +404,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/index.html", page())
         .route("/api/solve", post(solve).fallback(not_allowed("POST")))
         .route("/api/analyse", post(analyse).fallback(not_allowed("POST")))
+        .route("/api/moves", post(moves).fallback(not_allowed("POST")))
         .route(
             "/api/render",
             get(|State(app): State<Arc<App>>, uri: Uri| async move {
@@ -910,6 +914,63 @@ async fn analyse(State(app): State<Arc<App>>, req: Request) -> Reply {
     match json_body(req).await {
         Ok(body) => app.analyse(&body).await,
         Err(r) => r,
+    }
+}
+
+/// `POST /api/moves`: checked as `/api/analyse`, then the moves read and played on the board (no solver).
+async fn moves(req: Request) -> Reply {
+    match json_body(req).await {
+        Ok(body) => play_moves(&body),
+        Err(r) => r,
+    }
+}
+
+/// Reads a body of `POST /api/analyse`'s form and plays its moves: `{"board": [[…]], "tiles": [t, …], "end":
+/// [[…]], "length": n, "mtm_length": m}` (the tiles that slide, the board they leave); a bad move is a 400 naming it.
+fn play_moves(body: &[u8]) -> Reply {
+    let req = match parse_analyse(body) {
+        Ok(r) => r,
+        Err(e) => return Reply::error(400, e),
+    };
+    let board = req.board;
+    if board.shape().cells() > MAX_SCRAMBLE_CELLS {
+        return Reply::error(
+            400,
+            format!(
+                "the board has {} cells: the server plays moves on boards of at most {MAX_SCRAMBLE_CELLS} cells",
+                board.shape().cells()
+            ),
+        );
+    }
+    let count = match &req.moves {
+        Written::Tiles(t) => t.len(),
+        Written::Letters { moves, .. } => moves.len(),
+    };
+    if count > MAX_ANALYSE_MOVES {
+        return Reply::error(
+            400,
+            format!(
+                "\"moves\": {count} moves: the server plays sequences of at most {MAX_ANALYSE_MOVES} moves"
+            ),
+        );
+    }
+    let played = req.moves.apply(&board).and_then(|end| {
+        let m = req.moves.resolve(&board)?;
+        Ok((end, m.tiles(&board)?, m.mtm_len()))
+    });
+    match played {
+        Ok((end, tiles, mtm)) => Reply::json(
+            200,
+            serde_json::json!({
+                "board": board.rows(),
+                "tiles": tiles,
+                "end": end.rows(),
+                "length": tiles.len(),
+                "mtm_length": mtm,
+            })
+            .to_string(),
+        ),
+        Err(e) => Reply::error(error_status(&e), format!("moves: {e}")),
     }
 }
 

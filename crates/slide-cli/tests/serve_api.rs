@@ -2051,3 +2051,66 @@ fn solves_in_multi_tile_moves() {
         "{e}"
     );
 }
+
+#[test]
+fn typed_moves_are_played_and_bad_ones_named() {
+    let s = Serve::start();
+    let r = s.post(
+        "/api/moves",
+        r#"{"board": "4 1 2/5 0 3", "moves": "r d l2 u"}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let tiles: Vec<u8> = v["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap() as u8)
+        .collect();
+    // Replayed here: the tiles slide one by one, the end is the board they leave.
+    let mut cells = vec![4u8, 1, 2, 5, 0, 3];
+    for &t in &tiles {
+        play(&mut cells, 3, t);
+    }
+    assert_eq!(tiles, [5, 4, 1, 2, 3]);
+    assert_eq!(rows_of(&v["end"]).2, cells);
+    assert_eq!(cells, [1, 2, 3, 4, 5, 0]);
+    assert_eq!(
+        (v["length"].as_u64(), v["mtm_length"].as_u64()),
+        (Some(5), Some(4))
+    );
+    // Tile numbers, and the blank's letters.
+    let v = s
+        .post(
+            "/api/moves",
+            r#"{"board": [[4,1,2],[5,0,3]], "moves": "5, 4 1"}"#,
+        )
+        .json();
+    assert_eq!(v["tiles"], serde_json::json!([5, 4, 1]));
+    let v = s
+        .post(
+            "/api/moves",
+            r#"{"board": "4 1 2/5 0 3", "moves": "LU", "blank": true}"#,
+        )
+        .json();
+    assert_eq!(v["tiles"], serde_json::json!([5, 4]));
+    for (body, want) in [
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "RD U"}"#,
+            "moves: move 3 (U): no tile below the blank",
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "RX"}"#,
+            "unknown letter 'X' at column 2",
+        ),
+        (r#"{"board": "4 1 2/5 0 3", "moves": ""}"#, "no moves given"),
+        (r#"{"board": "4 1 2/5 0 3"}"#, "needs \"moves\""),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R99999"}"#,
+            "at most 10000 moves",
+        ),
+    ] {
+        let e = s.error_from("/api/moves", body, 400);
+        assert!(e.contains(want), "{body}: {e:?} does not say {want:?}");
+    }
+}
