@@ -31,7 +31,8 @@
 //!   (`Content-Disposition: attachment`): the board as PNG (the default) or SVG, or an animation (GIF, the default,
 //!   or animated SVG) of the moves `M` (any notation `slide analyse` reads) or of the solution the server finds
 //!   under its budget (`X-Slide-Optimal` says whether it is proven shortest). Boards of at most
-//!   [`MAX_SCRAMBLE_CELLS`] cells; the size and the GIF limits are the render module's. Drawn on a solver thread,
+//!   [`MAX_SCRAMBLE_CELLS`] cells, at most [`MAX_ANALYSE_MOVES`] moves; the size and the GIF limits are the render
+//!   module's. Drawn on a solver thread,
 //!   under a permit like a solve.
 //! - `GET /api/stats?shape=RxC[&metric=stm|mtm]` — `{"shape", "metric", "goal", "states", "gods_number",
 //!   "histogram", "antipodes"}` for shapes of at most 12 cells (or a single row or column of at most
@@ -1141,6 +1142,16 @@ impl App {
                     Ok(w) => w,
                     Err(e) => return Reply::error(400, format!("moves: {e}")),
                 };
+                let count = match &written {
+                    Written::Tiles(t) => t.len(),
+                    Written::Letters { moves, .. } => moves.len(),
+                };
+                if count > MAX_ANALYSE_MOVES {
+                    return Reply::error(
+                        400,
+                        format!("moves: {count} moves: the server animates at most {MAX_ANALYSE_MOVES} moves"),
+                    );
+                }
                 match written.apply(&board).and_then(|_| written.resolve(&board)) {
                     Ok(m) => Play::Moves(m),
                     Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),

@@ -1890,6 +1890,11 @@ fn bad_render_requests_are_400_naming_the_problem() {
         400,
         "move 1 (U): no tile below the blank",
     );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L10001",
+        400,
+        "the server animates at most 10000 moves",
+    );
     // An unsolvable board cannot be solved.
     bad(
         "/api/render?board=1+2+3/5+4+0&solve=1",
@@ -2096,8 +2101,8 @@ fn typed_moves_are_played_and_bad_ones_named() {
     assert_eq!(v["tiles"], serde_json::json!([5, 4]));
     for (body, want) in [
         (
-            r#"{"board": "4 1 2/5 0 3", "moves": "RD U"}"#,
-            "moves: move 3 (U): no tile below the blank",
+            r#"{"board": "4 1 2/5 0 3", "moves": "RD R"}"#,
+            "moves: move 3 (R): no tile left of the blank",
         ),
         (
             r#"{"board": "4 1 2/5 0 3", "moves": "RX"}"#,
