@@ -1391,10 +1391,10 @@ impl App {
     /// cells reads every distance from it, an MTM solve or the statistics of 11 or 12 cells too.
     async fn table_for(&self, goal: &Board, metric: Metric) -> Result<(), Reply> {
         let give_up = Instant::now() + QUEUE_WAIT;
-        let what = match metric {
-            Metric::Mtm if goal.shape().cells() > MAX_TABLE_CELLS => "MTM label tables",
-            Metric::Mtm => "MTM distance table",
-            Metric::Stm => "distance table",
+        let (what, is) = match metric {
+            Metric::Mtm if goal.shape().cells() > MAX_TABLE_CELLS => ("MTM label tables", "are"),
+            Metric::Mtm => ("MTM distance table", "is"),
+            Metric::Stm => ("distance table", "is"),
         };
         loop {
             match self.warm.state(goal, metric) {
@@ -1412,7 +1412,7 @@ impl App {
                     return Err(Reply::error(
                         503,
                         format!(
-                        "the {what} for {} is still being loaded or built: try again in a minute",
+                        "the {what} for {} {is} still being loaded or built: try again in a minute",
                         goal.shape()
                     ),
                     ))
