@@ -7,14 +7,14 @@
 // Uses the system Chromium at /usr/bin/chromium through playwright-core; it never downloads a browser.
 // Prints "1 passed, 0 failed" on success, "0 passed, 1 failed" (and exits 1) on any failure.
 
-import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 const BASE = (process.env.SLIDE_URL || 'http://127.0.0.1:8773').replace(/\/+$/, '') + '/';
 const SHOT = resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
 const SHOT_MOBILE = process.env.SCREENSHOT_MOBILE ? resolve(process.env.SCREENSHOT_MOBILE) : null;
-const TOTAL_MS = 120_000;
+const TOTAL_MS = 180_000;
 const STEP_MS = 10_000;
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -100,6 +100,89 @@ async function clickMove(page, avoid) {
   );
   check((await moveCount(page)) === before + 1, `move count did not go from ${before} to ${before + 1}`);
   return pick.tile;
+}
+
+// Distances to the 2x3 goal by breadth-first search, in single-tile (stm) or multi-tile (mtm) moves: the reference
+// the page's numbers are checked against.
+function bfs2x3(metric) {
+  const rows = 2, cols = 3, goal = '1,2,3,4,5,0';
+  const dist = new Map([[goal, 0]]);
+  let frontier = [goal];
+  while (frontier.length) {
+    const next = [];
+    for (const key of frontier) {
+      const b = key.split(',').map(Number), g = b.indexOf(0), r = Math.floor(g / cols), c = g % cols;
+      for (const [dr, dc] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const reach = metric === 'mtm' ? Math.max(rows, cols) : 1;
+        const n = b.slice();
+        let at = g;
+        for (let k = 1; k <= reach; k++) {
+          const rr = r + dr * k, cc = c + dc * k;
+          if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) break;
+          const from = rr * cols + cc;
+          n[at] = n[from];
+          n[from] = 0;
+          at = from;
+          const nk = n.join(',');
+          if (!dist.has(nk)) { dist.set(nk, dist.get(key) + 1); next.push(nk); }
+        }
+      }
+    }
+    frontier = next;
+  }
+  return dist;
+}
+
+// A GIF's header and block structure read here: (width, height, frames); throws on a malformed file.
+function gifInfo(buf) {
+  check(buf.subarray(0, 6).toString('latin1') === 'GIF89a', 'not a GIF89a file');
+  const w = buf.readUInt16LE(6), h = buf.readUInt16LE(8), flags = buf[10];
+  let p = 13;
+  if (flags & 0x80) p += 3 * (1 << ((flags & 7) + 1));
+  const skipSubBlocks = () => { while (buf[p] !== 0) { check(p < buf.length, 'GIF cut short'); p += buf[p] + 1; } p += 1; };
+  let frames = 0;
+  while (p < buf.length) {
+    const b = buf[p++];
+    if (b === 0x3b) return { w, h, frames };
+    if (b === 0x21) { p += 1; skipSubBlocks(); }
+    else if (b === 0x2c) {
+      frames++;
+      const f = buf[p + 8];
+      p += 9;
+      if (f & 0x80) p += 3 * (1 << ((f & 7) + 1));
+      p += 1; // LZW minimum code size
+      skipSubBlocks();
+    } else throw new Error(`bad GIF block 0x${b.toString(16)} at byte ${p - 1}`);
+  }
+  throw new Error('GIF without its trailer');
+}
+
+// A PNG's signature and chunks read here: (width, height); throws on a malformed file.
+function pngInfo(buf) {
+  check(buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'not a PNG file');
+  check(buf.subarray(12, 16).toString('latin1') === 'IHDR', 'the PNG does not start with IHDR');
+  let p = 8, last = '';
+  while (p < buf.length) {
+    const len = buf.readUInt32BE(p);
+    last = buf.subarray(p + 4, p + 8).toString('latin1');
+    p += 12 + len;
+  }
+  check(p === buf.length && last === 'IEND', 'the PNG does not end with IEND');
+  return { w: buf.readUInt32BE(16), h: buf.readUInt32BE(20) };
+}
+
+async function loadBoard(page, text) {
+  await page.fill('#board-input', text);
+  await page.click('#load');
+  await page.waitForFunction((t) => document.querySelector('#board').dataset.board === t, text.split('/').map((r) => r.trim()).join(' / '));
+  await waitForAnalysis(page);
+}
+
+// Clicks tile `tile` (next to the gap) and waits for it to move.
+async function clickTile(page, tile) {
+  const before = await moveCount(page);
+  await page.click(`#board [data-tile="${tile}"]`);
+  await page.waitForFunction((n) => Number(document.querySelector('#move-count').textContent) === n + 1, before);
 }
 
 async function main() {
@@ -231,15 +314,137 @@ async function main() {
     await page.waitForTimeout(400); // let the last slide and the celebration settle
   });
 
+  await step('a non-optimal solve is analysed: the mistake is marked on the timeline', async () => {
+    // 1 2 3 / 4 _ 5 is one move from the goal (5 left). Played: 2 down (a mistake), 2 up, 5 left: 3 moves, 2 over.
+    await loadBoard(page, '1 2 3/4 0 5');
+    for (const t of [2, 2, 5]) await clickTile(page, t);
+    await page.waitForSelector('#status[data-state="solved"]');
+    await page.waitForSelector('#analysis[data-state="done"]');
+    const summary = await page.textContent('#analysis-summary');
+    check(/2 moves over the optimum/.test(summary) && /you took 3 moves/.test(summary) && /shortest takes 1 move\b/.test(summary),
+      `the analysis does not say 3 moves, 1 optimal, 2 over: "${summary}"`);
+    const items = await page.$$eval('#timeline li > *', (xs) => xs.map((x) => ({ tag: x.tagName, move: x.dataset.move || null, text: x.textContent })));
+    check(items.length === 3, `the timeline has ${items.length} moves, not 3`);
+    check(items.map((i) => i.text).join(' ') === '2 2 5', `the timeline shows ${items.map((i) => i.text).join(' ')}`);
+    const marked = items.filter((i) => i.tag === 'BUTTON');
+    check(marked.length === 1 && marked[0].move === '1', `marked mistakes: ${JSON.stringify(marked)} (expected move 1)`);
+  });
+
+  await step('the statistics view draws the 2x3 histogram chart', async () => {
+    await page.selectOption('#stats-shape', '2x3');
+    await page.selectOption('#stats-metric', 'stm');
+    await page.click('#stats-show');
+    await page.waitForSelector('#stats-chart-box:not([hidden])', { timeout: 20_000 });
+    const size = await page.$eval('#stats-chart', (img) => [img.complete, img.naturalWidth, img.naturalHeight]);
+    check(size[0] && size[1] === 800 && size[2] === 480, `the chart image is not drawn at 800 × 480: ${size}`);
+    const text = await page.textContent('#stats-summary');
+    const ref = bfs2x3('stm');
+    const god = Math.max(...ref.values());
+    check(text.includes(`${ref.size} boards`) && text.includes(`god's number is ${god}`), `the summary does not say ${ref.size} boards and god's number ${god}: "${text}"`);
+    await page.$eval('#stats-chart-box', (e) => e.scrollIntoView());
+  });
+
   await step(`screenshot to ${SHOT}`, async () => {
     mkdirSync(dirname(SHOT), { recursive: true });
-    await page.screenshot({ path: SHOT, timeout: STEP_MS });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: SHOT, fullPage: true, timeout: STEP_MS });
+  });
+
+  await step('clicking the mistake steps back to the position before it', async () => {
+    await page.click('#timeline button.mistake[data-move="1"]');
+    await page.waitForFunction(() => document.querySelector('#board').dataset.board === '1 2 3 / 4 0 5');
+    check((await moveCount(page)) === 0, 'the moves before the mistake are not what is left in the list');
+    await waitForAnalysis(page);
+    check(!(await page.isHidden('#analysis')), 'the analysis panel went away');
+    await clickTile(page, 5);
+    await page.waitForSelector('#status[data-state="solved"]');
+    await page.waitForSelector('#analysis[data-over="0"]');
+    const summary = await page.textContent('#analysis-summary');
+    check(/Optimal solve!/.test(summary), `a one-move solve is not called optimal: "${summary}"`);
+  });
+
+  await step('the move box: errors named, Apply and Animate', async () => {
+    await loadBoard(page, '4 1 2/5 0 3');
+    await page.fill('#moves-input', 'RX');
+    await page.click('#apply-moves');
+    await page.waitForSelector('#moves-error', { state: 'visible' });
+    let err = await page.textContent('#moves-error');
+    check(/unknown letter 'X' at column 2/.test(err), `the syntax error is not named: "${err}"`);
+    await page.fill('#moves-input', 'U');
+    await page.click('#apply-moves');
+    await page.waitForFunction(() => /no tile below/.test(document.querySelector('#moves-error').textContent));
+    check((await moveCount(page)) === 0, 'a bad sequence moved tiles');
+    await page.fill('#moves-input', 'r d');
+    await page.click('#apply-moves');
+    await page.waitForFunction(() => document.querySelector('#board').dataset.board === '0 1 2 / 4 5 3');
+    check(await page.isHidden('#moves-error'), 'the error stays after good moves');
+    check((await moveCount(page)) === 2, 'Apply did not add 2 moves');
+    await page.fill('#moves-input', 'L2U');
+    await page.click('#animate-moves');
+    await page.waitForSelector('#status[data-state="solved"]', { timeout: 20_000 });
+    check((await moveCount(page)) === 5, 'Animate did not add 3 moves');
+    // The typed moves are the player's: the solve is analysed (r d l2 u is a shortest solution).
+    await page.waitForSelector('#analysis[data-over="0"]');
+  });
+
+  await step('downloads: the board as PNG and the optimal solution as GIF decode', async () => {
+    await loadBoard(page, '4 1 2/5 0 3');
+    const save = async (button) => {
+      const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.click(button)]);
+      const path = await dl.path();
+      check(path, `${button}: the download failed: ${await dl.failure()}`);
+      return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+    };
+    const png = await save('#download-png');
+    check(png.name === 'slide-2x3.png', `the PNG is named ${png.name}`);
+    const p = pngInfo(png.bytes);
+    check(p.w === 480 && p.h > 300 && p.h < 480, `the PNG is ${p.w} × ${p.h}`);
+    const gif = await save('#download-gif');
+    check(gif.name === 'slide-2x3-optimal.gif', `the GIF is named ${gif.name}`);
+    const g = gifInfo(gif.bytes);
+    const d = bfs2x3('stm').get('4,1,2,5,0,3');
+    // A frame per position and 3 in-between frames per move at 8 tiles per second.
+    check(g.w === 320 && g.frames === 4 * d + 1, `the GIF is ${g.w} × ${g.h} with ${g.frames} frames (expected 320 wide, ${4 * d + 1} frames)`);
+  });
+
+  await step('both metrics shown; the MTM switch drives Solve', async () => {
+    await loadBoard(page, '5 4 0/2 1 3');
+    await page.waitForSelector('#metric-row:not([hidden])');
+    await page.waitForSelector('#dist-stm[data-moves]');
+    await page.waitForSelector('#dist-mtm[data-moves]');
+    const stm = Number(await page.getAttribute('#dist-stm', 'data-moves'));
+    const mtm = Number(await page.getAttribute('#dist-mtm', 'data-moves'));
+    const key = '5,4,0,2,1,3';
+    check(stm === bfs2x3('stm').get(key) && mtm === bfs2x3('mtm').get(key),
+      `the page says STM ${stm}, MTM ${mtm}; the BFS says ${bfs2x3('stm').get(key)}, ${bfs2x3('mtm').get(key)}`);
+    await page.click('#metric-mtm');
+    await page.waitForSelector('#remaining[data-metric="mtm"][data-state="ok"]');
+    const rem = await page.textContent('#remaining');
+    check(rem.includes(`${mtm} move`) && rem.includes('(MTM)'), `remaining does not give the MTM optimum ${mtm}: "${rem}"`);
+    await page.click('#solve');
+    await page.waitForSelector('#status[data-state="solved"]', { timeout: 30_000 });
+    const tiles = await page.$$eval('#move-list li', (lis) => lis.map((li) => li.dataset.tile));
+    // Replayed here, the solution's runs of one direction of the gap are the MTM optimum.
+    const b = key.split(',').map(Number);
+    let runs = 0, lastDir = null;
+    for (const t of tiles.map(Number)) {
+      const g = b.indexOf(0), at = b.indexOf(t);
+      check(Math.abs(Math.floor(g / 3) - Math.floor(at / 3)) + Math.abs((g % 3) - (at % 3)) === 1, `tile ${t} is not next to the gap`);
+      if (at - g !== lastDir) runs++;
+      lastDir = at - g;
+      b[g] = t; b[at] = 0;
+    }
+    check(b.join(',') === '1,2,3,4,5,0' && runs === mtm, `the MTM solve ${tiles.join(' ')} has ${runs} pushes, not ${mtm}`);
+    await page.click('#metric-stm');
+    await page.waitForSelector('#remaining[data-metric="stm"]');
   });
 
   await step('5x5: Solve plays a marked solution to the goal', async () => {
     await page.selectOption('#shape', '5x5'); // a change scrambles a board of that shape
     await page.waitForFunction(() => document.querySelector('#board').dataset.rows === '5'
       && document.querySelector('#board').dataset.cols === '5');
+    check(await page.isHidden('#metric-row'), 'the metric switch shows on 5x5 (no MTM there)');
     // The optimal search cannot finish in the server's 2 s budget: the answer is a solution, marked.
     await page.waitForSelector('#remaining[data-state="budget"], #remaining[data-state="ok"]', { timeout: STEP_MS });
     const rem = await page.textContent('#remaining');

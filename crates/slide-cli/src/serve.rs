@@ -1,12 +1,15 @@
 //! `slide serve`: a small local HTTP server for the web page (`assets/index.html`) and its JSON API.
 //!
 //! - `GET /` — the page.
-//! - `POST /api/solve` — body `{"board": B, "goal"?: B, "moves"?: bool, "shape"?: "RxC"}` (`Content-Type:
-//!   application/json`) where `B` is a board in any text format `slide solve` reads, or an array of rows of whole
-//!   numbers. The answer has the fields of `slide solve --json` (`board` as rows, `moves` — -1 when unsolvable,
-//!   null when the budget stopped the search first —, `optimal`, `nodes`, `seconds`, `lower_bound` when not
-//!   optimal, `bound` for a weighted fallback answer, `method: "fast"` for a fast-mode one, `solution` when moves are
-//!   asked for) plus `reason` when the board cannot be solved.
+//! - `POST /api/solve` — body `{"board": B, "goal"?: B, "moves"?: bool, "shape"?: "RxC", "metric"?: "stm" | "mtm"}`
+//!   (`Content-Type: application/json`) where `B` is a board in any text format `slide solve` reads, or an array of
+//!   rows of whole numbers. The answer has the fields of `slide solve --json` (`board` as rows, `moves` — -1 when
+//!   unsolvable, null when the budget stopped the search first —, `metric`, `optimal`, `nodes`, `seconds`,
+//!   `lower_bound` when not optimal, `bound` for a weighted fallback answer, `method: "fast"` for a fast-mode one,
+//!   `solution` when moves are asked for) plus `reason` when the board cannot be solved. `"metric": "mtm"` counts
+//!   multi-tile moves: boards of at most 12 cells (complete tables), 4x4 (IDA* with the MTM label tables, under the
+//!   budget, without a fallback) and single rows or columns; tables of 11 cells and more come from the background
+//!   thread, waited for as an analysis's (below).
 //! - `POST /api/analyse` — body `{"board": B, "moves": M, "goal"?: B, "blank"?: bool, "shape"?: "RxC"}` where `M`
 //!   is a move sequence in any notation `slide analyse` reads (tile numbers `"5 4 1"`, tile letters long or short
 //!   `"R2U2LD"`, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of
@@ -18,8 +21,24 @@
 //!   builds, which the request waits for (without holding a solver) up to [`QUEUE_WAIT`], then 503. Above 12 cells
 //!   from IDA* at each position that needs it, under the solve budget per search and `--timeout` for the whole
 //!   analysis.
+//! - `POST /api/moves` — the body of `/api/analyse`; the moves read and played on the board (at most
+//!   [`MAX_ANALYSE_MOVES`], boards of at most [`MAX_SCRAMBLE_CELLS`] cells), without a solver: `{"board", "tiles":
+//!   [the tiles that slide], "end": the board they leave, "length", "mtm_length"}`; a bad move is a 400 naming it.
 //! - `GET /api/scramble?shape=RxC[&seed=S]` — `{"board": [[...]], "shape": "RxC"}`, a uniformly random solvable
 //!   board of at most [`MAX_SCRAMBLE_CELLS`] cells.
+//! - `GET /api/render?board=B[&format=png|gif|svg][&moves=M|&solve=1[&metric=stm|mtm]][&size=PX]
+//!   [&scheme=plain|fringe][&theme=light|dark]` — a picture from [`slide::render`], as a file to save
+//!   (`Content-Disposition: attachment`): the board as PNG (the default) or SVG, or an animation (GIF, the default,
+//!   or animated SVG) of the moves `M` (any notation `slide analyse` reads) or of the solution the server finds
+//!   under its budget (`X-Slide-Optimal` says whether it is proven shortest). Boards of at most
+//!   [`MAX_SCRAMBLE_CELLS`] cells, at most [`MAX_ANALYSE_MOVES`] moves; the size and the GIF limits are the render
+//!   module's. Drawn on a solver thread,
+//!   under a permit like a solve.
+//! - `GET /api/stats?shape=RxC[&metric=stm|mtm]` — `{"shape", "metric", "goal", "states", "gods_number",
+//!   "histogram", "antipodes"}` for shapes of at most 12 cells (or a single row or column of at most
+//!   [`MAX_SCRAMBLE_CELLS`]), from the complete table: built in memory under [`SMALL_TABLE_CELLS`] cells, waited for
+//!   from the background thread above (503 after [`QUEUE_WAIT`]). `GET /api/stats/plot?…` — the same histogram as
+//!   an SVG chart ([`slide::render::plot::distance_chart`]). Unknown or repeated query parameters are a 400.
 //!
 //! Errors are JSON `{"error": "..."}`: 400 for bad input, 403 for a foreign `Host`, 404 for unknown paths, 405
 //! for a wrong method, 408 when the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 415 for a
@@ -86,9 +105,10 @@ use tower_http::catch_panic::CatchPanicLayer;
 use crate::report::{analysis_json, answer_json, Moves};
 use slide::engine::table::MAX_TABLE_CELLS;
 use slide::notation::Written;
+use slide::render::{self, Scheme, Style, Theme};
 use slide::request::{parse_analyse, parse_solve, shorten};
 use slide::Scrambler;
-use slide::{Board, Shape, Solver};
+use slide::{Board, Metric, Shape, Solver};
 use slide::{Method as SolveMethod, SolveOptions};
 
 use crate::{EXIT_OK, EXIT_USAGE};
@@ -221,7 +241,7 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
         out.flush()?;
     }
 
-    let (warm_tx, warm_rx) = sync_channel::<Board>(16);
+    let (warm_tx, warm_rx) = sync_channel::<(Board, Metric)>(16);
     // The small tables of analyses (see [`SMALL_TABLE_CELLS`]): built in memory, under a lock of their own.
     let small = Solver::with_store(None, Arc::new(slide::NoProgress));
     let (job_tx, job_rx) = sync_channel::<Job>(workers);
@@ -385,6 +405,28 @@ fn router(app: Arc<App>) -> Router {
         .route("/index.html", page())
         .route("/api/solve", post(solve).fallback(not_allowed("POST")))
         .route("/api/analyse", post(analyse).fallback(not_allowed("POST")))
+        .route("/api/moves", post(moves).fallback(not_allowed("POST")))
+        .route(
+            "/api/render",
+            get(|State(app): State<Arc<App>>, uri: Uri| async move {
+                app.render(uri.query().unwrap_or("")).await
+            })
+            .fallback(not_allowed("GET")),
+        )
+        .route(
+            "/api/stats",
+            get(|State(app): State<Arc<App>>, uri: Uri| async move {
+                app.stats(uri.query().unwrap_or(""), false).await
+            })
+            .fallback(not_allowed("GET")),
+        )
+        .route(
+            "/api/stats/plot",
+            get(|State(app): State<Arc<App>>, uri: Uri| async move {
+                app.stats(uri.query().unwrap_or(""), true).await
+            })
+            .fallback(not_allowed("GET")),
+        )
         .route(
             "/api/scramble",
             get(|uri: Uri| std::future::ready(scramble(uri.query().unwrap_or(""))))
@@ -549,7 +591,8 @@ pub fn error_status(e: &slide::Error) -> u16 {
         | E::MoveSyntax { .. }
         | E::TooManyMoves { .. }
         | E::UnknownNotation { .. }
-        | E::NeedsBoard => 400,
+        | E::NeedsBoard
+        | E::PictureTooLarge { .. } => 400,
         E::TooMuchMemory { .. } | E::Cancelled | E::LimitReached { .. } => 503,
         E::Cache(_) | E::Internal(_) => 500,
         _ => 500,
@@ -663,11 +706,12 @@ struct Budget {
     nodes: u64,
 }
 
-/// Which goals have their tables or pattern databases loaded, by shape and the goal's blank cell (which is all a
-/// complete table depends on; pattern databases are only asked for the default goal).
+/// Which goals have their tables or pattern databases loaded, by shape, the goal's blank cell (which is all a
+/// complete table or an MTM label table depends on; pattern databases are only asked for the default goal) and
+/// metric.
 struct Warm {
-    state: Mutex<HashMap<(Shape, usize), WarmState>>,
-    queue: SyncSender<Board>,
+    state: Mutex<HashMap<(Shape, usize, Metric), WarmState>>,
+    queue: SyncSender<(Board, Metric)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -680,13 +724,13 @@ enum WarmState {
 impl Warm {
     /// Whether the goal's data is loaded; when it was never asked for, asks the background thread to load or build
     /// it (and says `Queued`).
-    fn state(&self, goal: &Board) -> WarmState {
-        let key = (goal.shape(), goal.blank());
+    fn state(&self, goal: &Board, metric: Metric) -> WarmState {
+        let key = (goal.shape(), goal.blank(), metric);
         let mut m = self.state.lock().unwrap_or_else(|e| e.into_inner());
         match m.get(&key) {
             Some(s) => *s,
             None => {
-                match self.queue.try_send(goal.clone()) {
+                match self.queue.try_send((goal.clone(), metric)) {
                     Ok(()) => {
                         m.insert(key, WarmState::Queued);
                     }
@@ -699,14 +743,14 @@ impl Warm {
 
     /// True when the goal's data is loaded; otherwise asks the background thread to load or build it.
     fn ready(&self, goal: &Board) -> bool {
-        self.state(goal) == WarmState::Ready
+        self.state(goal, Metric::Stm) == WarmState::Ready
     }
 
-    fn set(&self, goal: &Board, s: WarmState) {
+    fn set(&self, goal: &Board, metric: Metric, s: WarmState) {
         self.state
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert((goal.shape(), goal.blank()), s);
+            .insert((goal.shape(), goal.blank(), metric), s);
     }
 }
 
@@ -736,6 +780,33 @@ enum Work {
     Solve { moves: bool },
     /// Analyse these moves played from it ([`Solver::analyse`]).
     Analyse(slide::Moves),
+    /// Draw it, or an animation of moves played from it.
+    Render(Picture),
+    /// The distance histogram of the goal (the job's board) in the options' metric: JSON, or the chart as SVG.
+    Stats { plot: bool },
+}
+
+/// A picture `GET /api/render` asks for.
+struct Picture {
+    format: Format,
+    style: Style,
+    /// What to animate: nothing (a still picture), these moves, or the solution found under the job's options.
+    play: Play,
+}
+
+/// The file format of a picture.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Png,
+    Gif,
+    Svg,
+}
+
+/// What an animation plays.
+enum Play {
+    Still,
+    Moves(slide::Moves),
+    Solve,
 }
 
 /// Sets a cancel flag when dropped: an analysis stops when its handler ends (its budget ran out, or its client
@@ -751,28 +822,33 @@ impl Drop for CancelOnDrop {
 /// An answer: status, content type, body, extra headers.
 struct Reply {
     status: u16,
-    html: bool,
-    body: String,
+    content_type: &'static str,
+    body: Vec<u8>,
     allow: Option<&'static str>,
+    /// A `Content-Disposition` value (a file to save, with its name).
+    disposition: Option<String>,
+    /// `X-Slide-Optimal` of a rendered solution: whether it is proven shortest.
+    optimal: Option<bool>,
 }
 
 impl Reply {
     fn json(status: u16, body: String) -> Reply {
+        Reply::bytes(status, "application/json", body.into_bytes())
+    }
+
+    fn bytes(status: u16, content_type: &'static str, body: Vec<u8>) -> Reply {
         Reply {
             status,
-            html: false,
+            content_type,
             body,
             allow: None,
+            disposition: None,
+            optimal: None,
         }
     }
 
     fn page() -> Reply {
-        Reply {
-            status: 200,
-            html: true,
-            body: PAGE.to_string(),
-            allow: None,
-        }
+        Reply::bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec())
     }
 
     fn error(status: u16, message: impl AsRef<str>) -> Reply {
@@ -791,16 +867,14 @@ impl Reply {
 
 impl IntoResponse for Reply {
     fn into_response(self) -> Response {
-        let ctype = if self.html {
-            "text/html; charset=utf-8"
-        } else {
-            "application/json"
-        };
         let mut r = Response::new(Body::from(self.body));
         *r.status_mut() =
             StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let h = r.headers_mut();
-        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(ctype));
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(self.content_type),
+        );
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         h.insert(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -808,6 +882,18 @@ impl IntoResponse for Reply {
         );
         if let Some(a) = self.allow {
             h.insert(header::ALLOW, HeaderValue::from_static(a));
+        }
+        if let Some(v) = self
+            .disposition
+            .and_then(|d| HeaderValue::from_str(&d).ok())
+        {
+            h.insert(header::CONTENT_DISPOSITION, v);
+        }
+        if let Some(o) = self.optimal {
+            h.insert(
+                "x-slide-optimal",
+                HeaderValue::from_static(if o { "true" } else { "false" }),
+            );
         }
         r
     }
@@ -829,6 +915,63 @@ async fn analyse(State(app): State<Arc<App>>, req: Request) -> Reply {
     match json_body(req).await {
         Ok(body) => app.analyse(&body).await,
         Err(r) => r,
+    }
+}
+
+/// `POST /api/moves`: checked as `/api/analyse`, then the moves read and played on the board (no solver).
+async fn moves(req: Request) -> Reply {
+    match json_body(req).await {
+        Ok(body) => play_moves(&body),
+        Err(r) => r,
+    }
+}
+
+/// Reads a body of `POST /api/analyse`'s form and plays its moves: `{"board": [[…]], "tiles": [t, …], "end":
+/// [[…]], "length": n, "mtm_length": m}` (the tiles that slide, the board they leave); a bad move is a 400 naming it.
+fn play_moves(body: &[u8]) -> Reply {
+    let req = match parse_analyse(body) {
+        Ok(r) => r,
+        Err(e) => return Reply::error(400, e),
+    };
+    let board = req.board;
+    if board.shape().cells() > MAX_SCRAMBLE_CELLS {
+        return Reply::error(
+            400,
+            format!(
+                "the board has {} cells: the server plays moves on boards of at most {MAX_SCRAMBLE_CELLS} cells",
+                board.shape().cells()
+            ),
+        );
+    }
+    let count = match &req.moves {
+        Written::Tiles(t) => t.len(),
+        Written::Letters { moves, .. } => moves.len(),
+    };
+    if count > MAX_ANALYSE_MOVES {
+        return Reply::error(
+            400,
+            format!(
+                "\"moves\": {count} moves: the server plays sequences of at most {MAX_ANALYSE_MOVES} moves"
+            ),
+        );
+    }
+    let played = req.moves.apply(&board).and_then(|end| {
+        let m = req.moves.resolve(&board)?;
+        Ok((end, m.tiles(&board)?, m.mtm_len()))
+    });
+    match played {
+        Ok((end, tiles, mtm)) => Reply::json(
+            200,
+            serde_json::json!({
+                "board": board.rows(),
+                "tiles": tiles,
+                "end": end.rows(),
+                "length": tiles.len(),
+                "mtm_length": mtm,
+            })
+            .to_string(),
+        ),
+        Err(e) => Reply::error(error_status(&e), format!("moves: {e}")),
     }
 }
 
@@ -938,9 +1081,258 @@ impl App {
         if let Err(r) = check_board(&board, &goal) {
             return r;
         }
-        let opts = self.options(&board, &goal);
+        if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
+            return r;
+        }
+        let opts = SolveOptions {
+            metric: req.metric,
+            ..self.options(&board, &goal)
+        };
         self.run(board, goal, opts, Work::Solve { moves: req.moves }, None)
             .await
+    }
+
+    /// `GET /api/render`: the parameters checked (400 naming the wrong one), then the picture drawn on a solver
+    /// thread under a permit like a solve (503 when none comes within [`QUEUE_WAIT`]).
+    async fn render(&self, query: &str) -> Reply {
+        const EXAMPLE: &str = "/api/render?board=4+1+2/5+0+3&format=png";
+        let q = match query_params(
+            query,
+            &[
+                "board", "format", "moves", "solve", "size", "scheme", "theme", "metric",
+            ],
+            EXAMPLE,
+        ) {
+            Ok(q) => q,
+            Err(r) => return r,
+        };
+        let Some(text) = q.get("board") else {
+            return Reply::error(400, format!("missing board: ask for {EXAMPLE}"));
+        };
+        let board = match Board::parse_with_shape(text, None) {
+            Ok(b) => b,
+            Err(e) => return Reply::error(400, format!("board: {e}")),
+        };
+        let goal = Board::goal(board.shape());
+        if let Err(r) = check_board(&board, &goal) {
+            return r;
+        }
+        let solve = match q.get("solve").map(|v| v.trim()) {
+            None | Some("0" | "false") => false,
+            Some("1" | "true") => true,
+            Some(v) => {
+                return Reply::error(
+                    400,
+                    format!("solve: {:?} is not 1 or 0 (true or false)", shorten(v, 40)),
+                )
+            }
+        };
+        let play = match (q.get("moves"), solve) {
+            (Some(_), true) => {
+                return Reply::error(
+                    400,
+                    "give moves=... or solve=1, not both: the animation plays one or the other",
+                )
+            }
+            (Some(text), false) => {
+                if text.trim().is_empty() {
+                    return Reply::error(400, "moves: no moves given");
+                }
+                let written = match slide::notation::read(text, false) {
+                    Ok(w) => w,
+                    Err(e) => return Reply::error(400, format!("moves: {e}")),
+                };
+                let count = match &written {
+                    Written::Tiles(t) => t.len(),
+                    Written::Letters { moves, .. } => moves.len(),
+                };
+                if count > MAX_ANALYSE_MOVES {
+                    return Reply::error(
+                        400,
+                        format!("moves: {count} moves: the server animates at most {MAX_ANALYSE_MOVES} moves"),
+                    );
+                }
+                match written.apply(&board).and_then(|_| written.resolve(&board)) {
+                    Ok(m) => Play::Moves(m),
+                    Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
+                }
+            }
+            (None, true) => Play::Solve,
+            (None, false) => Play::Still,
+        };
+        let animated = !matches!(play, Play::Still);
+        let format = match q.get("format").map(|v| v.trim().to_ascii_lowercase()) {
+            None => {
+                if animated {
+                    Format::Gif
+                } else {
+                    Format::Png
+                }
+            }
+            Some(f) => match f.as_str() {
+                "png" => Format::Png,
+                "gif" => Format::Gif,
+                "svg" => Format::Svg,
+                _ => {
+                    return Reply::error(
+                        400,
+                        format!(
+                            "format: unknown format {:?}: expected png, gif or svg",
+                            shorten(&f, 20)
+                        ),
+                    )
+                }
+            },
+        };
+        match (format, animated) {
+            (Format::Png, true) => {
+                return Reply::error(
+                    400,
+                    "format png is a still picture: animate moves as format=gif or format=svg",
+                )
+            }
+            (Format::Gif, false) => {
+                return Reply::error(
+                    400,
+                    "format gif is an animation: add moves=... or solve=1 (or ask for format=png or svg)",
+                )
+            }
+            _ => {}
+        }
+        let mut style = Style::default();
+        if let Some(v) = q.get("size") {
+            match v.trim().parse::<u32>() {
+                Ok(n) => style.size = n,
+                Err(_) => {
+                    return Reply::error(
+                        400,
+                        format!(
+                            "size: {:?} is not a whole number of pixels from {} to {}",
+                            shorten(v, 20),
+                            render::MIN_SIZE,
+                            render::MAX_SIZE
+                        ),
+                    )
+                }
+            }
+        }
+        if let Some(v) = q.get("scheme") {
+            match v.trim().parse::<Scheme>() {
+                Ok(sc) => style.scheme = sc,
+                Err(e) => return Reply::error(400, e.to_string()),
+            }
+        }
+        if let Some(v) = q.get("theme") {
+            match v.trim().parse::<Theme>() {
+                Ok(t) => style.theme = t,
+                Err(e) => return Reply::error(400, e.to_string()),
+            }
+        }
+        // The size's range (and the board's cells) before any work.
+        if let Err(e) = render::dimensions(&board, &style) {
+            return Reply::error(error_status(&e), e.to_string());
+        }
+        let metric = match q.get("metric") {
+            None => Metric::Stm,
+            Some(_) if !solve => {
+                return Reply::error(
+                    400,
+                    "metric: only with solve=1 (the metric of the solution to animate)",
+                )
+            }
+            Some(m) => match m.parse::<Metric>() {
+                Ok(m) => m,
+                Err(e) => return Reply::error(400, e.to_string()),
+            },
+        };
+        if let Err(r) = self.metric_ready(&board, &goal, metric).await {
+            return r;
+        }
+        let opts = SolveOptions {
+            metric,
+            ..self.options(&board, &goal)
+        };
+        let picture = Picture {
+            format,
+            style,
+            play,
+        };
+        self.run(board, goal, opts, Work::Render(picture), None)
+            .await
+    }
+
+    /// `GET /api/stats` and `GET /api/stats/plot` (`plot`): the shape and metric checked (400), the table waited for
+    /// from [`SMALL_TABLE_CELLS`] cells up (503 after [`QUEUE_WAIT`]), then the histogram read on a solver thread.
+    async fn stats(&self, query: &str, plot: bool) -> Reply {
+        let example = if plot {
+            "/api/stats/plot?shape=3x3&metric=stm"
+        } else {
+            "/api/stats?shape=3x3&metric=stm"
+        };
+        let q = match query_params(query, &["shape", "metric"], example) {
+            Ok(q) => q,
+            Err(r) => return r,
+        };
+        let Some(text) = q.get("shape") else {
+            return Reply::error(400, format!("missing shape: ask for {example} (RxC)"));
+        };
+        let shape: Shape = match text.parse() {
+            Ok(s) => s,
+            Err(e) => return Reply::error(400, format!("shape: {e}")),
+        };
+        let cells = shape.cells();
+        if (shape.is_line() && cells > MAX_SCRAMBLE_CELLS)
+            || (!shape.is_line() && cells > MAX_TABLE_CELLS)
+        {
+            return Reply::error(
+                400,
+                format!(
+                    "shape {shape} has {cells} cells: statistics count every board, for shapes of at most {MAX_TABLE_CELLS} cells (or a single row or column of at most {MAX_SCRAMBLE_CELLS})"
+                ),
+            );
+        }
+        let metric = match q.get("metric") {
+            None => Metric::Stm,
+            Some(m) => match m.parse::<Metric>() {
+                Ok(m) => m,
+                Err(e) => return Reply::error(400, e.to_string()),
+            },
+        };
+        let goal = Board::goal(shape);
+        if !shape.is_line() && cells >= SMALL_TABLE_CELLS {
+            if let Err(r) = self.table_for(&goal, metric).await {
+                return r;
+            }
+        }
+        let opts = SolveOptions {
+            metric,
+            ..SolveOptions::default()
+        };
+        self.run(goal.clone(), goal, opts, Work::Stats { plot }, None)
+            .await
+    }
+
+    /// Whether the server solves `board` in `metric` (MTM: at most [`MAX_TABLE_CELLS`] cells, 4 × 4, or a single row
+    /// or column; else 400), and, for MTM from [`SMALL_TABLE_CELLS`] cells up, the wait for its tables (see
+    /// [`App::table_for`]). Smaller MTM tables are built on the solver thread, in memory.
+    async fn metric_ready(&self, board: &Board, goal: &Board, metric: Metric) -> Result<(), Reply> {
+        let shape = board.shape();
+        if metric == Metric::Stm || shape.is_line() {
+            return Ok(());
+        }
+        let four = shape.rows() == 4 && shape.cols() == 4;
+        if shape.cells() > MAX_TABLE_CELLS && !four {
+            return Err(Reply::error(
+                400,
+                format!(
+                    "metric \"mtm\": the server solves boards of at most {MAX_TABLE_CELLS} cells, 4x4 boards and single rows or columns in multi-tile moves; this board is {shape}"
+                ),
+            ));
+        }
+        if shape.cells() >= SMALL_TABLE_CELLS {
+            self.table_for(goal, metric).await?;
+        }
+        Ok(())
     }
 
     /// An analysis: the moves read and checked on the board, its table ready (up to 12 cells), then
@@ -980,7 +1372,7 @@ impl App {
         };
         let shape = board.shape();
         if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells()) {
-            if let Err(r) = self.table_for(&goal).await {
+            if let Err(r) = self.table_for(&goal, Metric::Stm).await {
                 return r;
             }
         }
@@ -995,17 +1387,23 @@ impl App {
     }
 
     /// Waits (without holding a solver) for the background thread to have the complete table of `goal` in
-    /// memory, at most [`QUEUE_WAIT`]: an analysis of 11 or 12 cells reads every distance from it.
-    async fn table_for(&self, goal: &Board) -> Result<(), Reply> {
+    /// `metric` in memory (above 12 cells: the MTM label tables), at most [`QUEUE_WAIT`]: an analysis of 11 or 12
+    /// cells reads every distance from it, an MTM solve or the statistics of 11 or 12 cells too.
+    async fn table_for(&self, goal: &Board, metric: Metric) -> Result<(), Reply> {
         let give_up = Instant::now() + QUEUE_WAIT;
+        let (what, is) = match metric {
+            Metric::Mtm if goal.shape().cells() > MAX_TABLE_CELLS => ("MTM label tables", "are"),
+            Metric::Mtm => ("MTM distance table", "is"),
+            Metric::Stm => ("distance table", "is"),
+        };
         loop {
-            match self.warm.state(goal) {
+            match self.warm.state(goal, metric) {
                 WarmState::Ready => return Ok(()),
                 WarmState::Failed => {
                     return Err(Reply::error(
                         503,
                         format!(
-                            "the distance table for {} could not be loaded or built on this server",
+                            "the {what} for {} could not be loaded or built on this server",
                             goal.shape()
                         ),
                     ))
@@ -1014,9 +1412,9 @@ impl App {
                     return Err(Reply::error(
                         503,
                         format!(
-                            "the distance table for {} is still being loaded or built: try again in a minute",
-                            goal.shape()
-                        ),
+                        "the {what} for {} {is} still being loaded or built: try again in a minute",
+                        goal.shape()
+                    ),
                     ))
                 }
                 WarmState::Queued => tokio::time::sleep(Duration::from_millis(20)).await,
@@ -1133,6 +1531,16 @@ fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<Job>>) {
         }
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let start = Instant::now();
+            // Small tables (analyses, statistics, MTM) are built in memory by `small`, never waiting behind the
+            // background thread.
+            let shape = board.shape();
+            let in_small = shape.cells() < SMALL_TABLE_CELLS
+                && !shape.is_line()
+                && match &work {
+                    Work::Analyse(_) | Work::Stats { .. } => true,
+                    Work::Solve { .. } | Work::Render(_) => opts.metric == Metric::Mtm,
+                };
+            let solver = if in_small { small } else { solver };
             match work {
                 Work::Solve { moves } => match solver.solve_with(&board, &goal, &opts) {
                     Ok(solution) => {
@@ -1145,21 +1553,15 @@ fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<Job>>) {
                     }
                     Err(e) => Reply::error(error_status(&e), e.to_string()),
                 },
-                Work::Analyse(moves) => {
-                    let cells = board.shape().cells();
-                    let solver = if cells < SMALL_TABLE_CELLS && !board.shape().is_line() {
-                        small
-                    } else {
-                        solver
-                    };
-                    match solver.analyse(&board, &goal, &moves, &opts) {
-                        Ok(a) => Reply::json(200, analysis_json(&board, &a)),
-                        Err(e @ (slide::Error::LimitReached { .. } | slide::Error::Cancelled)) => {
-                            Reply::error(error_status(&e), over_budget(&e, &opts))
-                        }
-                        Err(e) => Reply::error(error_status(&e), e.to_string()),
+                Work::Render(picture) => draw(solver, &board, &goal, &opts, picture),
+                Work::Stats { plot } => statistics(solver, &goal, opts.metric, plot),
+                Work::Analyse(moves) => match solver.analyse(&board, &goal, &moves, &opts) {
+                    Ok(a) => Reply::json(200, analysis_json(&board, &a)),
+                    Err(e @ (slide::Error::LimitReached { .. } | slide::Error::Cancelled)) => {
+                        Reply::error(error_status(&e), over_budget(&e, &opts))
                     }
-                }
+                    Err(e) => Reply::error(error_status(&e), e.to_string()),
+                },
             }
         }))
         .unwrap_or_else(|_| {
@@ -1169,6 +1571,116 @@ fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<Job>>) {
         drop(permit);
         let _ = reply.send(answer);
     }
+}
+
+/// A picture for `GET /api/render`, drawn on a solver thread: the board, or an animation of the given moves or of
+/// the solution found under `opts` (the server's budget; the `X-Slide-Optimal` header says whether it is proven
+/// shortest), as a file to save.
+fn draw(solver: &Solver, board: &Board, goal: &Board, opts: &SolveOptions, p: Picture) -> Reply {
+    let shape = board.shape();
+    let (moves, optimal, name) = match p.play {
+        Play::Still => (None, None, format!("slide-{shape}")),
+        Play::Moves(m) => (Some(m), None, format!("slide-{shape}-moves")),
+        Play::Solve => {
+            let s = match solver.solve_with(board, goal, opts) {
+                Ok(s) => s,
+                Err(e) => return Reply::error(error_status(&e), format!("solve: {e}")),
+            };
+            if let Some(reason) = &s.unsolvable_reason {
+                return Reply::error(
+                    400,
+                    format!("solve: the goal cannot be reached from this board: {reason}"),
+                );
+            }
+            let Some(tiles) = &s.moves else {
+                return Reply::error(
+                    503,
+                    format!(
+                        "solve: no solution was found within the server's budget (the optimum is at least {} moves); give the moves instead (moves=...)",
+                        s.lower_bound
+                    ),
+                );
+            };
+            let moves = match slide::Moves::from_tiles(board, tiles) {
+                Ok(m) => m,
+                Err(e) => return Reply::error(500, format!("internal error: {e}")),
+            };
+            let kind = if s.optimal { "optimal" } else { "solution" };
+            let name = match opts.metric {
+                Metric::Stm => format!("slide-{shape}-{kind}"),
+                Metric::Mtm => format!("slide-{shape}-{kind}-mtm"),
+            };
+            (Some(moves), Some(s.optimal), name)
+        }
+    };
+    let animation = render::Animation::default();
+    let drawn = match (p.format, &moves) {
+        (Format::Png, None) => render::png(board, goal, &p.style),
+        (Format::Svg, None) => render::svg(board, goal, &p.style).map(String::into_bytes),
+        (Format::Gif, Some(m)) => render::gif(board, m, goal, &p.style, &animation),
+        (Format::Svg, Some(m)) => {
+            render::animated_svg(board, m, goal, &p.style, &animation).map(String::into_bytes)
+        }
+        // Refused before the job was queued.
+        (Format::Png, Some(_)) | (Format::Gif, None) => {
+            return Reply::error(400, "a PNG is a still picture and a GIF an animation")
+        }
+    };
+    let bytes = match drawn {
+        Ok(b) => b,
+        Err(e) => return Reply::error(error_status(&e), e.to_string()),
+    };
+    let (ctype, ext) = match p.format {
+        Format::Png => ("image/png", "png"),
+        Format::Gif => ("image/gif", "gif"),
+        Format::Svg => ("image/svg+xml", "svg"),
+    };
+    let mut r = Reply::bytes(200, ctype, bytes);
+    r.disposition = Some(format!("attachment; filename=\"{name}.{ext}\""));
+    r.optimal = optimal;
+    r
+}
+
+/// The statistics of `goal`'s shape in `metric` ([`Solver::stats_in`]): JSON `{"shape", "metric", "states",
+/// "gods_number", "histogram", "antipodes"}` (at most 16 boards at the largest distance), or with `plot` the
+/// histogram chart as SVG ([`render::plot::distance_chart`]).
+fn statistics(solver: &Solver, goal: &Board, metric: Metric, plot: bool) -> Reply {
+    let s = match solver.stats_in(goal, metric) {
+        Ok(s) => s,
+        Err(e) => return Reply::error(error_status(&e), e.to_string()),
+    };
+    let shape = goal.shape();
+    if plot {
+        return match render::plot::distance_chart(shape, metric, &s.histogram) {
+            Ok(svg) => {
+                let mut r = Reply::bytes(200, "image/svg+xml", svg.into_bytes());
+                r.disposition = Some(format!(
+                    "inline; filename=\"slide-{shape}-{metric}-distances.svg\""
+                ));
+                r
+            }
+            Err(e) => Reply::error(error_status(&e), e.to_string()),
+        };
+    }
+    let antipodes: Vec<serde_json::Value> = s
+        .antipodes
+        .iter()
+        .take(16)
+        .map(|b| serde_json::json!(b.rows()))
+        .collect();
+    Reply::json(
+        200,
+        serde_json::json!({
+            "shape": shape.to_string(),
+            "metric": metric.name(),
+            "goal": goal.rows(),
+            "states": s.states,
+            "gods_number": s.diameter(),
+            "histogram": s.histogram,
+            "antipodes": antipodes,
+        })
+        .to_string(),
+    )
 }
 
 /// Why an analysis stopped: the library's words and the server's budget.
@@ -1184,12 +1696,13 @@ fn over_budget(e: &slide::Error, opts: &SolveOptions) -> String {
     )
 }
 
-/// Loads or builds, one goal at a time, what the solver needs for it: a complete table up to 12 cells, pattern
-/// databases above (asked for the default goal only).
-fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<Board>) {
-    for goal in rx {
+/// Loads or builds, one goal and metric at a time, what the solver needs for it: a complete table up to 12 cells,
+/// pattern databases above (asked for the default goal only) in STM, the MTM label tables above 12 cells in MTM.
+fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
+    for (goal, metric) in rx {
         let shape = goal.shape();
         let opts = SolveOptions {
+            metric,
             method: if shape.cells() <= MAX_TABLE_CELLS {
                 SolveMethod::Table
             } else {
@@ -1201,11 +1714,11 @@ fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<Board>) {
         let state = match solver.solve_with(&goal, &goal, &opts) {
             Ok(_) => WarmState::Ready,
             Err(e) => {
-                eprintln!("slide: serve: {shape}: {e}; searching without tables");
+                eprintln!("slide: serve: {shape} ({metric}): {e}; searching without tables");
                 WarmState::Failed
             }
         };
-        warm.set(&goal, state);
+        warm.set(&goal, metric, state);
     }
 }
 
@@ -1262,6 +1775,33 @@ fn scramble(query: &str) -> Reply {
         200,
         format!("{{\"board\": {board}, \"shape\": \"{shape}\"{seed}}}"),
     )
+}
+
+/// The parameters of a query string, decoded. A name not in `known`, or given twice, is a 400 naming it.
+fn query_params(
+    query: &str,
+    known: &[&str],
+    example: &str,
+) -> Result<HashMap<String, String>, Reply> {
+    let mut out = HashMap::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let k = percent_decode(k);
+        if !known.contains(&k.as_str()) {
+            return Err(Reply::error(
+                400,
+                format!(
+                    "unknown parameter {:?}: this path takes {} (for example {example})",
+                    shorten(&k, 40),
+                    known.join(", ")
+                ),
+            ));
+        }
+        if out.insert(k.clone(), percent_decode(v)).is_some() {
+            return Err(Reply::error(400, format!("parameter {k:?} is given twice")));
+        }
+    }
+    Ok(out)
 }
 
 /// Decodes `%XX` escapes and `+` (a space) in a query component; bad escapes are kept as they are.
@@ -1490,6 +2030,12 @@ mod tests {
             503
         );
         assert_eq!(error_status(&slide::Error::Cache("disk".into())), 500);
+        assert_eq!(
+            error_status(&slide::Error::PictureTooLarge {
+                reason: "a GIF of 9 frames".into()
+            }),
+            400
+        );
     }
 
     #[test]

@@ -154,7 +154,9 @@ fn request_bytes(host: &str, method: &str, path: &str, body: Option<&str>, close
 struct Resp {
     status: u16,
     headers: Vec<(String, String)>,
+    /// The body as text (invalid UTF-8 replaced: see `bytes` for pictures).
     body: String,
+    bytes: Vec<u8>,
 }
 
 impl Resp {
@@ -198,6 +200,7 @@ fn read_response(r: &mut impl BufRead, head: bool) -> Resp {
         status,
         headers,
         body: String::new(),
+        bytes: Vec::new(),
     };
     let mut body = Vec::new();
     if head {
@@ -222,7 +225,8 @@ fn read_response(r: &mut impl BufRead, head: bool) -> Resp {
     } else {
         r.read_to_end(&mut body).unwrap();
     }
-    resp.body = String::from_utf8(body).unwrap();
+    resp.body = String::from_utf8_lossy(&body).into_owned();
+    resp.bytes = body;
     resp
 }
 
@@ -1555,4 +1559,563 @@ fn analyses_stop_within_the_budget() {
         s.analyse(serde_json::json!({"board": "4 1 2/5 0 3", "moves": "5 4 1 2 3"}))["mistakes"],
         serde_json::json!([])
     );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pictures, statistics and the metric
+// ---------------------------------------------------------------------------------------------------------------
+
+/// A PNG decoded: (width, height, RGBA pixels).
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// A GIF decoded: (width, height, the composited frames as RGBA).
+fn decode_gif(bytes: &[u8]) -> (u32, u32, Vec<Vec<u8>>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut d = options.read_info(bytes).unwrap();
+    let (w, h) = (usize::from(d.width()), usize::from(d.height()));
+    let mut canvas = vec![0u8; 4 * w * h];
+    let mut frames = Vec::new();
+    while let Some(f) = d.read_next_frame().unwrap() {
+        let fw = usize::from(f.width);
+        for y in 0..usize::from(f.height) {
+            for x in 0..fw {
+                let s = 4 * (y * fw + x);
+                let t = 4 * ((usize::from(f.top) + y) * w + usize::from(f.left) + x);
+                canvas[t..t + 4].copy_from_slice(&f.buffer[s..s + 4]);
+            }
+        }
+        frames.push(canvas.clone());
+    }
+    (w as u32, h as u32, frames)
+}
+
+/// The colour sampled inside `cell` of a picture of the longer side `size` (the layout written again: a margin of
+/// 0.08 cells; a tile is sampled 0.42 of a cell left of its centre, clear of its number; the blank at its centre).
+fn colour_at(
+    rgba: &[u8],
+    width: u32,
+    rows: usize,
+    cols: usize,
+    size: u32,
+    cell: usize,
+    blank: bool,
+) -> [u8; 3] {
+    let u = f64::from(size) / (rows.max(cols) as f64 + 0.16);
+    let (r, c) = ((cell / cols) as f64, (cell % cols) as f64);
+    let dx = if blank { 0.0 } else { 0.42 };
+    let (x, y) = (
+        ((0.08 + c + 0.5 - dx) * u) as usize,
+        ((0.08 + r + 0.5) * u) as usize,
+    );
+    let i = 4 * (y * width as usize + x);
+    [rgba[i], rgba[i + 1], rgba[i + 2]]
+}
+
+/// The size of a picture of a 2x3 board whose longer side is `size`: the margin of 0.08 cells around 3 × 2 cells.
+fn size_2x3(size: u32) -> (u32, u32) {
+    let u = f64::from(size) / 3.16;
+    (size, (2.16 * u).round() as u32)
+}
+
+/// Checks a picture of `cells` in the plain light scheme: every tile the tile colour, the blank the background.
+fn check_plain_light(rgba: &[u8], width: u32, rows: usize, cols: usize, size: u32, cells: &[u8]) {
+    let style = slide::render::Style::default();
+    let goal = slide::Board::goal(slide::Shape::new(rows, cols).unwrap());
+    let bg = style.background();
+    let fill = style.fill(&goal, 0);
+    for (cell, &t) in cells.iter().enumerate() {
+        let want = if t == 0 { bg } else { fill };
+        assert_eq!(
+            colour_at(rgba, width, rows, cols, size, cell, t == 0),
+            [want.0, want.1, want.2],
+            "tile {t} at cell {cell} of {cells:?}"
+        );
+    }
+}
+
+/// Plays a tile into the blank (it must be next to it).
+fn play(cells: &mut [u8], cols: usize, tile: u8) {
+    let b = cells.iter().position(|&t| t == 0).unwrap();
+    let p = cells.iter().position(|&t| t == tile).unwrap();
+    assert_eq!(
+        (b / cols).abs_diff(p / cols) + (b % cols).abs_diff(p % cols),
+        1
+    );
+    cells.swap(b, p);
+}
+
+/// The number of multi-tile moves of a sequence of tiles played from `cells`: its maximal runs of one direction of
+/// the blank.
+fn mtm_runs(cells: &[u8], cols: usize, tiles: &[u8]) -> usize {
+    let mut b = cells.to_vec();
+    let mut last = None;
+    let mut runs = 0;
+    for &t in tiles {
+        let blank = b.iter().position(|&x| x == 0).unwrap() as isize;
+        let at = b.iter().position(|&x| x == t).unwrap() as isize;
+        let dir = at - blank;
+        if last != Some(dir) {
+            runs += 1;
+        }
+        last = Some(dir);
+        play(&mut b, cols, t);
+    }
+    runs
+}
+
+#[test]
+fn renders_boards_and_animations_that_decode() {
+    let s = Serve::start();
+    // A still PNG: the right type and file name, the size asked for, each cell's colour.
+    let r = s.get("/api/render?board=4+1+2/5+0+3&format=png&size=150");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/png"));
+    assert_eq!(
+        r.header("content-disposition"),
+        Some("attachment; filename=\"slide-2x3.png\"")
+    );
+    let (w, h, px) = decode_png(&r.bytes);
+    assert_eq!((w, h), size_2x3(150));
+    check_plain_light(&px, w, 2, 3, 150, &[4, 1, 2, 5, 0, 3]);
+    // The default format of a still picture is PNG; JSON rows and the fringe scheme in the dark theme.
+    let r =
+        s.get("/api/render?board=%5B%5B1,2,3%5D,%5B4,0,5%5D%5D&scheme=fringe&theme=dark&size=90");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/png"));
+    let (w, h, px) = decode_png(&r.bytes);
+    assert_eq!((w, h), size_2x3(90));
+    let style = slide::render::Style {
+        size: 90,
+        scheme: slide::render::Scheme::Fringe,
+        theme: slide::render::Theme::Dark,
+    };
+    let goal = slide::Board::goal("2x3".parse().unwrap());
+    let fills = style.fills(&goal);
+    for (cell, t) in [1u8, 2, 3, 4, 0, 5].into_iter().enumerate() {
+        let want = if t == 0 {
+            style.background()
+        } else {
+            fills[t as usize]
+        };
+        assert_eq!(
+            colour_at(&px, w, 2, 3, 90, cell, t == 0),
+            [want.0, want.1, want.2],
+            "tile {t}"
+        );
+    }
+
+    // SVG: each tile's number once.
+    let r = s.get("/api/render?board=4+1+2/5+0+3&format=svg");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/svg+xml"));
+    assert_eq!(
+        r.header("content-disposition"),
+        Some("attachment; filename=\"slide-2x3.svg\"")
+    );
+    let doc = roxmltree::Document::parse(&r.body).unwrap();
+    let mut numbers: Vec<u32> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap().trim().parse().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4, 5]);
+
+    // Typed moves as a GIF: a frame per position and 3 in-between frames per move (8 tiles per second); the
+    // positions replayed here.
+    let r = s.get("/api/render?board=4+1+2/5+0+3&moves=r+d+l2+u&size=120");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/gif"));
+    assert_eq!(
+        r.header("content-disposition"),
+        Some("attachment; filename=\"slide-2x3-moves.gif\"")
+    );
+    assert_eq!(r.header("x-slide-optimal"), None);
+    let (w, h, frames) = decode_gif(&r.bytes);
+    assert_eq!((w, h), size_2x3(120));
+    assert_eq!(frames.len(), 5 * 4 + 1);
+    let mut cells = vec![4u8, 1, 2, 5, 0, 3];
+    check_plain_light(&frames[0], w, 2, 3, 120, &cells);
+    // r d l2 u: the tile left of the blank moves right (5), the one above it down (4), the two right of it left
+    // (1, 2), the one below it up (3).
+    for (i, t) in [5u8, 4, 1, 2, 3].into_iter().enumerate() {
+        play(&mut cells, 3, t);
+        check_plain_light(&frames[4 * (i + 1)], w, 2, 3, 120, &cells);
+    }
+
+    // The optimal solution as a GIF: as many positions as the BFS distance, marked optimal; the last frame the goal.
+    let dist = distances_2x3();
+    for board in ["4 1 2/5 0 3", "0 1 2/4 5 3", "5 4 0/2 1 3"] {
+        let cells: Vec<u8> = board
+            .split([' ', '/'])
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let d = dist[&cells] as usize;
+        let q = board.replace(' ', "+");
+        let r = s.get(&format!("/api/render?board={q}&solve=1&size=60"));
+        assert_eq!(r.status, 200, "{board}: {}", r.body);
+        assert_eq!(r.header("content-type"), Some("image/gif"));
+        assert_eq!(r.header("x-slide-optimal"), Some("true"));
+        assert_eq!(
+            r.header("content-disposition"),
+            Some("attachment; filename=\"slide-2x3-optimal.gif\"")
+        );
+        let (w, _, frames) = decode_gif(&r.bytes);
+        assert_eq!(frames.len(), 4 * d + 1, "{board}: distance {d}");
+        check_plain_light(frames.last().unwrap(), w, 2, 3, 60, &[1, 2, 3, 4, 5, 0]);
+    }
+    // An MTM solution: the file says so.
+    let r = s.get("/api/render?board=4+1+2/5+0+3&solve=1&metric=mtm&size=60");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.header("content-disposition"),
+        Some("attachment; filename=\"slide-2x3-optimal-mtm.gif\"")
+    );
+
+    // An animated SVG of moves.
+    let r = s.get("/api/render?board=4+1+2/5+0+3&moves=5+4+1+2+3&format=svg");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/svg+xml"));
+    let doc = roxmltree::Document::parse(&r.body).unwrap();
+    assert!(doc
+        .descendants()
+        .any(|n| n.has_tag_name("animateTransform")));
+}
+
+#[test]
+fn bad_render_requests_are_400_naming_the_problem() {
+    let s = Serve::start();
+    let bad = |path: &str, status: u16, want: &str| {
+        let r = s.get(path);
+        assert_eq!(r.status, status, "{path} -> {}", r.body);
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(want), "{path}: {e:?} does not say {want:?}");
+    };
+    bad("/api/render", 400, "missing board");
+    bad("/api/render?board=1+2+3/4+x+5", 400, "board:");
+    bad(
+        "/api/render?board=1+2+3/4+0+5&format=jpeg",
+        400,
+        "unknown format \"jpeg\": expected png, gif or svg",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&format=gif",
+        400,
+        "format gif is an animation",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&format=png&moves=5",
+        400,
+        "format png is a still picture",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=5&solve=1",
+        400,
+        "not both",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&solve=yes",
+        400,
+        "solve: \"yes\" is not 1 or 0",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&size=8",
+        400,
+        "8 pixels is out of range: 16 to 4096",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&size=5000",
+        400,
+        "out of range: 16 to 4096",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&size=big",
+        400,
+        "size: \"big\" is not a whole number of pixels from 16 to 4096",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&scheme=neon",
+        400,
+        "unknown colour scheme \"neon\"",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&theme=sepia",
+        400,
+        "unknown theme \"sepia\"",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&colour=red",
+        400,
+        "unknown parameter \"colour\"",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&size=20&size=30",
+        400,
+        "given twice",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&metric=mtm",
+        400,
+        "metric: only with solve=1",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&solve=1&metric=htm",
+        400,
+        "unknown metric",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=",
+        400,
+        "moves: no moves given",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=RX",
+        400,
+        "unknown letter 'X' at column 2",
+    );
+    bad("/api/render?board=1+2+3/4+0+5&moves=5+4+9", 400, "moves:");
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=U",
+        400,
+        "move 1 (U): no tile below the blank",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L10001",
+        400,
+        "the server animates at most 10000 moves",
+    );
+    // An unsolvable board cannot be solved.
+    bad(
+        "/api/render?board=1+2+3/5+4+0&solve=1",
+        400,
+        "the goal cannot be reached",
+    );
+    // A GIF over the pixel limit says what the limit is, before drawing anything.
+    let long = "RL".repeat(50);
+    bad(
+        &format!("/api/render?board=1+2+3/4+0+5&moves={long}&size=4096"),
+        400,
+        "more than the limit of 100000000 (frames × width × height)",
+    );
+    // Boards beyond the server's cells.
+    let big: Vec<String> = (1..81).chain([0]).map(|t| t.to_string()).collect();
+    bad(
+        &format!("/api/render?board={}", big.join("+")),
+        400,
+        "at most 64 cells",
+    );
+    // Only GET.
+    let e = s.error_from("/api/render", "{}", 405);
+    assert!(e.contains("use GET"), "{e}");
+}
+
+#[test]
+fn statistics_match_a_bfs() {
+    let s = Serve::start();
+    for (rows, cols) in [(2usize, 3usize), (2, 4), (3, 2)] {
+        for (metric, name) in [(Metric::Stm, "stm"), (Metric::Mtm, "mtm")] {
+            let reference = Reference::new(rows, cols, &slide_reference::goal(rows * cols), metric);
+            let r = s.get(&format!("/api/stats?shape={rows}x{cols}&metric={name}"));
+            assert_eq!(r.status, 200, "{}", r.body);
+            assert_eq!(r.header("content-type"), Some("application/json"));
+            let v = r.json();
+            assert_eq!(v["shape"], format!("{rows}x{cols}"));
+            assert_eq!(v["metric"], name);
+            assert_eq!(v["states"].as_u64(), Some(reference.states()));
+            assert_eq!(
+                v["gods_number"].as_u64(),
+                Some(u64::from(reference.diameter()))
+            );
+            let hist: Vec<u64> = v["histogram"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap())
+                .collect();
+            assert_eq!(hist, reference.histogram(), "{rows}x{cols} {name}");
+            // The boards listed at god's number are at that distance.
+            let far = v["antipodes"].as_array().unwrap();
+            assert!(!far.is_empty() && far.len() <= 16);
+            for b in far {
+                let (_, _, cells) = rows_of(b);
+                assert_eq!(reference.distance(&cells), Some(reference.diameter()));
+            }
+
+            let r = s.get(&format!(
+                "/api/stats/plot?shape={rows}x{cols}&metric={name}"
+            ));
+            assert_eq!(r.status, 200, "{}", r.body);
+            assert_eq!(r.header("content-type"), Some("image/svg+xml"));
+            let doc = roxmltree::Document::parse(&r.body).unwrap();
+            let text: String = doc
+                .descendants()
+                .filter_map(|n| n.text())
+                .collect::<Vec<_>>()
+                .join("|");
+            assert!(
+                text.contains(&format!("god's number: {}", reference.diameter())),
+                "{text}"
+            );
+        }
+    }
+    // The metric defaults to STM; a single row.
+    let v = s.get("/api/stats?shape=1x7").json();
+    assert_eq!(
+        (v["metric"].as_str(), v["gods_number"].as_u64()),
+        (Some("stm"), Some(6))
+    );
+    let bad = |path: &str, want: &str| {
+        let r = s.get(path);
+        assert_eq!(r.status, 400, "{path} -> {}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(want), "{path}: {e:?} does not say {want:?}");
+    };
+    bad("/api/stats", "missing shape");
+    bad("/api/stats?shape=3", "shape:");
+    bad(
+        "/api/stats?shape=3x5",
+        "shape 3x5 has 15 cells: statistics count every board, for shapes of at most 12 cells",
+    );
+    bad("/api/stats/plot?shape=4x4", "at most 12 cells");
+    bad(
+        "/api/stats?shape=1x65",
+        "single row or column of at most 64",
+    );
+    bad("/api/stats?shape=2x3&metric=htm", "unknown metric");
+    bad("/api/stats?shape=2x3&seed=1", "unknown parameter \"seed\"");
+}
+
+#[test]
+fn solves_in_multi_tile_moves() {
+    let s = Serve::start();
+    let mtm = Reference::new(2, 3, &slide_reference::goal(6), Metric::Mtm);
+    let stm = distances_2x3();
+    let mut boards: Vec<&Vec<u8>> = stm.keys().collect();
+    boards.sort();
+    for cells in boards.into_iter().step_by(7) {
+        let rows = rows_json(cells, 3);
+        let v = s.solve(serde_json::json!({"board": rows, "moves": true, "metric": "mtm"}));
+        assert_eq!(v["metric"], "mtm");
+        assert_eq!(v["optimal"], true);
+        let want = mtm.distance(cells).unwrap();
+        assert_eq!(v["moves"].as_u64(), Some(u64::from(want)), "{cells:?}");
+        replay_to_goal(&v["board"], &v["solution"]);
+        let tiles: Vec<u8> = v["solution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_u64().unwrap() as u8)
+            .collect();
+        assert_eq!(mtm_runs(cells, 3, &tiles), want as usize, "{cells:?}");
+        // The default stays STM.
+        let v = s.solve(serde_json::json!({"board": rows}));
+        assert_eq!(v["metric"], "stm");
+        assert_eq!(v["moves"].as_i64(), Some(stm[cells]));
+    }
+    // A single row: one push.
+    let v = s.solve(serde_json::json!({"board": "[[0,1,2,3,4,5,6]]", "metric": "MTM"}));
+    assert_eq!(
+        (v["moves"].as_u64(), v["optimal"].as_bool()),
+        (Some(1), Some(true))
+    );
+    // Unsolvable in MTM too.
+    let v = s.solve(serde_json::json!({"board": "1 2 3/5 4 0", "metric": "mtm"}));
+    assert_eq!(v["moves"], -1);
+    let e = s.solve_error(r#"{"board": "1 2 3/4 0 5", "metric": "htm"}"#, 400);
+    assert!(
+        e.contains(r#""metric": unknown metric "htm": expected "stm" or "mtm""#),
+        "{e}"
+    );
+    let e = s.solve_error(r#"{"board": "1 2 3/4 0 5", "metric": 2}"#, 400);
+    assert!(
+        e.contains(r#""metric" must be "stm" or "mtm", not 2"#),
+        "{e}"
+    );
+    let five = (1..25)
+        .chain([0])
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let e = s.solve_error(
+        &serde_json::json!({"board": five, "metric": "mtm"}).to_string(),
+        400,
+    );
+    assert!(
+        e.contains("at most 12 cells, 4x4 boards and single rows or columns in multi-tile moves; this board is 5x5"),
+        "{e}"
+    );
+}
+
+#[test]
+fn typed_moves_are_played_and_bad_ones_named() {
+    let s = Serve::start();
+    let r = s.post(
+        "/api/moves",
+        r#"{"board": "4 1 2/5 0 3", "moves": "r d l2 u"}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    let tiles: Vec<u8> = v["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap() as u8)
+        .collect();
+    // Replayed here: the tiles slide one by one, the end is the board they leave.
+    let mut cells = vec![4u8, 1, 2, 5, 0, 3];
+    for &t in &tiles {
+        play(&mut cells, 3, t);
+    }
+    assert_eq!(tiles, [5, 4, 1, 2, 3]);
+    assert_eq!(rows_of(&v["end"]).2, cells);
+    assert_eq!(cells, [1, 2, 3, 4, 5, 0]);
+    assert_eq!(
+        (v["length"].as_u64(), v["mtm_length"].as_u64()),
+        (Some(5), Some(4))
+    );
+    // Tile numbers, and the blank's letters.
+    let v = s
+        .post(
+            "/api/moves",
+            r#"{"board": [[4,1,2],[5,0,3]], "moves": "5, 4 1"}"#,
+        )
+        .json();
+    assert_eq!(v["tiles"], serde_json::json!([5, 4, 1]));
+    let v = s
+        .post(
+            "/api/moves",
+            r#"{"board": "4 1 2/5 0 3", "moves": "LU", "blank": true}"#,
+        )
+        .json();
+    assert_eq!(v["tiles"], serde_json::json!([5, 4]));
+    for (body, want) in [
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "RD R"}"#,
+            "moves: move 3 (R): no tile left of the blank",
+        ),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "RX"}"#,
+            "unknown letter 'X' at column 2",
+        ),
+        (r#"{"board": "4 1 2/5 0 3", "moves": ""}"#, "no moves given"),
+        (r#"{"board": "4 1 2/5 0 3"}"#, "needs \"moves\""),
+        (
+            r#"{"board": "4 1 2/5 0 3", "moves": "R99999"}"#,
+            "at most 10000 moves",
+        ),
+    ] {
+        let e = s.error_from("/api/moves", body, 400);
+        assert!(e.contains(want), "{body}: {e:?} does not say {want:?}");
+    }
 }

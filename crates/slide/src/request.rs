@@ -13,8 +13,9 @@ use serde_json::{Map, Value};
 
 use crate::board::notation::{self, Written};
 use crate::board::{Board, Shape, Tile};
+use crate::metric::Metric;
 
-/// A solve request: the board, an optional goal of the same shape, and whether the moves are wanted.
+/// A solve request: the board, an optional goal of the same shape, whether the moves are wanted, and the metric.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SolveRequest {
     /// The board to solve.
@@ -23,10 +24,20 @@ pub struct SolveRequest {
     pub goal: Option<Board>,
     /// Whether the answer should carry the moves.
     pub moves: bool,
+    /// How moves are counted (`"metric": "stm"`, the default, or `"mtm"`).
+    pub metric: Metric,
 }
 
-/// Reads `{"board": …, "goal"?: …, "shape"?: "RxC", "moves"?: bool}`; a board is a string in any format
-/// [`Board::parse`] reads, or an array of rows of whole numbers. The error says what is wrong, for a 400 reply.
+/// Reads `{"board": …, "goal"?: …, "shape"?: "RxC", "moves"?: bool, "metric"?: "stm" | "mtm"}`; a board is a string
+/// in any format [`Board::parse`] reads, or an array of rows of whole numbers. The error says what is wrong, for a
+/// 400 reply.
+///
+/// ```
+/// use slide::{request::parse_solve, Metric};
+/// assert_eq!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": "mtm"}"#).unwrap().metric, Metric::Mtm);
+/// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": "htm"}"#).unwrap_err().contains(r#"unknown metric "htm": expected "stm" or "mtm""#));
+/// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": 2}"#).unwrap_err().contains("\"metric\" must be"));
+/// ```
 pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
     let obj = object(
         body,
@@ -44,7 +55,27 @@ pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
             ))
         }
     };
-    Ok(SolveRequest { board, goal, moves })
+    let metric = match obj.get("metric") {
+        None | Some(Value::Null) => Metric::Stm,
+        Some(Value::String(m)) => m.parse::<Metric>().map_err(|_| {
+            format!(
+                "\"metric\": unknown metric {:?}: expected \"stm\" or \"mtm\"",
+                shorten(m, 20)
+            )
+        })?,
+        Some(other) => {
+            return Err(format!(
+                "\"metric\" must be \"stm\" or \"mtm\", not {}",
+                shorten(&other.to_string(), 40)
+            ))
+        }
+    };
+    Ok(SolveRequest {
+        board,
+        goal,
+        moves,
+        metric,
+    })
 }
 
 /// An analysis request: the board, an optional goal of the same shape, and the moves as written.
