@@ -17,24 +17,32 @@ Boards are lists of rows, strings in any format the ``slide`` command reads (``"
 
 from slide._slide import (
     BoardError,
+    LimitReached,
     Solution,
+    analyse,
     apply,
     distances,
+    hint,
     scramble,
     sliding_puzzle,
     solve,
     solve_many,
+    solve_stages,
     stats,
 )
 
 __all__ = [
     "BoardError",
+    "LimitReached",
     "Solution",
+    "analyse",
     "apply",
     "distances",
+    "hint",
     "scramble",
     "sliding_puzzle",
     "solve",
     "solve_many",
+    "solve_stages",
     "stats",
 ]
