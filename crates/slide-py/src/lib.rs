@@ -1226,22 +1226,7 @@ fn distances<'py>(
             shape.cells()
         )));
     }
-    let goal = match goal {
-        None => Board::goal(shape),
-        Some(g) => {
-            let g = board_from(g, "goal")?;
-            if g.shape() != shape {
-                return Err(lib_err(
-                    Error::ShapeMismatch {
-                        board: shape,
-                        goal: g.shape(),
-                    },
-                    "",
-                ));
-            }
-            g
-        }
-    };
+    let goal = goal_for(&Board::goal(shape), goal, "")?;
     macro_rules! go {
         ($($t:ty),*) => {$(
             if array.downcast::<PyArrayDyn<$t>>().is_ok() {

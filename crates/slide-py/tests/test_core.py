@@ -101,14 +101,16 @@ def test_moves_false_and_pickle():
 
 
 def test_metric():
-    assert slide.solve("4 1 2/5 0 3", metric="stm").distance == 5
-    with pytest.raises(ValueError, match="not available yet"):
-        slide.solve("4 1 2/5 0 3", metric="mtm")
+    s = slide.solve("4 1 2/5 0 3", metric="stm")
+    assert s.distance == 5 and s.metric == "stm"
+    m = slide.solve("4 1 2/5 0 3", metric="mtm")  # LURRD: the two R are one push
+    assert m.distance == 4 and m.metric == "mtm" and m.moves == [5, 4, 1, 2, 3] and "metric" in repr(m)
 
 
 def test_notation_others_are_not_available():
     with pytest.raises(ValueError, match="not available in this version"):
         slide.solve("4 1 2/5 0 3").notation("slidy")
+    assert slide.solve("4 1 2/5 0 3").notation("Short") == "RDL2U"
 
 
 def test_15_puzzle_walks_against_python_ida():
