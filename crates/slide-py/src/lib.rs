@@ -371,11 +371,7 @@ fn pattern_text(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<String> {
 /// The goal for `board`: the default board, a goal board, or a pattern with `x` (or `None`) for any tile; given as
 /// `goal` is (a string in any board format, rows, a flat list, a NumPy array) and checked to have the board's
 /// shape. A pattern that leaves no choice (one `x` at most) is its board.
-fn goal_target(
-    board: &Board,
-    goal: Option<&Bound<'_, PyAny>>,
-    context: &str,
-) -> PyResult<Target> {
+fn goal_target(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) -> PyResult<Target> {
     let Some(g) = goal.filter(|g| !g.is_none()) else {
         return Ok(Target::Board(Board::goal(board.shape())));
     };
@@ -887,7 +883,13 @@ fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
     Ok(s.distance.unwrap_or(-1))
 }
 
-/// Solves one board towards `goal` (default: tiles in order, blank last).
+/// Solves one board towards `goal` (default: tiles in order, blank last), or towards a partial goal: a pattern with
+/// `x` (or `None` in rows) for any tile, answered with the least moves to any matching board.
+///
+/// `metric`: `"stm"` (single-tile moves) or `"mtm"` (multi-tile moves: a push of 1..k tiles of the blank's row or
+/// column counts one; boards of at most 12 cells, lines, and 4x4, 3x5, 5x3 and two-row boards by IDA* over pushes).
+/// In MTM `distance` counts pushes and `moves` stay single tiles. `timeout` (seconds) and `max_nodes` bound a
+/// search; `within=W` asks for a solution at most W times the optimum (STM, goal boards).
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, *, metric="stm", moves=true, timeout=None, max_nodes=None, within=None))]
 #[allow(clippy::too_many_arguments)]
@@ -928,7 +930,8 @@ fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> {
     }
 }
 
-/// Solves many boards in parallel; the answers come back in input order.
+/// Solves many boards in parallel; the answers come back in input order. Options as `solve` (a partial goal,
+/// `metric="mtm"`), limits for each board.
 ///
 /// `_stop` is slide.ray's: a callable asked every 100 ms whether to stop (then the boards not answered yet raise
 /// `BoardError`).
@@ -1327,7 +1330,11 @@ fn moves_from(board: &Board, moves: &Bound<'_, PyAny>, blank: bool) -> PyResult<
 /// in any notation the library reads (tile numbers, tile letters long or short, the blank's letters with `blank`).
 #[pyfunction]
 #[pyo3(signature = (board, moves, blank=false))]
-fn apply(board: &Bound<'_, PyAny>, moves: &Bound<'_, PyAny>, blank: bool) -> PyResult<Vec<Vec<Tile>>> {
+fn apply(
+    board: &Bound<'_, PyAny>,
+    moves: &Bound<'_, PyAny>,
+    blank: bool,
+) -> PyResult<Vec<Vec<Tile>>> {
     let b = board_from(board, "")?;
     let m = moves_from(&b, moves, blank)?;
     Ok(m.apply(&b).map_err(|e| lib_err(e, "moves"))?.rows())
@@ -1388,8 +1395,8 @@ fn hint(
     let g = goal_for(&b, goal, "")?;
     let cancel = Arc::new(AtomicBool::new(false));
     let opts = ask.options(&cancel, true);
-    let h = interruptible(py, &cancel, || solver().hint(&b, &g, &opts))?
-        .map_err(|e| lib_err(e, ""))?;
+    let h =
+        interruptible(py, &cancel, || solver().hint(&b, &g, &opts))?.map_err(|e| lib_err(e, ""))?;
     Ok((h.distance, h.tiles))
 }
 
@@ -1418,7 +1425,9 @@ fn solve_stages(
         )));
     };
     if list.is_empty() {
-        return Err(PyValueError::new_err("stages is empty: give at least one goal"));
+        return Err(PyValueError::new_err(
+            "stages is empty: give at least one goal",
+        ));
     }
     let mut targets = Vec::with_capacity(list.len());
     for (i, stage) in list.iter().enumerate() {
