@@ -719,7 +719,7 @@ impl PySolution {
         let metric = if self.metric == "stm" {
             String::new()
         } else {
-            format!(", metric={:?}", self.metric)
+            format!(", metric='{}'", self.metric)
         };
         format!(
             "Solution(distance={d}{metric}, optimal={}, moves={}, nodes={}, seconds={:.6})",

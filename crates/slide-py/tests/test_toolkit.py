@@ -137,7 +137,9 @@ def test_mtm_limits_and_refusals():
 _LABELS_4X4 = pathlib.Path(os.environ.get("SLIDE_CACHE_DIR", "")) / "fringe-alt-4x4-blank15-mtm-exact.v1.tbl"
 
 
-@pytest.mark.skipif(not _LABELS_4X4.is_file(), reason="the 4x4 MTM label table is not cached (about 2 minutes and 900 MB to build)")
+@pytest.mark.skipif(
+    not _LABELS_4X4.is_file(), reason="the 4x4 MTM label table is not cached (about 2 minutes and 900 MB to build)"
+)
 def test_mtm_4x4_when_the_label_table_is_cached():
     for seed in range(3):
         board = slide.scramble("4x4", seed=seed, walk=8)
@@ -296,7 +298,8 @@ def test_analyse_custom_goal():
     board = [[4, 1, 2], [5, 0, 3]]
     rng = random.Random(1)
     walk = random_walk(board, 9, rng)
-    assert slide.analyse(board, walk, goal=rows_of(goal, 3), blank=True) == reference_analysis_goal(board, walk, dist, goal)
+    want = reference_analysis_goal(board, walk, dist, goal)
+    assert slide.analyse(board, walk, goal=rows_of(goal, 3), blank=True) == want
 
 
 def reference_analysis_goal(board, blank_letters, dist, goal):

@@ -198,7 +198,8 @@ def solve(
     solution was ruled out). Boards of at most 12 cells, single rows or columns and unsolvable boards are answered
     here, by ``slide.solve``, and so is ``metric="mtm"`` (the split search counts single-tile moves; MTM above 12
     cells is the library's local IDA* over pushes, under the same ``timeout`` and ``max_nodes``). ``.nodes`` counts
-    the nodes of every task; ``.seconds`` is the driver's wall time. Goals are boards (partial goals: ``slide.solve``)."""
+    the nodes of every task; ``.seconds`` is the driver's wall time. Goals are boards (partial goals:
+    ``slide.solve``)."""
     t0 = time.monotonic()
     b, g = _slide._rows(board, goal)
     if tasks is not None and (not isinstance(tasks, int) or isinstance(tasks, bool) or tasks < 1):
