@@ -168,3 +168,7 @@ def test_mtm_solve_many_against_bfs_and_solve_locally():
     assert replay(b, s.moves) == goal_of(2, 7) and runs(b, s.moves) == s.distance
     cut = sray.solve(b, metric="mtm", max_nodes=1)
     assert cut.distance is None and cut.lower_bound <= local.distance
+    walks = [slide.scramble("2x7", seed=s, walk=20) for s in range(4)]
+    many = sray.solve_many(walks, chunk_size=1, metric="mtm")
+    assert [s.distance for s in many] == [slide.solve(w, metric="mtm").distance for w in walks]
+    assert all(s.metric == "mtm" and runs(w, s.moves) == s.distance for w, s in zip(walks, many))
