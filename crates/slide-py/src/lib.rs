@@ -380,26 +380,27 @@ fn goal_target(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) ->
     } else {
         format!("{context} goal")
     };
-    let target = if let Ok(s) = g.downcast::<PyString>() {
-        let text = s.to_cow()?;
-        let p = Pattern::parse_with_shape(&text, Some(board.shape()))
-            .or_else(|_| Pattern::parse(&text))
-            .map_err(|e| lib_err(e, &ctx))?;
-        match p.board() {
-            Some(b) => Target::Board(b),
-            None => Target::Pattern(p),
-        }
+    // Text (given, or written from rows with free cells) goes through the library's pattern reader.
+    let text = if let Ok(s) = g.downcast::<PyString>() {
+        Some(s.to_cow()?.into_owned())
     } else if holds_any(g) {
-        let text = pattern_text(g, &ctx)?;
-        let p = Pattern::parse_with_shape(&text, Some(board.shape()))
-            .or_else(|_| Pattern::parse(&text))
-            .map_err(|e| lib_err(e, &ctx))?;
-        match p.board() {
-            Some(b) => Target::Board(b),
-            None => Target::Pattern(p),
-        }
+        Some(pattern_text(g, &ctx)?)
     } else {
-        Target::Board(board_from(g, &ctx)?)
+        None
+    };
+    let target = match text {
+        Some(text) => {
+            // The board's shape reads flat lists; rows that disagree with it are read as they are (and refused
+            // below as a shape mismatch).
+            let p = Pattern::parse_with_shape(&text, Some(board.shape()))
+                .or_else(|_| Pattern::parse(&text))
+                .map_err(|e| lib_err(e, &ctx))?;
+            match p.board() {
+                Some(b) => Target::Board(b),
+                None => Target::Pattern(p),
+            }
+        }
+        None => Target::Board(board_from(g, &ctx)?),
     };
     let shape = match &target {
         Target::Board(b) => b.shape(),
