@@ -73,7 +73,10 @@ def _stops():
 
 def _asker(stops, key: str):
     def stopped() -> bool:
-        return ray.get(stops.stopped.remote(key), timeout=10)  # an error (the actor gone) counts as stop
+        try:
+            return ray.get(stops.stopped.remote(key), timeout=10)  # an error (the actor gone) counts as stop
+        except ray.exceptions.GetTimeoutError:
+            return False  # a slow answer (a loaded machine, the actor still starting) is no stop: asked again soon
 
     return stopped
 
@@ -100,9 +103,10 @@ def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int, stops
         return slide.solve_many(boards, goal, threads=1, _stop=asker, **options)
     except slide.BoardError as e:  # name the board by its place in the whole batch
         try:
-            if asker():
-                return None
-        except Exception:  # noqa: BLE001 - the driver is gone
+            stopped = asker()
+        except Exception:  # noqa: BLE001 - no answer (the driver gone, or the actor slow under load): report it
+            stopped = False
+        if stopped:
             return None
         msg = str(e)
         if msg.startswith("boards[") and "]" in msg:
@@ -169,6 +173,8 @@ def solve_many(
         if isinstance(e.cause, (ValueError, TypeError)):
             raise e.cause from None  # the worker's BoardError as it was, without Ray's wrapping
         raise
+    if any(chunk is None for chunk in chunks):  # a task that stopped although the driver did not ask it to
+        raise RuntimeError("slide.ray.solve_many: a task stopped before answering (a worker lost its driver?)")
     return [s for chunk in chunks for s in chunk]
 
 
