@@ -1515,6 +1515,8 @@ fn stats<'py>(
 fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BoardError", m.py().get_type::<BoardError>())?;
     m.add("LimitReached", m.py().get_type::<LimitReached>())?;
+    // For the tests: the kind of the MTM label tables' files (their names start with it), to tell whether one is cached.
+    m.add("_LABEL_TABLE_KIND", slide::engine::mtm::LABEL_TABLE_KIND)?;
     m.add_class::<PySolution>()?;
     m.add_function(wrap_pyfunction!(sliding_puzzle, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
