@@ -21,9 +21,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use slide::engine::frame::Frame;
+use slide::notation::{self, Written};
 use slide::Scrambler;
 use slide::SolveOptions;
-use slide::{Board, Error, Shape, Solution, Solver, Tile, MAX_CELLS};
+use slide::{
+    Board, Error, Metric, Moves, Notation, Pattern, Shape, Solution, Solver, Tile, MAX_CELLS,
+};
 
 mod split;
 
@@ -33,6 +36,15 @@ create_exception!(
     BoardError,
     PyValueError,
     "A board, goal or request that slide cannot take; the message names what is wrong."
+);
+
+// Raised when a limit (timeout, max_nodes) stops a search before it proves what `analyse` or `hint` was asked.
+create_exception!(
+    slide,
+    LimitReached,
+    PyRuntimeError,
+    "A limit (timeout or max_nodes) stopped a search before it proved what was asked (analyse, hint); the message \
+     says what and the lower bound proven."
 );
 
 /// Whether the package's solver maps cached table files rather than reading them (set before its first use).
@@ -65,11 +77,16 @@ fn _map_files(on: bool) -> bool {
 }
 
 /// The library's error as a Python exception, with `context` (for example `boards[3]`) in front when given.
+/// A limit that stopped a search is `slide.LimitReached`; everything else `slide.BoardError`.
 fn lib_err(e: Error, context: &str) -> PyErr {
-    if context.is_empty() {
-        BoardError::new_err(e.to_string())
+    let text = if context.is_empty() {
+        e.to_string()
     } else {
-        BoardError::new_err(format!("{context}: {e}"))
+        format!("{context}: {e}")
+    };
+    match e {
+        Error::LimitReached { .. } => LimitReached::new_err(text),
+        _ => BoardError::new_err(text),
     }
 }
 
@@ -246,30 +263,159 @@ fn board_from(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<Board> {
     Board::from_rows(&out).map_err(|e| lib_err(e, context))
 }
 
-/// The goal for `board`: the default one, or `goal` read like a board and checked to have the same shape.
+/// The goal board for `board`: the default one, or `goal` read like a board and checked to have the same shape.
+/// A partial goal (a pattern with `x`) is refused with a message saying where it is taken.
 fn goal_for(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) -> PyResult<Board> {
-    match goal {
-        None => Ok(Board::goal(board.shape())),
-        Some(g) if g.is_none() => Ok(Board::goal(board.shape())),
-        Some(g) => {
-            let ctx = if context.is_empty() {
-                "goal".to_string()
-            } else {
-                format!("{context} goal")
-            };
-            let goal = board_from(g, &ctx)?;
-            if goal.shape() != board.shape() {
-                return Err(lib_err(
-                    Error::ShapeMismatch {
-                        board: board.shape(),
-                        goal: goal.shape(),
-                    },
-                    context,
-                ));
-            }
-            Ok(goal)
+    match goal_target(board, goal, context)? {
+        Target::Board(g) => Ok(g),
+        Target::Pattern(p) => Err(BoardError::new_err(at(
+            context,
+            &format!(
+                "goal {p}: a partial goal (a pattern with x) is answered by slide.solve, slide.solve_many and \
+                 slide.solve_stages, not here"
+            ),
+        ))),
+    }
+}
+
+/// A goal: a board, or a pattern whose `x` cells take any tile (a partial goal).
+#[derive(Clone)]
+enum Target {
+    /// A goal board.
+    Board(Board),
+    /// A partial goal: at least two cells free (a pattern with one `x` is a board).
+    Pattern(Pattern),
+}
+
+impl Target {
+    /// The goal as a `Solution` keeps it: JSON rows for a board, `1 2 3/x x x/x x x` for a pattern.
+    fn text(&self) -> String {
+        match self {
+            Target::Board(b) => b.to_string(),
+            Target::Pattern(p) => p.to_string(),
         }
     }
+}
+
+/// True when `obj` is a list (or tuple) of values, or of rows of values, holding `None` or a string: a pattern.
+fn holds_any(obj: &Bound<'_, PyAny>) -> bool {
+    let wild = |v: &Bound<'_, PyAny>| v.is_none() || v.is_instance_of::<PyString>();
+    items(obj).is_some_and(|rows| {
+        rows.iter()
+            .any(|r| wild(r) || items(r).is_some_and(|vals| vals.iter().any(wild)))
+    })
+}
+
+/// A pattern given as a list of rows (or a flat list) of integers, `None` and `"x"`, written as text for the
+/// library's reader (which checks it).
+fn pattern_text(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<String> {
+    let cell = |v: &Bound<'_, PyAny>, r: usize, c: usize| -> PyResult<String> {
+        if v.is_none() {
+            return Ok("x".into());
+        }
+        if let Ok(s) = v.downcast::<PyString>() {
+            let text = s.to_cow()?;
+            if text.trim().eq_ignore_ascii_case("x") {
+                return Ok("x".into());
+            }
+            let shown: String = text.chars().take(24).collect();
+            return Err(BoardError::new_err(at(
+                context,
+                &format!(
+                    "{shown:?} is not a tile: a goal's cells are integers, or None or \"x\" for any tile (row {r}, column {c})"
+                ),
+            )));
+        }
+        tile_value(v, r, c, context).map(|t| t.to_string())
+    };
+    let rows = items(obj).unwrap_or_default();
+    if rows.len() > MAX_CELLS {
+        return Err(lib_err(
+            Error::TooLarge {
+                cells: rows.len() as u128,
+                max: MAX_CELLS,
+            },
+            context,
+        ));
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    let mut cells = 0usize;
+    for (r, row) in rows.iter().enumerate() {
+        match items(row) {
+            Some(vals) => {
+                cells = cells.saturating_add(vals.len());
+                if cells > MAX_CELLS {
+                    return Err(lib_err(
+                        Error::TooLarge {
+                            cells: cells as u128,
+                            max: MAX_CELLS,
+                        },
+                        context,
+                    ));
+                }
+                let vals = vals
+                    .iter()
+                    .enumerate()
+                    .map(|(c, v)| cell(v, r + 1, c + 1))
+                    .collect::<PyResult<Vec<_>>>()?;
+                out.push(vals.join(" "));
+            }
+            // A flat list: its values separated by spaces.
+            None => out.push(cell(row, 1, r + 1)?),
+        }
+    }
+    let flat = rows.first().is_some_and(|r| items(r).is_none());
+    Ok(out.join(if flat { " " } else { "/" }))
+}
+
+/// The goal for `board`: the default board, a goal board, or a pattern with `x` (or `None`) for any tile; given as
+/// `goal` is (a string in any board format, rows, a flat list, a NumPy array) and checked to have the board's
+/// shape. A pattern that leaves no choice (one `x` at most) is its board.
+fn goal_target(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) -> PyResult<Target> {
+    let Some(g) = goal.filter(|g| !g.is_none()) else {
+        return Ok(Target::Board(Board::goal(board.shape())));
+    };
+    let ctx = if context.is_empty() {
+        "goal".to_string()
+    } else {
+        format!("{context} goal")
+    };
+    // Text (given, or written from rows with free cells) goes through the library's pattern reader.
+    let text = if let Ok(s) = g.downcast::<PyString>() {
+        Some(s.to_cow()?.into_owned())
+    } else if holds_any(g) {
+        Some(pattern_text(g, &ctx)?)
+    } else {
+        None
+    };
+    let target = match text {
+        Some(text) => {
+            // The board's shape reads flat lists; rows that disagree with it are read as they are (and refused
+            // below as a shape mismatch).
+            let p = Pattern::parse_with_shape(&text, Some(board.shape()))
+                .or_else(|_| Pattern::parse(&text))
+                .map_err(|e| lib_err(e, &ctx))?;
+            match p.board() {
+                Some(b) => Target::Board(b),
+                None => Target::Pattern(p),
+            }
+        }
+        None => Target::Board(board_from(g, &ctx)?),
+    };
+    let shape = match &target {
+        Target::Board(b) => b.shape(),
+        Target::Pattern(p) => p.shape(),
+    };
+    if shape != board.shape() {
+        return Err(lib_err(
+            Error::ShapeMismatch {
+                board: board.shape(),
+                goal: shape,
+            },
+            context,
+        ));
+    }
+    Ok(target)
 }
 
 /// A shape: `"RxC"` or a pair `(R, C)`.
@@ -352,22 +498,21 @@ fn interruptible_until<T: Send>(
 /// What `solve` and `solve_many` were asked, checked once.
 #[derive(Clone)]
 struct Ask {
+    metric: Metric,
     moves: bool,
     timeout: Option<Duration>,
     max_nodes: Option<u64>,
     within: Option<f64>,
 }
 
-fn check_metric(metric: &str) -> PyResult<()> {
-    match metric.to_ascii_lowercase().as_str() {
-        "stm" => Ok(()),
-        "mtm" => Err(PyValueError::new_err(
-            "metric \"mtm\" (multi-tile moves) is not available yet in this version of slide; use \"stm\"",
-        )),
-        other => Err(PyValueError::new_err(format!(
-            "unknown metric {other:?}: use \"stm\" (single-tile moves)"
-        ))),
-    }
+/// The metric named `metric`: `"stm"` or `"mtm"` (any case).
+fn metric_from(metric: &str) -> PyResult<Metric> {
+    metric.parse::<Metric>().map_err(|_| {
+        let shown: String = metric.chars().take(24).collect();
+        PyValueError::new_err(format!(
+            "unknown metric {shown:?}: use \"stm\" (single-tile moves) or \"mtm\" (multi-tile moves)"
+        ))
+    })
 }
 
 impl Ask {
@@ -378,7 +523,7 @@ impl Ask {
         max_nodes: Option<i128>,
         within: Option<f64>,
     ) -> PyResult<Ask> {
-        check_metric(metric)?;
+        let metric = metric_from(metric)?;
         let timeout = match timeout {
             None => None,
             Some(t) if t.is_finite() && (0.0..1e12).contains(&t) => {
@@ -407,6 +552,7 @@ impl Ask {
             }
         }
         Ok(Ask {
+            metric,
             moves,
             timeout,
             max_nodes,
@@ -416,6 +562,7 @@ impl Ask {
 
     fn options(&self, cancel: &Arc<AtomicBool>, parallel: bool) -> SolveOptions {
         SolveOptions {
+            metric: self.metric,
             max_nodes: self.max_nodes,
             timeout: self.timeout,
             cancel: Some(cancel.clone()),
@@ -433,15 +580,19 @@ impl Ask {
 
 /// The answer to one board.
 ///
-/// `distance` is the least number of moves (-1 when the goal cannot be reached, None when a limit stopped the
-/// search: `lower_bound` then says how many moves it takes at least); `moves` lists the tiles that slide into the
-/// blank, in order (None when not asked for or none exist).
+/// `distance` is the least number of moves in `metric` (-1 when the goal cannot be reached, None when a limit
+/// stopped the search: `lower_bound` then says how many moves it takes at least); `moves` lists the tiles that
+/// slide into the blank, in order (None when not asked for or none exist), single-tile moves in either metric: in
+/// MTM `distance` counts their maximal runs of one direction (the pushes).
 #[pyclass(module = "slide", name = "Solution", frozen)]
 #[derive(Clone)]
 struct PySolution {
-    /// Least number of moves; -1 when unsolvable; None when the search was cut short.
+    /// Least number of moves (in `metric`); -1 when unsolvable; None when the search was cut short.
     #[pyo3(get)]
     distance: Option<i64>,
+    /// How moves are counted: `"stm"` (single-tile moves) or `"mtm"` (multi-tile moves: pushes).
+    #[pyo3(get)]
+    metric: String,
     /// The tiles moved, in order (None when unsolvable, cut short, or `moves=False`).
     #[pyo3(get)]
     moves: Option<Vec<Tile>>,
@@ -463,13 +614,14 @@ struct PySolution {
     /// Why the goal cannot be reached, when it cannot.
     #[pyo3(get)]
     unsolvable_reason: Option<String>,
-    /// The board and goal, as JSON rows (for `notation` and pickling).
+    /// The board as JSON rows, the goal as JSON rows or a pattern (`1 2 3/x x x/x x x`): for `notation` and
+    /// pickling.
     board: String,
     goal: String,
 }
 
 impl PySolution {
-    fn new(s: Solution, board: &Board, goal: &Board, keep_moves: bool, seconds: f64) -> Self {
+    fn new(s: Solution, board: &Board, goal: String, keep_moves: bool, seconds: f64) -> Self {
         let stopped = s.moves.is_none() && !s.is_unsolvable();
         PySolution {
             distance: if stopped {
@@ -479,6 +631,7 @@ impl PySolution {
             } else {
                 s.length().map(|l| l as i64)
             },
+            metric: s.metric.name().into(),
             moves: if keep_moves { s.moves } else { None },
             optimal: s.optimal,
             lower_bound: s.lower_bound,
@@ -487,11 +640,11 @@ impl PySolution {
             within: s.within,
             unsolvable_reason: s.unsolvable_reason,
             board: board.to_string(),
-            goal: goal.to_string(),
+            goal,
         }
     }
 
-    fn distance_only(d: i64, board: &Board, goal: &Board, seconds: f64) -> Self {
+    fn distance_only(d: i64, metric: Metric, board: &Board, goal: &Board, seconds: f64) -> Self {
         let unsolvable_reason = if d < 0 {
             board.unsolvable_reason(goal).ok().flatten()
         } else {
@@ -499,6 +652,7 @@ impl PySolution {
         };
         PySolution {
             distance: Some(d),
+            metric: metric.name().into(),
             moves: None,
             optimal: true,
             lower_bound: d.max(0) as u64,
@@ -514,8 +668,9 @@ impl PySolution {
 
 #[pymethods]
 impl PySolution {
-    /// The moves written in a notation: `"tiles"` (tile numbers separated by spaces) or `"blank"` (the blank's
-    /// directions, `U D L R`, as `slide solve --directions` prints them).
+    /// The moves written in a notation: `"tiles"` (tile numbers separated by spaces), `"long"` (each tile's
+    /// direction, `U D L R`), `"short"` (the same with runs collapsed: `R3` is one multi-tile move) or `"blank"` (the
+    /// blank's directions, as `slide solve --directions` prints them).
     fn notation(&self, name: &str) -> PyResult<String> {
         let Some(moves) = &self.moves else {
             return Err(PyValueError::new_err(if self.distance == Some(-1) {
@@ -526,22 +681,17 @@ impl PySolution {
                 "no moves kept: solve with moves=True".to_string()
             }));
         };
-        match name {
-            "tiles" => Ok(moves
-                .iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")),
-            "blank" => {
-                let board = Board::parse(&self.board).map_err(|e| lib_err(e, ""))?;
-                let s = Solution::from_moves(moves.clone(), self.optimal);
-                let dirs = s.directions(&board).map_err(|e| lib_err(e, ""))?;
-                Ok(dirs.iter().map(|d| d.letter()).collect())
-            }
-            other => Err(PyValueError::new_err(format!(
-                "notation {other:?} is not available in this version of slide (available: \"tiles\", \"blank\")"
-            ))),
-        }
+        let Ok(notation) = name.parse::<Notation>() else {
+            let shown: String = name.chars().take(24).collect();
+            return Err(PyValueError::new_err(format!(
+                "notation {shown:?} is not available in this version of slide (available: \"tiles\", \"long\", \
+                 \"short\", \"blank\")"
+            )));
+        };
+        let board = Board::parse(&self.board).map_err(|e| lib_err(e, ""))?;
+        Moves::from_tiles(&board, moves)
+            .and_then(|m| m.format(notation, Some(&board)))
+            .map_err(|e| lib_err(e, ""))
     }
 
     /// The board that was solved, as a list of rows.
@@ -552,10 +702,14 @@ impl PySolution {
             .rows())
     }
 
-    /// The goal, as a list of rows.
+    /// The goal, as a list of rows (`None` on the free cells of a partial goal).
     #[getter]
-    fn goal(&self) -> PyResult<Vec<Vec<Tile>>> {
-        Ok(Board::parse(&self.goal).map_err(|e| lib_err(e, ""))?.rows())
+    fn goal(&self) -> PyResult<Vec<Vec<Option<Tile>>>> {
+        let p = Pattern::parse(&self.goal).map_err(|e| lib_err(e, ""))?;
+        Ok(p.cells()
+            .chunks(p.shape().cols())
+            .map(<[Option<Tile>]>::to_vec)
+            .collect())
     }
 
     fn __repr__(&self) -> String {
@@ -563,8 +717,13 @@ impl PySolution {
             Some(d) => d.to_string(),
             None => format!(">={}", self.lower_bound),
         };
+        let metric = if self.metric == "stm" {
+            String::new()
+        } else {
+            format!(", metric='{}'", self.metric)
+        };
         format!(
-            "Solution(distance={d}, optimal={}, moves={}, nodes={}, seconds={:.6})",
+            "Solution(distance={d}{metric}, optimal={}, moves={}, nodes={}, seconds={:.6})",
             if self.optimal { "True" } else { "False" },
             match &self.moves {
                 Some(m) => format!("{m:?}"),
@@ -580,6 +739,7 @@ impl PySolution {
             let o = o.get();
             (
                 &o.distance,
+                &o.metric,
                 &o.moves,
                 o.optimal,
                 o.lower_bound,
@@ -587,6 +747,7 @@ impl PySolution {
                 &o.goal,
             ) == (
                 &self.distance,
+                &self.metric,
                 &self.moves,
                 self.optimal,
                 self.lower_bound,
@@ -612,6 +773,7 @@ impl PySolution {
             s.unsolvable_reason.clone(),
             s.board.clone(),
             s.goal.clone(),
+            s.metric.clone(),
         );
         Ok((
             restore.unbind(),
@@ -633,6 +795,7 @@ impl PySolution {
             Option<String>,
             String,
             String,
+            Option<String>,
         ),
     ) -> PyResult<Self> {
         let (
@@ -646,11 +809,14 @@ impl PySolution {
             unsolvable_reason,
             board,
             goal,
+            metric,
         ) = state;
         Board::parse(&board).map_err(|e| lib_err(e, "board"))?;
-        Board::parse(&goal).map_err(|e| lib_err(e, "goal"))?;
+        Pattern::parse(&goal).map_err(|e| lib_err(e, "goal"))?;
+        let metric = metric_from(metric.as_deref().unwrap_or("stm"))?;
         Ok(PySolution {
             distance,
+            metric: metric.name().into(),
             moves,
             optimal,
             lower_bound,
@@ -664,31 +830,37 @@ impl PySolution {
     }
 }
 
-/// Solves one board (no GIL held).
+/// Solves one board towards a goal board or a partial goal (no GIL held).
 fn solve_one(
     board: &Board,
-    goal: &Board,
+    target: &Target,
     ask: &Ask,
     cancel: &Arc<AtomicBool>,
     parallel: bool,
 ) -> Result<PySolution, Error> {
     let t0 = Instant::now();
     let solver = solver();
-    if !ask.moves && ask.within.is_none() && board.shape().cells() <= 12 {
-        let d = solver.distance(board, goal)?;
-        return Ok(PySolution::distance_only(
-            d,
-            board,
-            goal,
-            t0.elapsed().as_secs_f64(),
-        ));
-    }
     let opts = ask.options(cancel, parallel);
-    let s = solver.solve_with(board, goal, &opts)?;
+    let s = match target {
+        Target::Board(goal) => {
+            if !ask.moves && ask.within.is_none() && board.shape().cells() <= 12 {
+                let d = solver.distance_in(board, goal, ask.metric)?;
+                return Ok(PySolution::distance_only(
+                    d,
+                    ask.metric,
+                    board,
+                    goal,
+                    t0.elapsed().as_secs_f64(),
+                ));
+            }
+            solver.solve_with(board, goal, &opts)?
+        }
+        Target::Pattern(p) => solver.solve_pattern(board, p, &opts)?,
+    };
     Ok(PySolution::new(
         s,
         board,
-        goal,
+        target.text(),
         ask.moves,
         t0.elapsed().as_secs_f64(),
     ))
@@ -706,12 +878,19 @@ fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let ask = Ask::new("stm", false, None, None, None)?;
+    let goal = Target::Board(goal);
     let s = interruptible(py, &cancel, || solve_one(&b, &goal, &ask, &cancel, true))?
         .map_err(|e| lib_err(e, ""))?;
     Ok(s.distance.unwrap_or(-1))
 }
 
-/// Solves one board towards `goal` (default: tiles in order, blank last).
+/// Solves one board towards `goal` (default: tiles in order, blank last), or towards a partial goal: a pattern with
+/// `x` (or `None` in rows) for any tile, answered with the least moves to any matching board.
+///
+/// `metric`: `"stm"` (single-tile moves) or `"mtm"` (multi-tile moves: a push of 1..k tiles of the blank's row or
+/// column counts one; boards of at most 12 cells, lines, and 4x4, 3x5, 5x3 and two-row boards by IDA* over pushes).
+/// In MTM `distance` counts pushes and `moves` stay single tiles. `timeout` (seconds) and `max_nodes` bound a
+/// search; `within=W` asks for a solution at most W times the optimum (STM, goal boards).
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, *, metric="stm", moves=true, timeout=None, max_nodes=None, within=None))]
 #[allow(clippy::too_many_arguments)]
@@ -727,9 +906,9 @@ fn solve(
 ) -> PyResult<PySolution> {
     let ask = Ask::new(metric, moves, timeout, max_nodes, within)?;
     let b = board_from(board, "")?;
-    let g = goal_for(&b, goal, "")?;
+    let g = goal_target(&b, goal, "")?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let r = if ask.quick(&b) {
+    let r = if ask.quick(&b) && matches!(g, Target::Board(_)) {
         solve_one(&b, &g, &ask, &cancel, false)
     } else {
         interruptible(py, &cancel, || solve_one(&b, &g, &ask, &cancel, true))?
@@ -752,7 +931,8 @@ fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> {
     }
 }
 
-/// Solves many boards in parallel; the answers come back in input order.
+/// Solves many boards in parallel; the answers come back in input order. Options as `solve` (a partial goal,
+/// `metric="mtm"`), limits for each board.
 ///
 /// `_stop` is slide.ray's: a callable asked every 100 ms whether to stop (then the boards not answered yet raise
 /// `BoardError`).
@@ -783,11 +963,11 @@ fn solve_many(
             type_name(boards)
         ))
     })?;
-    let mut jobs: Vec<(Board, Board)> = Vec::new();
+    let mut jobs: Vec<(Board, Target)> = Vec::new();
     for (i, b) in iter.enumerate() {
         let ctx = format!("boards[{i}]");
         let board = board_from(&b?, &ctx)?;
-        let g = goal_for(&board, goal, &ctx)?;
+        let g = goal_target(&board, goal, &ctx)?;
         jobs.push((board, g));
     }
     let pool = pool(threads)?;
@@ -833,25 +1013,29 @@ value!(i8, u8, i16, u16, i32, u32, i64, u64);
 /// Maps user tiles and cells to the canonical frame of a table.
 struct Lookup {
     n: usize,
+    metric: Metric,
     to_canon: Vec<u8>,
     cell_map: Vec<u8>,
     table: Option<Arc<slide::engine::table::CompleteTable>>,
 }
 
 impl Lookup {
-    fn new(shape: Shape, goal: &Board) -> Result<Lookup, Error> {
+    fn new(shape: Shape, goal: &Board, metric: Metric) -> Result<Lookup, Error> {
         let n = shape.cells();
         let table_shape = !shape.is_line() && n <= slide::engine::table::MAX_TABLE_CELLS;
         if !table_shape {
             return Ok(Lookup {
                 n,
+                metric,
                 to_canon: vec![],
                 cell_map: vec![],
                 table: None,
             });
         }
         let frame = Frame::new(goal);
-        let table = solver().table(frame.shape(), frame.blank_goal())?.clone();
+        let table = solver()
+            .table_in(frame.shape(), frame.blank_goal(), metric)?
+            .clone();
         let mut to_canon = vec![0u8; n];
         for c in 0..n {
             to_canon[frame.tile(c as Tile) as usize] = c as u8;
@@ -859,6 +1043,7 @@ impl Lookup {
         let cell_map = (0..n).map(|c| frame.cell(c) as u8).collect();
         Ok(Lookup {
             n,
+            metric,
             to_canon,
             cell_map,
             table: Some(table),
@@ -874,7 +1059,7 @@ impl Lookup {
                 .collect::<Result<Vec<_>, ()>>()?;
             let b = Board::new(goal.shape(), tiles).map_err(|_| ())?;
             return solver()
-                .distance(&b, goal)
+                .distance_in(&b, goal, self.metric)
                 .map(|d| d as i32)
                 .map_err(|_| ());
         };
@@ -903,6 +1088,7 @@ fn distances_typed<'py, T: Value>(
     arr: &Bound<'py, PyAny>,
     shape: Shape,
     goal: &Board,
+    metric: Metric,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let arr = arr.downcast::<PyArrayDyn<T>>()?.readonly();
     let view = arr.as_array();
@@ -910,7 +1096,7 @@ fn distances_typed<'py, T: Value>(
     let n = shape.cells();
     let cancel = AtomicBool::new(false);
     let result: Result<Vec<i32>, (usize, Option<Error>)> = interruptible(py, &cancel, || {
-        let lookup = Lookup::new(shape, goal).map_err(|e| (usize::MAX, Some(e)))?;
+        let lookup = Lookup::new(shape, goal, metric).map_err(|e| (usize::MAX, Some(e)))?;
         let mut out = vec![0i32; count];
         let bad = if let Some(flat) = view.as_slice() {
             out.par_chunks_mut(4096)
@@ -958,7 +1144,7 @@ fn distances_typed<'py, T: Value>(
             let rows: Vec<Vec<i64>> = values.chunks(shape.cols()).map(<[i64]>::to_vec).collect();
             let msg = match Board::from_rows(&rows) {
                 Err(e) => e.to_string(),
-                Ok(b) => match solver().distance(&b, goal) {
+                Ok(b) => match solver().distance_in(&b, goal, metric) {
                     Err(e) => e.to_string(),
                     Ok(_) => "not a board".into(),
                 },
@@ -970,16 +1156,18 @@ fn distances_typed<'py, T: Value>(
     }
 }
 
-/// The least number of moves of every board of an integer NumPy array of shape (N, R, C), or (N, R·C) with
-/// `shape` given: an int32 array of N distances (-1 where the goal cannot be reached).
+/// The least number of moves (in `metric`: `"stm"` or `"mtm"`) of every board of an integer NumPy array of shape
+/// (N, R, C), or (N, R·C) with `shape` given: an int32 array of N distances (-1 where the goal cannot be reached).
 #[pyfunction]
-#[pyo3(signature = (array, shape=None, goal=None))]
+#[pyo3(signature = (array, shape=None, goal=None, *, metric="stm"))]
 fn distances<'py>(
     py: Python<'py>,
     array: &Bound<'py, PyAny>,
     shape: Option<&Bound<'py, PyAny>>,
     goal: Option<&Bound<'py, PyAny>>,
+    metric: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let metric = metric_from(metric)?;
     let Ok(arr) = array.downcast::<PyUntypedArray>() else {
         return Err(PyTypeError::new_err(format!(
             "distances takes a NumPy integer array of shape (N, R, C) or (N, R*C), not {} \
@@ -1042,26 +1230,11 @@ fn distances<'py>(
             shape.cells()
         )));
     }
-    let goal = match goal {
-        None => Board::goal(shape),
-        Some(g) => {
-            let g = board_from(g, "goal")?;
-            if g.shape() != shape {
-                return Err(lib_err(
-                    Error::ShapeMismatch {
-                        board: shape,
-                        goal: g.shape(),
-                    },
-                    "",
-                ));
-            }
-            g
-        }
-    };
+    let goal = goal_for(&Board::goal(shape), goal, "")?;
     macro_rules! go {
         ($($t:ty),*) => {$(
             if array.downcast::<PyArrayDyn<$t>>().is_ok() {
-                return distances_typed::<$t>(py, array, shape, &goal);
+                return distances_typed::<$t>(py, array, shape, &goal, metric);
             }
         )*};
     }
@@ -1115,40 +1288,207 @@ fn scramble(
     Ok(boards.into_pyobject(py)?.into_any().unbind())
 }
 
-/// The board after the moves (tile numbers, each sliding into the blank), as a list of rows.
-#[pyfunction]
-fn apply(board: &Bound<'_, PyAny>, moves: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Tile>>> {
-    let mut b = board_from(board, "")?;
-    if moves.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err(
-            "moves must be a list of tile numbers, not a string",
-        ));
+/// Moves read from `moves` and checked against `board` (every move legal): a string in any notation the library
+/// reads (tile numbers `"5 4 1"`, tile letters long or short `"RRU"`, `"R2U"`, or the blank's letters with
+/// `blank`), or a list of tile numbers. A bad move is named as it was written (`moves: move 3 'U': …`,
+/// `moves[2]: …`).
+fn moves_from(board: &Board, moves: &Bound<'_, PyAny>, blank: bool) -> PyResult<Moves> {
+    if let Ok(s) = moves.downcast::<PyString>() {
+        let text = s.to_cow()?;
+        let written: Written = notation::read(&text, blank).map_err(|e| lib_err(e, "moves"))?;
+        // Checks every move, naming a bad one as it was written.
+        written.apply(board).map_err(|e| lib_err(e, "moves"))?;
+        return written.resolve(board).map_err(|e| lib_err(e, "moves"));
     }
     let iter = moves.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
-            "moves must be a list of tile numbers, not {}",
+            "moves must be a string in a move notation or a list of tile numbers, not {}",
             type_name(moves)
         ))
     })?;
+    let mut b = board.clone();
+    let mut tiles = Vec::new();
     for (i, t) in iter.enumerate() {
+        if i == notation::MAX_MOVES {
+            return Err(lib_err(
+                Error::TooManyMoves {
+                    max: notation::MAX_MOVES,
+                },
+                "moves",
+            ));
+        }
         let t = tile_value(&t?, 1, i + 1, "")?;
         let tile = u32::try_from(t)
             .map_err(|_| BoardError::new_err(format!("moves[{i}]: no tile {t} on the board")))?;
         b.apply(tile)
             .map_err(|e| lib_err(e, &format!("moves[{i}]")))?;
+        tiles.push(tile);
     }
-    Ok(b.rows())
+    Moves::from_tiles(board, &tiles).map_err(|e| lib_err(e, "moves"))
+}
+
+/// The board after the moves, as a list of rows: a list of tile numbers (each sliding into the blank) or a string
+/// in any notation the library reads (tile numbers, tile letters long or short, the blank's letters with `blank`).
+#[pyfunction]
+#[pyo3(signature = (board, moves, blank=false))]
+fn apply(
+    board: &Bound<'_, PyAny>,
+    moves: &Bound<'_, PyAny>,
+    blank: bool,
+) -> PyResult<Vec<Vec<Tile>>> {
+    let b = board_from(board, "")?;
+    let m = moves_from(&b, moves, blank)?;
+    Ok(m.apply(&b).map_err(|e| lib_err(e, "moves"))?.rows())
+}
+
+/// A move sequence played from `board` judged move by move (the library's `Solver::analyse`, the object of
+/// `slide analyse --json`): a dict with `solves`, `length` (single-tile moves), `mtm_length` (multi-tile moves),
+/// `optimal` (the least number of single-tile moves from the board, -1 when unsolvable), `over` (moves over it when
+/// the sequence solves, else None), `distances` (after each move) and `mistakes` (1-based indices of the moves
+/// after which the board was not closer). Exact from the tables up to 12 cells; above, by IDA* under `timeout`
+/// and `max_nodes` (each search), which raise `LimitReached` when they stop one.
+#[pyfunction]
+#[pyo3(signature = (board, moves, goal=None, blank=false, *, timeout=None, max_nodes=None))]
+#[allow(clippy::too_many_arguments)]
+fn analyse<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    moves: &Bound<'py, PyAny>,
+    goal: Option<&Bound<'py, PyAny>>,
+    blank: bool,
+    timeout: Option<f64>,
+    max_nodes: Option<i128>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let ask = Ask::new("stm", true, timeout, max_nodes, None)?;
+    let b = board_from(board, "")?;
+    let g = goal_for(&b, goal, "")?;
+    let m = moves_from(&b, moves, blank)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let opts = ask.options(&cancel, true);
+    let a = interruptible(py, &cancel, || solver().analyse(&b, &g, &m, &opts))?
+        .map_err(|e| lib_err(e, ""))?;
+    let d = PyDict::new(py);
+    d.set_item("solves", a.solves)?;
+    d.set_item("length", a.length)?;
+    d.set_item("mtm_length", a.mtm_length)?;
+    d.set_item("optimal", a.optimal)?;
+    d.set_item("over", a.over)?;
+    d.set_item("distances", a.distances)?;
+    d.set_item("mistakes", a.mistakes)?;
+    Ok(d)
+}
+
+/// `(distance, tiles)`: the least number of single-tile moves from `board` to the goal (0 on it, -1 when it
+/// cannot be reached) and every tile whose move starts a shortest solution, ascending (the library's
+/// `Solver::hint`). Exact from the tables up to 12 cells; above, by IDA* under `timeout` and `max_nodes` (each
+/// search), which raise `LimitReached` when they stop one.
+#[pyfunction]
+#[pyo3(signature = (board, goal=None, *, timeout=None, max_nodes=None))]
+fn hint(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    timeout: Option<f64>,
+    max_nodes: Option<i128>,
+) -> PyResult<(i64, Vec<Tile>)> {
+    let ask = Ask::new("stm", true, timeout, max_nodes, None)?;
+    let b = board_from(board, "")?;
+    let g = goal_for(&b, goal, "")?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let opts = ask.options(&cancel, true);
+    let h =
+        interruptible(py, &cancel, || solver().hint(&b, &g, &opts))?.map_err(|e| lib_err(e, ""))?;
+    Ok((h.distance, h.tiles))
+}
+
+/// Solves `board` stage after stage (the library's `Solver::solve_stages`): each goal of `stages` (patterns with
+/// `x`, or boards) from the board the previous stage ended on, each stage optimal in `metric` (the total is not
+/// claimed to be). One `Solution` per stage, its `board` the stage's start; the list stops after a stage without
+/// moves (unreachable, or stopped by a limit). `timeout` and `max_nodes` apply to each stage.
+#[pyfunction]
+#[pyo3(signature = (board, stages, *, metric="stm", moves=true, timeout=None, max_nodes=None))]
+#[allow(clippy::too_many_arguments)]
+fn solve_stages(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    stages: &Bound<'_, PyAny>,
+    metric: &str,
+    moves: bool,
+    timeout: Option<f64>,
+    max_nodes: Option<i128>,
+) -> PyResult<Vec<PySolution>> {
+    let ask = Ask::new(metric, true, timeout, max_nodes, None)?;
+    let b = board_from(board, "")?;
+    let Some(list) = items(stages).filter(|_| !stages.is_instance_of::<PyString>()) else {
+        return Err(PyTypeError::new_err(format!(
+            "stages must be a list of goals (patterns such as \"1 2 3/x x x/x x x\", or boards), not {}",
+            type_name(stages)
+        )));
+    };
+    if list.is_empty() {
+        return Err(PyValueError::new_err(
+            "stages is empty: give at least one goal",
+        ));
+    }
+    let mut targets = Vec::with_capacity(list.len());
+    for (i, stage) in list.iter().enumerate() {
+        if stage.is_none() {
+            return Err(PyTypeError::new_err(format!(
+                "stages[{i}] is None: each stage is a goal (a pattern with x, or a board)"
+            )));
+        }
+        targets.push(goal_target(&b, Some(stage), &format!("stages[{i}]"))?);
+    }
+    let patterns: Vec<Pattern> = targets
+        .iter()
+        .map(|t| match t {
+            Target::Board(g) => Pattern::from_board(g),
+            Target::Pattern(p) => p.clone(),
+        })
+        .collect();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let opts = ask.options(&cancel, true);
+    let (answers, seconds) = interruptible(py, &cancel, || {
+        let mut seconds = Vec::new();
+        let mut t0 = Instant::now();
+        let r = solver().solve_stages(&b, &patterns, &opts, &mut |_| {
+            seconds.push(t0.elapsed().as_secs_f64());
+            t0 = Instant::now();
+        });
+        r.map(|a| (a, seconds))
+    })?
+    .map_err(|e| lib_err(e, ""))?;
+    let mut at = b;
+    let mut out = Vec::with_capacity(answers.len());
+    for ((s, target), secs) in answers.into_iter().zip(&targets).zip(seconds) {
+        let next = match &s.moves {
+            Some(m) => Some(
+                Moves::from_tiles(&at, m)
+                    .and_then(|m| m.apply(&at))
+                    .map_err(|e| lib_err(e, ""))?,
+            ),
+            None => None,
+        };
+        out.push(PySolution::new(s, &at, target.text(), moves, secs));
+        if let Some(n) = next {
+            at = n;
+        }
+    }
+    Ok(out)
 }
 
 /// Facts about every board of a shape (at most 12 cells, or a single row or column): the number of solvable boards,
-/// the number at each distance, god's number (the diameter) and some farthest boards.
+/// the number at each distance (in `metric`: `"stm"` or `"mtm"`), god's number (the diameter) and some farthest
+/// boards.
 #[pyfunction]
-#[pyo3(signature = (shape, goal=None))]
+#[pyo3(signature = (shape, goal=None, *, metric="stm"))]
 fn stats<'py>(
     py: Python<'py>,
     shape: &Bound<'py, PyAny>,
     goal: Option<&Bound<'py, PyAny>>,
+    metric: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let metric = metric_from(metric)?;
     let shape = shape_from(shape)?;
     if shape.cells() > slide::engine::table::MAX_TABLE_CELLS && !shape.is_line() {
         return Err(BoardError::new_err(format!(
@@ -1159,7 +1499,8 @@ fn stats<'py>(
     }
     let g = goal_for(&Board::goal(shape), goal, "")?;
     let cancel = AtomicBool::new(false);
-    let st = interruptible(py, &cancel, || solver().stats(&g))?.map_err(|e| lib_err(e, ""))?;
+    let st = interruptible(py, &cancel, || solver().stats_in(&g, metric))?
+        .map_err(|e| lib_err(e, ""))?;
     let d = PyDict::new(py);
     d.set_item("states", st.states)?;
     d.set_item("diameter", st.diameter())?;
@@ -1173,6 +1514,9 @@ fn stats<'py>(
 #[pymodule]
 fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BoardError", m.py().get_type::<BoardError>())?;
+    m.add("LimitReached", m.py().get_type::<LimitReached>())?;
+    // For the tests: the kind of the MTM label tables' files (their names start with it), to tell whether one is cached.
+    m.add("_LABEL_TABLE_KIND", slide::engine::mtm::LABEL_TABLE_KIND)?;
     m.add_class::<PySolution>()?;
     m.add_function(wrap_pyfunction!(sliding_puzzle, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
@@ -1181,6 +1525,9 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scramble, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(hint, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_stages, m)?)?;
     m.add_function(wrap_pyfunction!(_map_files, m)?)?;
     split::register(m)?;
     Ok(())

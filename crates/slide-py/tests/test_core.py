@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import slide
-from reference import bfs, flat, goal_of, ida_manhattan, replay, replay_blank
+from reference import bfs, flat, goal_of, ida_manhattan, replay, replay_blank, runs
 
 
 def rows_of(t, cols):
@@ -101,14 +101,17 @@ def test_moves_false_and_pickle():
 
 
 def test_metric():
-    assert slide.solve("4 1 2/5 0 3", metric="stm").distance == 5
-    with pytest.raises(ValueError, match="not available yet"):
-        slide.solve("4 1 2/5 0 3", metric="mtm")
+    s = slide.solve("4 1 2/5 0 3", metric="stm")
+    assert s.distance == 5 and s.metric == "stm"
+    m = slide.solve("4 1 2/5 0 3", metric="mtm")  # LURRD: the two R are one push
+    assert m.distance == 4 and m.metric == "mtm" and "metric='mtm'" in repr(m)
+    assert replay([[4, 1, 2], [5, 0, 3]], m.moves) == goal_of(2, 3) and runs([[4, 1, 2], [5, 0, 3]], m.moves) == 4
 
 
 def test_notation_others_are_not_available():
     with pytest.raises(ValueError, match="not available in this version"):
         slide.solve("4 1 2/5 0 3").notation("slidy")
+    assert slide.solve("4 1 2/5 0 3").notation("Short") == "RDL2U"
 
 
 def test_15_puzzle_walks_against_python_ida():

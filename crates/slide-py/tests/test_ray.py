@@ -7,7 +7,7 @@ ray = pytest.importorskip("ray")
 
 import slide  # noqa: E402
 import slide.ray as sray  # noqa: E402
-from reference import bfs, flat, goal_of, ida_manhattan, replay  # noqa: E402
+from reference import bfs, bfs_mtm, flat, goal_of, ida_manhattan, replay, runs  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -52,8 +52,12 @@ def test_solve_many_15_puzzle_walks_and_limits():
 def test_solve_many_bad_input_names_the_board():
     with pytest.raises(slide.BoardError, match=r"boards\[1\]"):
         sray.solve_many([[[1, 2], [3, 0]], [[1, 1], [2, 0]]])
-    with pytest.raises(ValueError, match="not available yet"):
-        sray.solve_many([[[1, 2], [3, 0]]], metric="mtm")
+    with pytest.raises(ValueError, match="unknown metric"):
+        sray.solve_many([[[1, 2], [3, 0]]], metric="htm")
+    with pytest.raises(slide.BoardError, match=r"boards\[0\].*partial goal"):
+        sray.solve_many([[[1, 2, 3], [4, 0, 5]]], goal="1 2 3/x x x")
+    with pytest.raises(slide.BoardError, match="partial goal"):
+        sray.solve([[1, 2, 3], [4, 0, 5]], goal="1 2 3/x x x")
     with pytest.raises(ValueError):
         sray.solve_many([[[1, 2], [3, 0]]], chunk_size=0)
     assert sray.solve_many([]) == []
@@ -144,3 +148,27 @@ def test_workers_map_the_pattern_databases():
     for names in ray.get([_mapped_tables.remote() for _ in range(8)]):
         files.update(names)
     assert any("pdb-4x4" in f for f in files), files
+
+
+def test_mtm_solve_many_against_bfs_and_solve_locally():
+    dist = bfs_mtm(2, 3)
+    keys = list(dist)[::17] + [(1, 2, 3, 5, 4, 0)]
+    boards = [rows_of(k, 3) for k in keys]
+    out = sray.solve_many(boards, chunk_size=5, metric="mtm")
+    assert [s.distance for s in out] == [dist.get(k, -1) for k in keys]
+    assert all(s.metric == "mtm" for s in out)
+    for b, s in zip(boards, out):
+        if s.distance > 0:
+            assert replay(b, s.moves) == goal_of(2, 3) and runs(b, s.moves) == s.distance
+    # Above 12 cells MTM is not split: the local search answers, under the same limits.
+    b = slide.scramble("2x7", seed=5, walk=30)
+    s = sray.solve(b, tasks=4, metric="mtm")
+    local = slide.solve(b, metric="mtm")
+    assert s.metric == "mtm" and s.optimal and s.distance == local.distance
+    assert replay(b, s.moves) == goal_of(2, 7) and runs(b, s.moves) == s.distance
+    cut = sray.solve(b, metric="mtm", max_nodes=1)
+    assert cut.distance is None and cut.lower_bound <= local.distance
+    walks = [slide.scramble("2x7", seed=s, walk=20) for s in range(4)]
+    many = sray.solve_many(walks, chunk_size=1, metric="mtm")
+    assert [s.distance for s in many] == [slide.solve(w, metric="mtm").distance for w in walks]
+    assert all(s.metric == "mtm" and runs(w, s.moves) == s.distance for w, s in zip(walks, many))

@@ -1,7 +1,9 @@
 """slide: a sliding-tile puzzle solver (Python bindings of the slide Rust library).
 
 Exact distances for every board of at most 12 cells (complete tables), optimal solutions beyond (IDA* with
-pattern databases), the moves behind every answer.
+pattern databases), the moves behind every answer; single-tile (``metric="stm"``) or multi-tile moves
+(``metric="mtm"``), goal boards or partial goals (``goal="1 2 3/x x x/x x x"``, ``solve_stages``), and the
+speedsolver's ``analyse`` and ``hint``.
 
 >>> import slide
 >>> slide.sliding_puzzle([[4, 1, 2], [5, 0, 3]])
@@ -17,24 +19,32 @@ Boards are lists of rows, strings in any format the ``slide`` command reads (``"
 
 from slide._slide import (
     BoardError,
+    LimitReached,
     Solution,
+    analyse,
     apply,
     distances,
+    hint,
     scramble,
     sliding_puzzle,
     solve,
     solve_many,
+    solve_stages,
     stats,
 )
 
 __all__ = [
     "BoardError",
+    "LimitReached",
     "Solution",
+    "analyse",
     "apply",
     "distances",
+    "hint",
     "scramble",
     "sliding_puzzle",
     "solve",
     "solve_many",
+    "solve_stages",
     "stats",
 ]

@@ -11,19 +11,35 @@ Rows = Sequence[Sequence[int]]
 BoardLike = Union[Rows, Sequence[int], str, npt.NDArray[np.integer]]
 #: A shape: "RxC" or (rows, cols).
 ShapeLike = Union[str, Tuple[int, int]]
+#: A goal: a board, or a partial goal, a pattern whose free cells take any tile: a string with "x"
+#: ("1 2 3/x x x/x x x") or rows (or a flat list) of integers with None or "x" on the free cells. A pattern with one
+#: free cell at most is its board.
+GoalLike = Union[BoardLike, Sequence[Sequence[Union[int, str, None]]], Sequence[Union[int, str, None]]]
+#: Moves: tile numbers (a list, or text "5 4 1"), or letters in the community notation (the tile's direction, long
+#: "RRU" or short "R2U"; the blank's directions with blank=True).
+MovesLike = Union[Iterable[int], str]
 
 class BoardError(ValueError):
     """A board, goal or request that slide cannot take; the message names what is wrong (line, position, value)."""
+
+class LimitReached(RuntimeError):
+    """A limit (timeout or max_nodes) stopped a search of analyse or hint before it proved what was asked; the
+    message says what and the lower bound proven."""
 
 class Solution:
     """The answer to one board."""
 
     @property
     def distance(self) -> Optional[int]:
-        """Least number of moves; -1 when the goal cannot be reached; None when a limit stopped the search."""
+        """Least number of moves in metric (MTM: pushes); -1 when the goal cannot be reached; None when a limit
+        stopped the search."""
+    @property
+    def metric(self) -> str:
+        """How distance and lower_bound count moves: "stm" (single-tile moves) or "mtm" (multi-tile moves)."""
     @property
     def moves(self) -> Optional[List[int]]:
-        """The tiles that slide into the blank, in order (None when unsolvable, cut short, or moves=False)."""
+        """The tiles that slide into the blank, in order (None when unsolvable, cut short, or moves=False). Single
+        tiles in both metrics: in MTM, distance is the number of maximal runs of one direction in them."""
     @property
     def optimal(self) -> bool:
         """True when proven: the moves are least in number, or the goal is proven unreachable."""
@@ -46,10 +62,11 @@ class Solution:
     def board(self) -> List[List[int]]:
         """The board that was solved."""
     @property
-    def goal(self) -> List[List[int]]:
-        """The goal."""
+    def goal(self) -> List[List[Optional[int]]]:
+        """The goal (None on the free cells of a partial goal)."""
     def notation(self, name: str) -> str:
-        """The moves as text: "tiles" (tile numbers) or "blank" (the blank's directions U D L R).
+        """The moves as text: "tiles" (tile numbers), "long" (each tile's direction U D L R), "short" (runs
+        collapsed, R3: one multi-tile move) or "blank" (the blank's directions).
 
         Raises ValueError for other notations and when there are no moves."""
 
@@ -60,7 +77,7 @@ def sliding_puzzle(board: BoardLike) -> int:
 
 def solve(
     board: BoardLike,
-    goal: Optional[BoardLike] = None,
+    goal: Optional[GoalLike] = None,
     *,
     metric: str = "stm",
     moves: bool = True,
@@ -68,15 +85,20 @@ def solve(
     max_nodes: Optional[int] = None,
     within: Optional[float] = None,
 ) -> Solution:
-    """Solves one board towards goal (default: tiles in order, blank last).
+    """Solves one board towards goal (default: tiles in order, blank last), or towards a partial goal (a pattern
+    with "x" or None for any tile: the least moves to any matching board).
 
-    metric: "stm" (single-tile moves; "mtm" is not available yet). timeout (seconds) and max_nodes stop a search:
-    distance is then None and lower_bound says how many moves it takes at least. within=W asks for a solution at
-    most W times the optimum, sooner. Ctrl-C stops a search (KeyboardInterrupt)."""
+    metric: "stm" (single-tile moves) or "mtm" (multi-tile moves: a push of 1..k tiles of the blank's row or column
+    counts one; boards of at most 12 cells from complete tables, single rows and columns, and 4x4, 3x5, 5x3 and
+    two-row boards above 12 cells by IDA* over pushes, whose label table is built once into the cache: about 2
+    minutes and 900 MB for 4x4; other shapes raise BoardError). In MTM distance counts pushes and moves stay single
+    tiles. timeout (seconds) and max_nodes stop a search: distance is then None and lower_bound says how many moves
+    it takes at least. within=W asks for a solution at most W times the optimum, sooner (STM, goal boards only).
+    Ctrl-C stops a search (KeyboardInterrupt)."""
 
 def solve_many(
     boards: Iterable[BoardLike],
-    goal: Optional[BoardLike] = None,
+    goal: Optional[GoalLike] = None,
     *,
     threads: Optional[int] = None,
     metric: str = "stm",
@@ -85,7 +107,8 @@ def solve_many(
     max_nodes: Optional[int] = None,
     within: Optional[float] = None,
 ) -> List[Solution]:
-    """Solves boards in parallel (threads: default all cores), answers in input order; limits apply to each board.
+    """Solves boards in parallel (threads: default all cores), answers in input order; options as solve (goal may
+    be a partial goal, metric "mtm"); limits apply to each board.
 
     The GIL is released while solving; Ctrl-C raises KeyboardInterrupt promptly. A bad board raises BoardError
     naming it (boards[i]) before any solving."""
@@ -94,10 +117,12 @@ def distances(
     array: npt.NDArray[np.integer],
     shape: Optional[ShapeLike] = None,
     goal: Optional[BoardLike] = None,
+    *,
+    metric: str = "stm",
 ) -> npt.NDArray[np.int32]:
-    """Distances of all boards of an integer array of shape (N, R, C), or (N, R*C) with shape given (square
-    boards need none): an int32 array of N values, -1 where unsolvable. Read in place, answered in parallel.
-    Boards of at most 12 cells (complete tables) and single rows or columns; larger ones: solve_many."""
+    """Distances (in metric, "stm" or "mtm") of all boards of an integer array of shape (N, R, C), or (N, R*C) with
+    shape given (square boards need none): an int32 array of N values, -1 where unsolvable. Read in place, answered
+    in parallel. Boards of at most 12 cells (complete tables) and single rows or columns; larger ones: solve_many."""
 
 def scramble(
     shape: ShapeLike,
@@ -110,8 +135,9 @@ def scramble(
     """Uniformly random solvable boards (or random walks of walk moves from the goal), reproducible with seed: one
     board when count is None, else a list of count boards."""
 
-def apply(board: BoardLike, moves: Iterable[int]) -> List[List[int]]:
-    """The board after the moves (tile numbers, each sliding into the blank)."""
+def apply(board: BoardLike, moves: MovesLike, blank: bool = False) -> List[List[int]]:
+    """The board after the moves: tile numbers (each sliding into the blank), as a list or text, or letters (the
+    tiles' directions, long or short; the blank's with blank=True). A bad move raises BoardError naming it."""
 
 class Stats(TypedDict):
     states: int
@@ -119,6 +145,56 @@ class Stats(TypedDict):
     histogram: List[int]
     antipodes: List[List[List[int]]]
 
-def stats(shape: ShapeLike, goal: Optional[BoardLike] = None) -> Stats:
-    """Boards that can reach the goal, how many lie at each distance, god's number and some farthest boards
-    (shapes of at most 12 cells, and single rows or columns)."""
+def stats(shape: ShapeLike, goal: Optional[BoardLike] = None, *, metric: str = "stm") -> Stats:
+    """Boards that can reach the goal, how many lie at each distance (in metric, "stm" or "mtm"), god's number and
+    some farthest boards (shapes of at most 12 cells, and single rows or columns)."""
+
+class Analysis(TypedDict):
+    solves: bool
+    length: int
+    mtm_length: int
+    optimal: int
+    over: Optional[int]
+    distances: List[int]
+    mistakes: List[int]
+
+def analyse(
+    board: BoardLike,
+    moves: MovesLike,
+    goal: Optional[BoardLike] = None,
+    blank: bool = False,
+    *,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> Analysis:
+    """A move sequence judged move by move, as `slide analyse --json`: solves (ends on the goal), length
+    (single-tile moves), mtm_length (multi-tile moves: runs of one direction), optimal (the least number of
+    single-tile moves from the board, -1 when unsolvable), over (length - optimal when it solves, else None),
+    distances (after each move) and mistakes (1-based indices of the moves after which the board was not closer).
+
+    Exact from the tables up to 12 cells; above, by IDA* under timeout and max_nodes (each search): LimitReached
+    when they stop one. Ctrl-C stops it (KeyboardInterrupt)."""
+
+def hint(
+    board: BoardLike,
+    goal: Optional[BoardLike] = None,
+    *,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> Tuple[int, List[int]]:
+    """(distance, tiles): the least number of single-tile moves (0 on the goal, -1 when unsolvable) and every tile
+    whose move starts a shortest solution, ascending. Limits and Ctrl-C as analyse."""
+
+def solve_stages(
+    board: BoardLike,
+    stages: Sequence[GoalLike],
+    *,
+    metric: str = "stm",
+    moves: bool = True,
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> List[Solution]:
+    """Solves board stage after stage: each goal of stages (partial goals or boards) from the board the previous
+    stage ended on, each stage optimal in metric (the total is not claimed to be). One Solution per stage, its
+    board the stage's start; the list stops after a stage without moves (unreachable, or stopped by a limit, which
+    applies to each stage)."""

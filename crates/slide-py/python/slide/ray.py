@@ -8,7 +8,8 @@
   least N subtrees (as the local parallel search cuts it for threads); they run as Ray tasks with that threshold,
   and the driver moves to the next threshold only when all have finished, stopping at the first threshold with a
   solution: the length is the same proven optimum as ``slide.solve``. ``max_nodes`` and ``timeout`` hold for the
-  whole cluster; a search they stop answers ``distance=None`` with a proven ``lower_bound``.
+  whole cluster; a search they stop answers ``distance=None`` with a proven ``lower_bound``. The split search
+  counts single-tile moves: ``metric="mtm"`` is answered by the local search (``slide.solve``), not split.
 
 Both connect to the cluster that ``ray.init`` finds (``address``, else ``RAY_ADDRESS``, else a running local cluster)
 or start a local one when Ray is not initialised yet; call ``ray.init`` yourself for anything else.
@@ -72,7 +73,10 @@ def _stops():
 
 def _asker(stops, key: str):
     def stopped() -> bool:
-        return ray.get(stops.stopped.remote(key), timeout=10)  # an error (the actor gone) counts as stop
+        try:
+            return ray.get(stops.stopped.remote(key), timeout=10)  # an error (the actor gone) counts as stop
+        except ray.exceptions.GetTimeoutError:
+            return False  # a slow answer (a loaded machine, the actor still starting) is no stop: asked again soon
 
     return stopped
 
@@ -99,9 +103,10 @@ def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int, stops
         return slide.solve_many(boards, goal, threads=1, _stop=asker, **options)
     except slide.BoardError as e:  # name the board by its place in the whole batch
         try:
-            if asker():
-                return None
-        except Exception:  # noqa: BLE001 - the driver is gone
+            stopped = asker()
+        except Exception:  # noqa: BLE001 - no answer (the driver gone, or the actor slow under load): report it
+            stopped = False
+        if stopped:
             return None
         msg = str(e)
         if msg.startswith("boards[") and "]" in msg:
@@ -145,8 +150,9 @@ def solve_many(
     if not rows:
         return []
     if len(rows[0]) * len(rows[0][0]) > 12 and len(rows[0]) > 1 and len(rows[0][0]) > 1:
-        # Builds the pattern databases into this node's cache once, here, rather than in several workers at once.
-        slide.solve(rows[0], goal_rows, max_nodes=0)
+        # Builds the pattern databases (MTM: the label tables) into this node's cache once, here, rather than in
+        # several workers at once.
+        slide.solve(rows[0], goal_rows, metric=metric, max_nodes=0)
     _connect(address)
     if chunk_size is None:
         chunk_size = max(1, math.ceil(len(rows) / (4 * _cluster_cpus())))
@@ -167,13 +173,15 @@ def solve_many(
         if isinstance(e.cause, (ValueError, TypeError)):
             raise e.cause from None  # the worker's BoardError as it was, without Ray's wrapping
         raise
+    if any(chunk is None for chunk in chunks):  # a task that stopped although the driver did not ask it to
+        raise RuntimeError("slide.ray.solve_many: a task stopped before answering (a worker lost its driver?)")
     return [s for chunk in chunks for s in chunk]
 
 
 def _solution(distance, moves, optimal, lower_bound, nodes, seconds, board, goal) -> "slide.Solution":
     text = lambda rows: json.dumps(rows, separators=(",", ":"))  # noqa: E731
     return slide.Solution._restore(
-        (distance, moves, optimal, lower_bound, nodes, seconds, None, None, text(board), text(goal))
+        (distance, moves, optimal, lower_bound, nodes, seconds, None, None, text(board), text(goal), "stm")
     )
 
 
@@ -194,7 +202,10 @@ def solve(
     ``max_nodes`` and ``timeout`` count for the whole cluster: each threshold's tasks share the nodes left; when a
     limit stops the search, ``distance`` is None and ``lower_bound`` is the last threshold begun (every shorter
     solution was ruled out). Boards of at most 12 cells, single rows or columns and unsolvable boards are answered
-    here, by ``slide.solve``. ``.nodes`` counts the nodes of every task; ``.seconds`` is the driver's wall time."""
+    here, by ``slide.solve``, and so is ``metric="mtm"`` (the split search counts single-tile moves; MTM above 12
+    cells is the library's local IDA* over pushes, under the same ``timeout`` and ``max_nodes``). ``.nodes`` counts
+    the nodes of every task; ``.seconds`` is the driver's wall time. Goals are boards (partial goals:
+    ``slide.solve``)."""
     t0 = time.monotonic()
     b, g = _slide._rows(board, goal)
     if tasks is not None and (not isinstance(tasks, int) or isinstance(tasks, bool) or tasks < 1):
@@ -203,7 +214,8 @@ def solve(
         raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
     if timeout is not None and not (isinstance(timeout, (int, float)) and 0 <= timeout < 1e12):
         raise ValueError(f"timeout must be a number of seconds, at least 0, not {timeout!r}")
-    if len(b) * len(b[0]) <= 12 or len(b) == 1 or len(b[0]) == 1:
+    mtm = isinstance(metric, str) and metric.strip().lower() == "mtm"
+    if len(b) * len(b[0]) <= 12 or len(b) == 1 or len(b[0]) == 1 or mtm:
         return slide.solve(b, g, metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes)
     # Checks the metric, answers unsolvable boards, and loads the pattern databases here (the cut needs them).
     first = slide.solve(b, g, metric=metric, moves=moves, max_nodes=0)
