@@ -892,21 +892,12 @@ impl Solver {
     }
 
     fn label_table(&self, shape: Shape, blank: usize) -> Result<Arc<LabelTable>> {
-        let key = (shape, blank);
-        let known = || {
-            self.labels
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&key)
-                .cloned()
-        };
-        if let Some(t) = known() {
-            return Ok(t);
-        }
-        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = known() {
-            return Ok(t);
-        }
+        self.loaded_once(&self.labels, &(shape, blank), || {
+            self.load_or_build_labels(shape, blank)
+        })
+    }
+
+    fn load_or_build_labels(&self, shape: Shape, blank: usize) -> Result<LabelTable> {
         let space = crate::search::mtm::LabelSpace::new(shape, blank)?;
         let expected = Meta {
             kind: crate::search::mtm::LABEL_TABLE_KIND.into(),
@@ -920,7 +911,7 @@ impl Solver {
             histogram: vec![],
             antipodes: vec![],
         };
-        let table = Arc::new(self.cached(
+        self.cached(
             self.store.as_deref(),
             expected,
             (
@@ -935,12 +926,7 @@ impl Solver {
                 ..meta
             },
             LabelTable::packed,
-        )?);
-        self.labels
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, table.clone());
-        Ok(table)
+        )
     }
 
     /// [`Plan::MtmSearch`]: IDA* over pushes with the label tables.
@@ -1309,27 +1295,37 @@ impl Solver {
     /// One pattern database of a canonical shape and goal (its blank's cell), by its goal cells.
     pub fn pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
         let key = (shape, blank, cells.to_vec());
+        self.loaded_once(&self.pdbs, &key, || {
+            self.load_or_build_pdb(shape, blank, cells)
+        })
+    }
+
+    /// The value under `key` in `map`, else `load`'s, kept there: loaded once per solver (concurrent first callers
+    /// wait for one build, under the solver's build lock).
+    fn loaded_once<K: Eq + std::hash::Hash + Clone, V>(
+        &self,
+        map: &Mutex<HashMap<K, Arc<V>>>,
+        key: &K,
+        load: impl FnOnce() -> Result<V>,
+    ) -> Result<Arc<V>> {
         let known = || {
-            self.pdbs
-                .lock()
+            map.lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .get(&key)
+                .get(key)
                 .cloned()
         };
-        if let Some(p) = known() {
-            return Ok(p);
+        if let Some(v) = known() {
+            return Ok(v);
         }
-        // Concurrent first callers wait for one build.
         let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = known() {
-            return Ok(p);
+        if let Some(v) = known() {
+            return Ok(v);
         }
-        let pdb = Arc::new(self.load_or_build_pdb(shape, blank, cells)?);
-        self.pdbs
-            .lock()
+        let v = Arc::new(load()?);
+        map.lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(key, pdb.clone());
-        Ok(pdb)
+            .insert(key.clone(), v.clone());
+        Ok(v)
     }
 
     fn load_or_build_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Pdb> {
@@ -1442,20 +1438,10 @@ impl Solver {
     /// The table of a partial goal: loaded from the store, or built (after checking its memory need against the
     /// budget) and saved there; concurrent first callers wait for one build.
     pub fn partial_table(&self, key: &PartialKey) -> Result<Arc<PartialTable>> {
-        let known = || {
-            self.partials
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(key)
-                .cloned()
-        };
-        if let Some(t) = known() {
-            return Ok(t);
-        }
-        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = known() {
-            return Ok(t);
-        }
+        self.loaded_once(&self.partials, key, || self.load_or_build_partial(key))
+    }
+
+    fn load_or_build_partial(&self, key: &PartialKey) -> Result<PartialTable> {
         let n = key.shape.cells();
         let what = format!(
             "the table of a partial goal of {} fixing {} tiles{}",
@@ -1492,7 +1478,7 @@ impl Solver {
             histogram: vec![],
             antipodes: vec![],
         };
-        let table = Arc::new(self.cached(
+        self.cached(
             self.store.as_deref(),
             expected,
             (&what, needed),
@@ -1504,12 +1490,7 @@ impl Solver {
                 ..meta
             },
             PartialTable::packed,
-        )?);
-        self.partials
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key.clone(), table.clone());
-        Ok(table)
+        )
     }
 
     /// The least number of moves in `metric` from `board` to any board matching `goal`, or -1 when none can be
