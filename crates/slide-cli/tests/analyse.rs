@@ -1,6 +1,8 @@
 //! `slide hint`, `slide solve --count/--all` and `slide analyse` end to end, against references written here: the
 //! plain breadth-first search of `slide-reference`, a count of shortest paths over it, and a replay of moves.
 
+mod common;
+
 use std::collections::HashMap;
 
 use assert_cmd::Command;
@@ -30,15 +32,7 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
 
 /// A board as rows separated by '/': `1 2 3/4 0 5`.
 fn slash(b: &[u8], cols: usize) -> String {
-    b.chunks(cols)
-        .map(|r| {
-            r.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect::<Vec<_>>()
-        .join("/")
+    common::slash(b, cols)
 }
 
 /// The tile that moved between `b` and its neighbour `nb`.

@@ -1,7 +1,9 @@
 //! The `slide` binary, end to end. Answers are checked against a plain breadth-first search over
 //! `Vec<u8>` boards (the dev-only crate `slide-reference`), not against the library. Every run gets its own empty cache directory (`SLIDE_CACHE_DIR`).
 
-use assert_cmd::Command;
+mod common;
+
+use common::Slide;
 use predicates::prelude::*;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -83,19 +85,6 @@ fn json_rows(cells: &[u8], cols: usize) -> String {
     format!("[{}]", rows.join(","))
 }
 
-fn slash_rows(cells: &[u8], cols: usize) -> String {
-    cells
-        .chunks(cols)
-        .map(|r| {
-            r.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
 /// Reads a board printed by slide (JSON rows or slash rows) back into cells, by hand.
 fn read_cells(text: &str) -> Cells {
     text.split(|c: char| !c.is_ascii_digit())
@@ -107,42 +96,6 @@ fn read_cells(text: &str) -> Cells {
 // ---------------------------------------------------------------------------------------------------------------
 // Running the binary
 // ---------------------------------------------------------------------------------------------------------------
-
-struct Slide {
-    cache: tempfile::TempDir,
-}
-
-impl Slide {
-    fn new() -> Slide {
-        Slide {
-            cache: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("slide").unwrap();
-        c.env("SLIDE_CACHE_DIR", self.cache.path());
-        c.env_remove("XDG_CACHE_HOME");
-        c
-    }
-
-    /// Runs with `args` and `stdin`; returns (status, stdout, stderr).
-    fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
-        let out = self.cmd().args(args).write_stdin(stdin).output().unwrap();
-        (
-            out.status.code().expect("exited"),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    }
-
-    /// Runs, expecting success; returns stdout.
-    fn ok(&self, args: &[&str], stdin: &str) -> String {
-        let (code, out, err) = self.run(args, stdin);
-        assert_eq!(code, 0, "slide {args:?} failed: {err}");
-        out
-    }
-}
 
 const EXAMPLES: [(&str, i64); 4] = [
     ("[[1,2,3],[4,0,5]]", 1),
@@ -285,7 +238,7 @@ fn all_arrangements(rows: usize, cols: usize, goal: &[u8], extra: &[&str]) {
             if i % 2 == 0 || rows == 1 {
                 json_rows(b, cols) + "\n"
             } else {
-                slash_rows(b, cols) + "\n"
+                common::slash(b, cols) + "\n"
             }
         })
         .collect();

@@ -1,51 +1,15 @@
 //! `--metric stm|mtm` on `slide solve` and `slide stats`: answers checked against a plain breadth-first search with
 //! multi-tile moves (`slide-reference`), every printed sequence replayed here and its pushes counted.
 
+mod common;
+
 use assert_cmd::Command;
+use common::Slide;
 use slide_reference::{self as reference, Metric, Reference};
-
-struct Slide {
-    cache: tempfile::TempDir,
-}
-
-impl Slide {
-    fn new() -> Slide {
-        Slide {
-            cache: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    /// Runs with `args` and `stdin`; returns (status, stdout, stderr).
-    fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
-        let out = Command::cargo_bin("slide")
-            .unwrap()
-            .env("SLIDE_CACHE_DIR", self.cache.path())
-            .env_remove("XDG_CACHE_HOME")
-            .args(args)
-            .write_stdin(stdin)
-            .output()
-            .unwrap();
-        (
-            out.status.code().expect("exited"),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    }
-
-    fn ok(&self, args: &[&str], stdin: &str) -> String {
-        let (code, out, err) = self.run(args, stdin);
-        assert_eq!(code, 0, "slide {args:?} failed: {err}");
-        out
-    }
-}
 
 /// A board as `1 2 3/4 0 5`.
 fn slash(cols: usize, cells: &[u8]) -> String {
-    cells
-        .chunks(cols)
-        .map(|r| r.iter().map(u8::to_string).collect::<Vec<_>>().join(" "))
-        .collect::<Vec<_>>()
-        .join("/")
+    common::slash(cells, cols)
 }
 
 /// The blank's cell after each tile letter (the speedsolvers' convention: `U` = the tile below the blank moves up,

@@ -2,7 +2,9 @@
 //! "Speedsolvers" examples. Every printed sequence is replayed by an interpreter of the notation written here over
 //! plain `Vec<u32>` boards, not by the library.
 
-use assert_cmd::Command;
+mod common;
+
+use common::Slide;
 use predicates::prelude::*;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -131,49 +133,6 @@ impl Grid {
 // ---------------------------------------------------------------------------------------------------------------
 // Running the binary
 // ---------------------------------------------------------------------------------------------------------------
-
-struct Slide {
-    cache: tempfile::TempDir,
-}
-
-impl Slide {
-    fn new() -> Slide {
-        Slide {
-            cache: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("slide").unwrap();
-        c.env("SLIDE_CACHE_DIR", self.cache.path());
-        c.env_remove("XDG_CACHE_HOME");
-        c
-    }
-
-    /// Runs with `args` and `stdin`; returns (status, stdout, stderr).
-    fn run(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
-        let out = self.cmd().args(args).write_stdin(stdin).output().unwrap();
-        (
-            out.status.code().expect("exited"),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    }
-
-    /// Runs, expecting success; returns stdout.
-    fn ok(&self, args: &[&str], stdin: &str) -> String {
-        let (code, out, err) = self.run(args, stdin);
-        assert_eq!(code, 0, "slide {args:?} failed: {err}");
-        out
-    }
-
-    /// Runs, expecting exit status 1 and an error on standard error containing `want`.
-    fn bad(&self, args: &[&str], stdin: &str, want: &str) {
-        let (code, _, err) = self.run(args, stdin);
-        assert_eq!(code, 1, "slide {args:?}: {err}");
-        assert!(err.contains(want), "slide {args:?}: {err:?} lacks {want:?}");
-    }
-}
 
 const NOTATIONS: [&str; 4] = ["tiles", "long", "short", "blank"];
 

@@ -2,6 +2,8 @@
 //! multi-source breadth-first search over full 3 × 3 boards (`slide-reference`) with every sequence replayed; and
 //! the errors of bad patterns.
 
+mod common;
+
 use assert_cmd::Command;
 use slide_reference::{self as reference, Reference};
 
@@ -43,15 +45,7 @@ fn reference_for(text: &str) -> Reference {
 }
 
 fn text(b: &[u8]) -> String {
-    b.chunks(3)
-        .map(|r| {
-            r.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect::<Vec<_>>()
-        .join("/")
+    common::slash(b, 3)
 }
 
 #[test]
