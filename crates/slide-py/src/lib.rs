@@ -18,7 +18,7 @@ use numpy::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use slide::engine::frame::Frame;
 use slide::notation::{self, Written};
@@ -1401,6 +1401,90 @@ fn hint(
     Ok((h.distance, h.tiles))
 }
 
+/// A picture of `board` as bytes, drawn by the library's `slide::render`: `format="svg"` (UTF-8 text) or `"png"`;
+/// with `moves` (a string in any notation, or a list of tile numbers; `blank` reads letters as the blank's) or
+/// `solve=True` (slide's solution: optimal up to 25 cells, fast mode above), an animation: `"gif"`, or `"svg"` (animated with SMIL). `size` is the longer
+/// side in pixels (16 to 4096), `scheme` "plain" or "fringe" (tiles coloured by the row or column they are solved
+/// with), `theme` "light" or "dark", `tps` tiles per second (0.1 to 50), `inbetweens` sliding frames per move in a
+/// GIF (0 to 10). GIFs are refused over 10^8 pixels in all (frames times picture); the message names the limit.
+#[pyfunction]
+#[pyo3(signature = (board, moves=None, goal=None, *, format="svg", solve=false, blank=false, size=400, scheme="plain", theme="light", tps=8.0, inbetweens=3))]
+#[allow(clippy::too_many_arguments)]
+fn render<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    moves: Option<&Bound<'py, PyAny>>,
+    goal: Option<&Bound<'py, PyAny>>,
+    format: &str,
+    solve: bool,
+    blank: bool,
+    size: i64,
+    scheme: &str,
+    theme: &str,
+    tps: f64,
+    inbetweens: i64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    use slide::render::{Animation, Style};
+    let b = board_from(board, "")?;
+    let g = goal_for(&b, goal, "")?;
+    let style = Style {
+        size: u32::try_from(size).unwrap_or(0),
+        scheme: scheme.parse().map_err(|e| lib_err(e, ""))?,
+        theme: theme.parse().map_err(|e| lib_err(e, ""))?,
+    };
+    let animation = Animation {
+        tps,
+        inbetweens: u32::try_from(inbetweens).unwrap_or(u32::MAX),
+    };
+    let format = format.to_ascii_lowercase();
+    if !["svg", "png", "gif"].contains(&format.as_str()) {
+        return Err(PyValueError::new_err(format!(
+            "unknown format {format:?}: use \"svg\", \"png\" or \"gif\""
+        )));
+    }
+    let sequence = match (moves, solve) {
+        (Some(_), true) => return Err(PyValueError::new_err("give moves or solve=True, not both")),
+        (Some(m), false) => Some(moves_from(&b, m, blank)?),
+        (None, true) => {
+            let cancel = Arc::new(AtomicBool::new(false));
+            let opts = SolveOptions {
+                cancel: Some(cancel.clone()),
+                ..Default::default()
+            };
+            let s = interruptible(py, &cancel, || solver().solve_with(&b, &g, &opts))?
+                .map_err(|e| lib_err(e, ""))?;
+            let Some(tiles) = s.moves else {
+                return Err(BoardError::new_err(format!(
+                    "solve=True: {}",
+                    s.unsolvable_reason
+                        .unwrap_or_else(|| "no solution found".into())
+                )));
+            };
+            Some(Moves::from_tiles(&b, &tiles).map_err(|e| lib_err(e, ""))?)
+        }
+        (None, false) => None,
+    };
+    if format == "png" && sequence.is_some() {
+        return Err(PyValueError::new_err(
+            "png is a still picture: use format=\"gif\" or \"svg\" for moves",
+        ));
+    }
+    let cancel = AtomicBool::new(false);
+    let bytes = interruptible(py, &cancel, || -> Result<Vec<u8>, Error> {
+        let none = Moves::new(Vec::new());
+        Ok(match (format.as_str(), &sequence) {
+            ("svg", None) => slide::render::svg(&b, &g, &style)?.into_bytes(),
+            ("svg", Some(m)) => {
+                slide::render::animated_svg(&b, m, &g, &style, &animation)?.into_bytes()
+            }
+            ("png", _) => slide::render::png(&b, &g, &style)?,
+            (_, m) => slide::render::gif(&b, m.as_ref().unwrap_or(&none), &g, &style, &animation)?,
+        })
+    })?
+    .map_err(|e| lib_err(e, ""))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// Solves `board` stage after stage (the library's `Solver::solve_stages`): each goal of `stages` (patterns with
 /// `x`, or boards) from the board the previous stage ended on, each stage optimal in `metric` (the total is not
 /// claimed to be). One `Solution` per stage, its `board` the stage's start; the list stops after a stage without
@@ -1528,6 +1612,7 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyse, m)?)?;
     m.add_function(wrap_pyfunction!(hint, m)?)?;
     m.add_function(wrap_pyfunction!(solve_stages, m)?)?;
+    m.add_function(wrap_pyfunction!(render, m)?)?;
     m.add_function(wrap_pyfunction!(_map_files, m)?)?;
     split::register(m)?;
     Ok(())

@@ -3,7 +3,7 @@
 Exact distances for every board of at most 12 cells (complete tables), optimal solutions beyond (IDA* with
 pattern databases), the moves behind every answer; single-tile (``metric="stm"``) or multi-tile moves
 (``metric="mtm"``), goal boards or partial goals (``goal="1 2 3/x x x/x x x"``, ``solve_stages``), and the
-speedsolver's ``analyse`` and ``hint``.
+speedsolver's ``analyse`` and ``hint``; pictures and replays with ``render`` (SVG, PNG, animated GIF).
 
 >>> import slide
 >>> slide.sliding_puzzle([[4, 1, 2], [5, 0, 3]])
@@ -25,6 +25,7 @@ from slide._slide import (
     apply,
     distances,
     hint,
+    render,
     scramble,
     sliding_puzzle,
     solve,
@@ -41,6 +42,7 @@ __all__ = [
     "apply",
     "distances",
     "hint",
+    "render",
     "scramble",
     "sliding_puzzle",
     "solve",

@@ -185,6 +185,25 @@ def hint(
     """(distance, tiles): the least number of single-tile moves (0 on the goal, -1 when unsolvable) and every tile
     whose move starts a shortest solution, ascending. Limits and Ctrl-C as analyse."""
 
+def render(
+    board: BoardLike,
+    moves: Union[str, Sequence[int], None] = None,
+    goal: Optional[BoardLike] = None,
+    *,
+    format: str = "svg",
+    solve: bool = False,
+    blank: bool = False,
+    size: int = 400,
+    scheme: str = "plain",
+    theme: str = "light",
+    tps: float = 8.0,
+    inbetweens: int = 3,
+) -> bytes:
+    """A picture of the board as bytes: format "svg" or "png"; with moves (any notation, or tile numbers) or
+    solve=True (slide's solution: optimal up to 25 cells), an animation: "gif" or animated "svg". size: the longer
+    side in pixels (16-4096); scheme "plain" or "fringe"; theme "light" or "dark"; tps: tiles per second (0.1-50);
+    inbetweens: sliding frames per move in a GIF (0-10). Bad input raises BoardError or ValueError."""
+
 def solve_stages(
     board: BoardLike,
     stages: Sequence[GoalLike],
