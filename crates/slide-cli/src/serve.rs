@@ -104,7 +104,6 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::report::{analysis_json, answer_json, Moves};
 use slide::engine::table::MAX_TABLE_CELLS;
-use slide::notation::Written;
 use slide::render::{self, Scheme, Style, Theme};
 use slide::request::{parse_analyse, parse_solve, shorten};
 use slide::Scrambler;
@@ -943,10 +942,7 @@ fn play_moves(body: &[u8]) -> Reply {
             ),
         );
     }
-    let count = match &req.moves {
-        Written::Tiles(t) => t.len(),
-        Written::Letters { moves, .. } => moves.len(),
-    };
+    let count = req.moves.len();
     if count > MAX_ANALYSE_MOVES {
         return Reply::error(
             400,
@@ -1142,10 +1138,7 @@ impl App {
                     Ok(w) => w,
                     Err(e) => return Reply::error(400, format!("moves: {e}")),
                 };
-                let count = match &written {
-                    Written::Tiles(t) => t.len(),
-                    Written::Letters { moves, .. } => moves.len(),
-                };
+                let count = written.len();
                 if count > MAX_ANALYSE_MOVES {
                     return Reply::error(
                         400,
@@ -1349,10 +1342,7 @@ impl App {
         if let Err(r) = check_board(&board, &goal) {
             return r;
         }
-        let count = match &req.moves {
-            Written::Tiles(t) => t.len(),
-            Written::Letters { moves, .. } => moves.len(),
-        };
+        let count = req.moves.len();
         if count > MAX_ANALYSE_MOVES {
             return Reply::error(
                 400,

@@ -1427,15 +1427,27 @@ fn render<'py>(
     use slide::render::{Animation, Style};
     let b = board_from(board, "")?;
     let g = goal_for(&b, goal, "")?;
+    // Values past u32 are out of every range: say so with the value given (in range, the library checks).
+    let small = |v: i64, what: &str, range: String| {
+        u32::try_from(v).map_err(|_| {
+            lib_err(
+                Error::InvalidOption {
+                    option: what.into(),
+                    reason: format!("{v} is out of range: {range}"),
+                },
+                "",
+            )
+        })
+    };
+    use slide::render::{MAX_INBETWEENS, MAX_SIZE, MIN_SIZE};
+    let size = small(size, "size", format!("{MIN_SIZE} to {MAX_SIZE} pixels"))?;
+    let inbetweens = small(inbetweens, "inbetweens", format!("0 to {MAX_INBETWEENS}"))?;
     let style = Style {
-        size: u32::try_from(size).unwrap_or(0),
+        size,
         scheme: scheme.parse().map_err(|e| lib_err(e, ""))?,
         theme: theme.parse().map_err(|e| lib_err(e, ""))?,
     };
-    let animation = Animation {
-        tps,
-        inbetweens: u32::try_from(inbetweens).unwrap_or(u32::MAX),
-    };
+    let animation = Animation { tps, inbetweens };
     let format = format.to_ascii_lowercase();
     if !["svg", "png", "gif"].contains(&format.as_str()) {
         return Err(PyValueError::new_err(format!(

@@ -77,6 +77,22 @@ impl Solution {
         }
     }
 
+    /// A search that a limit stopped: no moves, the optimum proven at least `lower_bound`.
+    fn stopped(lower_bound: u32, nodes: u64, estimate: u32, plan: Plan) -> Solution {
+        Solution {
+            moves: None,
+            metric: Metric::Stm,
+            counted: None,
+            unsolvable_reason: None,
+            optimal: false,
+            lower_bound: lower_bound as u64,
+            within: None,
+            nodes,
+            estimate: estimate as u64,
+            plan,
+        }
+    }
+
     fn optimal(moves: Vec<Tile>, nodes: u64, plan: Plan) -> Solution {
         let lower_bound = moves.len() as u64;
         Solution {
@@ -961,16 +977,8 @@ impl Solver {
                     nodes,
                     estimate,
                 } => Solution {
-                    moves: None,
                     metric: Metric::Mtm,
-                    counted: None,
-                    unsolvable_reason: None,
-                    optimal: false,
-                    lower_bound: lower_bound as u64,
-                    within: None,
-                    nodes,
-                    estimate: estimate as u64,
-                    plan: Plan::MtmSearch,
+                    ..Solution::stopped(lower_bound, nodes, estimate, Plan::MtmSearch)
                 },
             },
         )
@@ -1053,16 +1061,13 @@ impl Solver {
                 nodes,
                 estimate,
             } => Solution {
-                moves: None,
-                metric: Metric::Stm,
-                counted: None,
-                unsolvable_reason: None,
-                optimal: false,
-                lower_bound: lower_bound as u64,
                 within,
-                nodes,
-                estimate: estimate as u64,
-                plan: Plan::Search(heuristic.clone()),
+                ..Solution::stopped(
+                    lower_bound,
+                    nodes,
+                    estimate,
+                    Plan::Search(heuristic.clone()),
+                )
             },
         })
     }
@@ -1617,18 +1622,7 @@ impl Solver {
                 lower_bound,
                 nodes,
                 estimate,
-            } => Solution {
-                moves: None,
-                metric: Metric::Stm,
-                counted: None,
-                unsolvable_reason: None,
-                optimal: false,
-                lower_bound: lower_bound as u64,
-                within: None,
-                nodes,
-                estimate: estimate as u64,
-                plan,
-            },
+            } => Solution::stopped(lower_bound, nodes, estimate, plan),
         })
     }
 

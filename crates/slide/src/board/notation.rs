@@ -378,6 +378,19 @@ pub enum Written {
 }
 
 impl Written {
+    /// The number of single-tile moves written (a letter with a count is that many).
+    pub fn len(&self) -> usize {
+        match self {
+            Written::Tiles(t) => t.len(),
+            Written::Letters { moves, .. } => moves.len(),
+        }
+    }
+
+    /// True when no move is written.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The notation the sequence was written in.
     pub fn notation(&self) -> Notation {
         match self {

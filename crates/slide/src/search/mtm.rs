@@ -5,8 +5,8 @@
 //! alternating sequences (on a 4 × 4 board: 3 pushes at each node after the first).
 //!
 //! **The label table.** Give every tile the label of its goal region and forget which tile it is: the first row,
-//! the second row, the left half of the rows below and their right half; the blank keeps a label of its own. A *label arrangement* says which label each cell holds. The
-//! [`LabelTable`] holds, for every arrangement and each axis, the least number of pushes of an alternating path
+//! the second row, the left half of the rows below and their right half; the blank keeps a label of its own. A
+//! *label arrangement* says which label each cell holds. The [`LabelTable`] holds, for every arrangement and each axis, the least number of pushes of an alternating path
 //! that starts along that axis and reaches the goal's arrangement: a breadth-first search by the one BFS engine
 //! over [`LabelSpace`], whose states are (arrangement, axis of the first push). Every solution of the board is such
 //! a path of its arrangement, so the entry is an admissible estimate. The same table, read for the transposed board
@@ -25,7 +25,7 @@ use crate::exact::rank::MultisetRanker;
 use crate::progress::Progress;
 use crate::search::ida::{Limits, Outcome};
 
-/// The largest label table built (entries): 3 × 5's column table (504,504,000) fits, 4 × 5 (5.9·10¹⁰) does not.
+/// The largest label table built (entries): 4 × 4's (504,504,000) fits, 4 × 5's (about 7.8·10¹⁰) does not.
 pub const MAX_LABEL_ENTRIES: u64 = 600_000_000;
 
 /// The name of label tables in table files.
@@ -294,7 +294,6 @@ struct MtmIda<'a, 'l> {
     tiles: [u8; 32],
     goal: [u8; 32],
     blank: usize,
-    /// Row label (1 + goal row) and column label (1 + goal column) of each tile; 0 for the blank.
     /// Each tile's label in the first table (its goal cell's) and in the second (its transposed goal cell's); 0
     /// for the blank.
     row_label: [u8; 33],
