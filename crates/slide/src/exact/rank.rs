@@ -258,6 +258,40 @@ impl MultisetRanker {
         r
     }
 
+    /// True when [`MultisetRanker::rank_masks_pext`] may be called: at most 16 cells (every combination, once
+    /// compressed to the cells left, fits the 16-bit tables) and a processor with BMI2's `PEXT`.
+    pub fn pext_ready(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.n <= 16 && std::is_x86_feature_detected!("bmi2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// [`MultisetRanker::rank_masks`] by `PEXT`: each label's cells compressed to the cells left in one
+    /// instruction, and the colexicographic rank of the compressed mask read from two small tables
+    /// ([`colex16`]), instead of a loop over the cells with a population count each (about a third of the
+    /// instructions of the multi-tile search's node).
+    ///
+    /// # Safety
+    ///
+    /// The processor must support BMI2 and the ranker cover at most 16 cells: [`MultisetRanker::pext_ready`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline]
+    pub unsafe fn rank_masks_pext(&self, masks: &[u32]) -> u64 {
+        let mut left: u32 = (1 << self.n) - 1;
+        let mut r = 0u64;
+        let labels = self.counts.len() - 1;
+        for (&mask, &radix) in masks[..labels].iter().zip(&self.radix) {
+            let compressed = core::arch::x86_64::_pext_u32(mask, left);
+            r = r * radix + colex16(compressed) as u64;
+            left &= !mask;
+        }
+        r
+    }
+
     /// Writes the arrangement of rank `r` (`r < size()`) into `cells` (length [`MultisetRanker::cells`]).
     pub fn unrank(&self, mut r: u64, cells: &mut [u8]) {
         let labels = self.counts.len();
@@ -290,6 +324,55 @@ impl MultisetRanker {
             }
         }
     }
+}
+
+/// The colexicographic rank of the set of bit positions of `x` (below 2¹⁶) among the sets of its size: the sum of
+/// C(p, j) over its positions p in ascending order, j = 1, 2, …; computed from its low byte
+/// ([`COLEX_LOW`]) and its high byte given how many positions the low byte holds ([`COLEX_HIGH`]).
+#[inline(always)]
+fn colex16(x: u32) -> u32 {
+    let low = (x & 0xff) as usize;
+    let high = ((x >> 8) & 0xff) as usize;
+    COLEX_LOW[low] as u32 + COLEX_HIGH[high][low.count_ones() as usize] as u32
+}
+
+/// [`colex16`] of each byte.
+static COLEX_LOW: [u16; 256] = colex_tables().0;
+
+/// `COLEX_HIGH[h][c]`: the sum of C(8 + p, c + j) over the positions p of byte `h` in ascending order, j = 1, 2,
+/// …: the high byte's part of [`colex16`] when the low byte holds `c` positions.
+static COLEX_HIGH: [[u16; 9]; 256] = colex_tables().1;
+
+const fn colex_tables() -> ([u16; 256], [[u16; 9]; 256]) {
+    let mut low = [0u16; 256];
+    let mut high = [[0u16; 9]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut c = 0;
+        while c <= 8 {
+            let (mut sum, mut j, mut p) = (0u64, c, 0);
+            while p < 8 {
+                if b & (1 << p) != 0 {
+                    j += 1;
+                    sum += BINOMIAL[8 + p][j];
+                }
+                p += 1;
+            }
+            high[b][c] = sum as u16;
+            c += 1;
+        }
+        let (mut sum, mut j, mut p) = (0u64, 0, 0);
+        while p < 8 {
+            if b & (1 << p) != 0 {
+                j += 1;
+                sum += BINOMIAL[p][j];
+            }
+            p += 1;
+        }
+        low[b] = sum as u16;
+        b += 1;
+    }
+    (low, high)
 }
 
 /// The combination of colexicographic rank `d` of `k` positions among `len`, as a mask of positions.
@@ -338,6 +421,35 @@ pub fn permutation_parity(perm: &[usize]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pext_ranks_equal_the_loop() {
+        // Labels as the 4 × 4 and 3 × 5 multi-tile tables count them, and an uneven one; every rank checked
+        // against the plain loop, the arrangements from a fixed pseudo-random stream.
+        for counts in [&[1u8, 4, 4, 4, 3][..], &[1, 5, 5, 2, 2], &[1, 2, 7, 6]] {
+            let r = MultisetRanker::new(counts).unwrap();
+            if !r.pext_ready() {
+                return;
+            }
+            let mut cells = vec![0u8; r.cells()];
+            let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let i = x % r.size();
+                r.unrank(i, &mut cells);
+                let mut masks = [0u32; 32];
+                for (c, &l) in cells.iter().enumerate() {
+                    masks[l as usize] |= 1 << c;
+                }
+                // SAFETY: pext_ready said the processor has BMI2 and the ranker has at most 16 cells.
+                #[cfg(target_arch = "x86_64")]
+                assert_eq!(unsafe { r.rank_masks_pext(&masks) }, i);
+                assert_eq!(r.rank_masks(&masks), i);
+            }
+        }
+    }
 
     #[test]
     fn dense_and_inverse() {

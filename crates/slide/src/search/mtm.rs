@@ -254,12 +254,6 @@ impl LabelTable {
     pub fn histogram(&self) -> &[u64] {
         &self.histogram
     }
-
-    /// The rank of an arrangement given as one cell mask per label.
-    #[inline]
-    fn rank(&self, masks: &[u32]) -> u64 {
-        self.ranker.rank_masks(masks)
-    }
 }
 
 /// The two label tables a search in MTM reads for one shape and goal blank cell: the board's, and the transposed
@@ -337,13 +331,21 @@ const CHECK_EVERY: u64 = 1 << 14;
 
 impl MtmIda<'_, '_> {
     /// The entries of the two tables for the label masks `m` when the next push is along `next` (not
-    /// [`Next::Any`]): the second reading is the transposed board's, whose vertical is our horizontal.
-    #[inline]
-    fn entries(&self, m: &Masks, next: Next) -> (u64, u64) {
-        let (r, c) = (
-            self.tables.rows.rank(&m.rows),
-            self.tables.cols.rank(&m.cols),
-        );
+    /// [`Next::Any`]): the second reading is the transposed board's, whose vertical is our horizontal. `PEXT`:
+    /// ranked by [`MultisetRanker::rank_masks_pext`] (only in [`MtmIda::dfs_bmi2`]).
+    #[inline(always)]
+    fn entries<const PEXT: bool>(&self, m: &Masks, next: Next) -> (u64, u64) {
+        let (rows, cols) = (&self.tables.rows.ranker, &self.tables.cols.ranker);
+        #[cfg(target_arch = "x86_64")]
+        let (r, c) = if PEXT {
+            // SAFETY: `PEXT` is true only below `dfs_bmi2`, which `search` enters only when both rankers are
+            // `pext_ready`.
+            unsafe { (rows.rank_masks_pext(&m.rows), cols.rank_masks_pext(&m.cols)) }
+        } else {
+            (rows.rank_masks(&m.rows), cols.rank_masks(&m.cols))
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (r, c) = (rows.rank_masks(&m.rows), cols.rank_masks(&m.cols));
         if next == Next::Vertical {
             (2 * r, 2 * c + 1)
         } else {
@@ -363,8 +365,8 @@ impl MtmIda<'_, '_> {
 
     /// The estimate of the current board when the next push may go along either axis (the root).
     fn estimate_any(&self) -> u32 {
-        let v = self.read(self.entries(&self.masks, Next::Vertical));
-        let h = self.read(self.entries(&self.masks, Next::Horizontal));
+        let v = self.read(self.entries::<false>(&self.masks, Next::Vertical));
+        let h = self.read(self.entries::<false>(&self.masks, Next::Horizontal));
         v.min(h)
     }
 
@@ -425,7 +427,10 @@ impl MtmIda<'_, '_> {
     /// The children are estimated here, before any is entered: their ranks first, with a prefetch of each table
     /// entry, then the reads, which then overlap in memory instead of waiting one after another (two random
     /// reads of a 378 MB table per node otherwise dominate the time). A child over the bound is never entered.
-    fn dfs(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
+    ///
+    /// The body of [`MtmIda::dfs_plain`] and [`MtmIda::dfs_bmi2`] (`PEXT`), which differ in how they rank.
+    #[inline(always)]
+    fn dfs<const PEXT: bool>(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
         if e == 0 && self.tiles[..self.n] == self.goal[..self.n] {
             return true;
         }
@@ -444,7 +449,7 @@ impl MtmIda<'_, '_> {
         let mut k = 0;
         let mut add = |ida: &Self, to: usize, step: usize, then: Next| {
             let masks = ida.pushed(blank, to, step);
-            let (row_entry, col_entry) = ida.entries(&masks, then);
+            let (row_entry, col_entry) = ida.entries::<PEXT>(&masks, then);
             ida.tables.rows.table.prefetch(row_entry);
             ida.tables.cols.table.prefetch(col_entry);
             children[k] = Child {
@@ -483,7 +488,7 @@ impl MtmIda<'_, '_> {
             let masks = self.masks;
             self.slide(blank, to, step, child.masks);
             self.path.push(child.to);
-            if self.dfs(g + 1, bound, child.next, e) {
+            if self.dfs_child::<PEXT>(g + 1, bound, child.next, e) {
                 return true;
             }
             self.path.pop();
@@ -493,6 +498,45 @@ impl MtmIda<'_, '_> {
             }
         }
         false
+    }
+}
+
+impl MtmIda<'_, '_> {
+    /// The recursive call of [`MtmIda::dfs`]: back into the variant the search runs.
+    #[inline(always)]
+    fn dfs_child<const PEXT: bool>(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if PEXT {
+            // SAFETY: `PEXT` is true only below `dfs_bmi2`, entered only when the processor has BMI2.
+            return unsafe { self.dfs_bmi2(g, bound, next, e) };
+        }
+        self.dfs_plain(g, bound, next, e)
+    }
+
+    /// [`MtmIda::dfs`] for any processor.
+    fn dfs_plain(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
+        self.dfs::<false>(g, bound, next, e)
+    }
+
+    /// [`MtmIda::dfs`] compiled for BMI2 and ranking by `PEXT`.
+    ///
+    /// # Safety
+    ///
+    /// The processor must support BMI2, and both tables' rankers be `pext_ready`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    unsafe fn dfs_bmi2(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
+        self.dfs::<true>(g, bound, next, e)
+    }
+
+    /// The search below the current board (the root: any axis first) at `bound`.
+    fn root(&mut self, bound: u32, e: u32) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.tables.rows.ranker.pext_ready() && self.tables.cols.ranker.pext_ready() {
+            // SAFETY: both rankers are `pext_ready`, which checked that the processor has BMI2.
+            return unsafe { self.dfs_bmi2(0, bound, Next::Any, e) };
+        }
+        self.dfs_plain(0, bound, Next::Any, e)
     }
 }
 
@@ -575,7 +619,7 @@ pub fn search(
             });
         }
         ida.next_bound = u32::MAX;
-        if ida.dfs(0, bound, Next::Any, start) {
+        if ida.root(bound, start) {
             return Ok(Outcome::Solved {
                 moves: tiles_of_pushes(board, &ida.path),
                 nodes: ida.nodes,
