@@ -70,7 +70,8 @@ pub mod engine {
     //! - [`table`], [`cache`]: complete distance tables (boards of at most 12 cells) and their checksummed files;
     //! - [`frame`]: canonical frames (a grid symmetry and a tile renaming that put any goal in a standard form);
     //! - [`pdb`], [`partition`], [`heuristic`]: pattern databases, disjoint partitions and the admissible heuristics;
-    //! - [`ida`], [`pruning`]: IDA* (sequential and parallel) and the move-pruning automaton.
+    //! - [`ida`], [`pruning`]: IDA* (sequential and parallel) and the move-pruning automaton;
+    //! - [`mtm`], [`push_pruning`]: the multi-tile search, its label tables and its push-pruning automaton.
     //!
     //! ```
     //! use slide::engine::{frame::Frame, heuristic::Geometry};
@@ -82,7 +83,7 @@ pub mod engine {
 
     pub use crate::board::frame;
     pub use crate::exact::{bfs, cache, packed, rank, table};
-    pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning};
+    pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning, push_pruning};
     pub use crate::solver::{partial_build_bytes, pdb_build_bytes, table_build_bytes};
 }
 

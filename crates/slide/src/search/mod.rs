@@ -8,5 +8,6 @@ pub mod partial;
 pub mod partition;
 pub mod pdb;
 pub mod pruning;
+pub mod push_pruning;
 
 pub use ida::*;

@@ -13,6 +13,17 @@
 //! (tiles relabelled by their transposed goal cells, the other axis first), gives a second estimate: the regions are
 //! not symmetric under transposition, so it tells something else; the search takes the larger.
 //!
+//! **Pruning.** Besides alternation, a push-pruning automaton learned on the shape
+//! ([`crate::search::push_pruning`]) rejects every push sequence that an earlier one of the same effect replaces
+//! (on 4 × 4, 41.4 against 52.6 million nodes on 10 random boards).
+//!
+//! **Per node.** The time goes to memory: every child needs an entry of each reading, two random reads in a 378 MB
+//! table. A node therefore ranks all its children first and prefetches their entries ([`PackedTable::prefetch`]),
+//! so that the reads overlap, and enters only the children within the bound; the ranks use `PEXT` where the
+//! processor has BMI2 ([`MultisetRanker::rank_masks_pext`]). On random 4 × 4 boards this took the time per node
+//! from about 200 ns to under 80 ns. Reading the transposed table first and the other only for the children it
+//! does not prune (about half) reads a quarter fewer entries but serialises two waits: 10% slower, not kept.
+//!
 //! **Sizes**: the 4 × 4 table has 16!/(4!·4!·4!·3!) × 2 = 504,504,000 entries, 6 bits each (378 MB on disk; one
 //! table serves both readings); 3 × 5 needs 30,270,240 and 5 × 3 50,450,400. Boards of two rows or columns fit
 //! too; 4 × 5 and larger do not ([`MAX_LABEL_ENTRIES`]).
@@ -24,6 +35,8 @@ use crate::exact::packed::PackedTable;
 use crate::exact::rank::MultisetRanker;
 use crate::progress::Progress;
 use crate::search::ida::{Limits, Outcome};
+use crate::search::pruning::DEAD;
+use crate::search::push_pruning::PushPruner;
 
 /// The largest label table built (entries): 4 × 4's (504,504,000) fits, 4 × 5's (about 7.8·10¹⁰) does not.
 pub const MAX_LABEL_ENTRIES: u64 = 600_000_000;
@@ -281,6 +294,8 @@ enum Next {
 
 struct MtmIda<'a, 'l> {
     tables: &'a MtmTables<'a>,
+    /// The push-pruning machine of the shape.
+    pruner: &'a PushPruner,
     rows: usize,
     cols: usize,
     n: usize,
@@ -322,6 +337,8 @@ const LABELS: usize = 5;
 struct Child {
     to: u8,
     next: Next,
+    /// The push-pruning machine's state after the push.
+    state: u16,
     masks: Masks,
     row_entry: u64,
     col_entry: u64,
@@ -430,7 +447,14 @@ impl MtmIda<'_, '_> {
     ///
     /// The body of [`MtmIda::dfs_plain`] and [`MtmIda::dfs_bmi2`] (`PEXT`), which differ in how they rank.
     #[inline(always)]
-    fn dfs<const PEXT: bool>(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
+    fn dfs<const PEXT: bool>(
+        &mut self,
+        g: u32,
+        bound: u32,
+        next: Next,
+        e: u32,
+        state: u16,
+    ) -> bool {
         if e == 0 && self.tiles[..self.n] == self.goal[..self.n] {
             return true;
         }
@@ -442,12 +466,17 @@ impl MtmIda<'_, '_> {
         let mut children = [Child {
             to: 0,
             next: Next::Any,
+            state: 0,
             masks: self.masks,
             row_entry: 0,
             col_entry: 0,
         }; MAX_CHILDREN];
         let mut k = 0;
         let mut add = |ida: &Self, to: usize, step: usize, then: Next| {
+            let state = ida.pruner.step(state, to);
+            if state == DEAD {
+                return;
+            }
             let masks = ida.pushed(blank, to, step);
             let (row_entry, col_entry) = ida.entries::<PEXT>(&masks, then);
             ida.tables.rows.table.prefetch(row_entry);
@@ -455,6 +484,7 @@ impl MtmIda<'_, '_> {
             children[k] = Child {
                 to: to as u8,
                 next: then,
+                state,
                 masks,
                 row_entry,
                 col_entry,
@@ -488,7 +518,7 @@ impl MtmIda<'_, '_> {
             let masks = self.masks;
             self.slide(blank, to, step, child.masks);
             self.path.push(child.to);
-            if self.dfs_child::<PEXT>(g + 1, bound, child.next, e) {
+            if self.dfs_child::<PEXT>(g + 1, bound, child.next, e, child.state) {
                 return true;
             }
             self.path.pop();
@@ -504,18 +534,25 @@ impl MtmIda<'_, '_> {
 impl MtmIda<'_, '_> {
     /// The recursive call of [`MtmIda::dfs`]: back into the variant the search runs.
     #[inline(always)]
-    fn dfs_child<const PEXT: bool>(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
+    fn dfs_child<const PEXT: bool>(
+        &mut self,
+        g: u32,
+        bound: u32,
+        next: Next,
+        e: u32,
+        state: u16,
+    ) -> bool {
         #[cfg(target_arch = "x86_64")]
         if PEXT {
             // SAFETY: `PEXT` is true only below `dfs_bmi2`, entered only when the processor has BMI2.
-            return unsafe { self.dfs_bmi2(g, bound, next, e) };
+            return unsafe { self.dfs_bmi2(g, bound, next, e, state) };
         }
-        self.dfs_plain(g, bound, next, e)
+        self.dfs_plain(g, bound, next, e, state)
     }
 
     /// [`MtmIda::dfs`] for any processor.
-    fn dfs_plain(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
-        self.dfs::<false>(g, bound, next, e)
+    fn dfs_plain(&mut self, g: u32, bound: u32, next: Next, e: u32, state: u16) -> bool {
+        self.dfs::<false>(g, bound, next, e, state)
     }
 
     /// [`MtmIda::dfs`] compiled for BMI2 and ranking by `PEXT`.
@@ -525,18 +562,19 @@ impl MtmIda<'_, '_> {
     /// The processor must support BMI2, and both tables' rankers be `pext_ready`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    unsafe fn dfs_bmi2(&mut self, g: u32, bound: u32, next: Next, e: u32) -> bool {
-        self.dfs::<true>(g, bound, next, e)
+    unsafe fn dfs_bmi2(&mut self, g: u32, bound: u32, next: Next, e: u32, state: u16) -> bool {
+        self.dfs::<true>(g, bound, next, e, state)
     }
 
     /// The search below the current board (the root: any axis first) at `bound`.
     fn root(&mut self, bound: u32, e: u32) -> bool {
+        let state = self.pruner.start(self.blank);
         #[cfg(target_arch = "x86_64")]
         if self.tables.rows.ranker.pext_ready() && self.tables.cols.ranker.pext_ready() {
             // SAFETY: both rankers are `pext_ready`, which checked that the processor has BMI2.
-            return unsafe { self.dfs_bmi2(0, bound, Next::Any, e) };
+            return unsafe { self.dfs_bmi2(0, bound, Next::Any, e, state) };
         }
-        self.dfs_plain(0, bound, Next::Any, e)
+        self.dfs_plain(0, bound, Next::Any, e, state)
     }
 }
 
@@ -570,8 +608,10 @@ pub fn search(
             "MTM search: tables of another shape or goal".into(),
         ));
     }
+    let pruner = PushPruner::for_shape(shape);
     let mut ida = MtmIda {
         tables,
+        pruner: &pruner,
         rows,
         cols,
         n,

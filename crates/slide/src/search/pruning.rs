@@ -388,34 +388,46 @@ impl Machine {
     }
 }
 
-/// The Aho–Corasick automaton of `patterns` as a complete transition table; transitions that complete a pattern
-/// lead to [`DEAD`].
+/// The Aho–Corasick automaton of `patterns` (over directions 0 to 3) as a complete transition table; transitions
+/// that complete a pattern lead to [`DEAD`].
 fn automaton(patterns: &[Vec<u8>]) -> Vec<[u16; 4]> {
-    const NONE: u16 = u16::MAX;
-    let mut goto: Vec<[u16; 4]> = vec![[NONE; 4]];
+    // Too many states (never for the committed patterns): a machine that forbids nothing, which loses nothing.
+    let flat = aho_corasick(patterns, 4).unwrap_or_else(|| vec![0; 4]);
+    flat.chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect()
+}
+
+/// The Aho–Corasick automaton of `patterns` over the symbols `0..alphabet`, as a complete transition table: state
+/// `s`'s transition on symbol `x` is entry `s * alphabet + x`; the start is state 0; transitions that complete a
+/// pattern lead to [`DEAD`]. `None` when the live states do not fit below [`DEAD`].
+pub(crate) fn aho_corasick(patterns: &[Vec<u8>], alphabet: usize) -> Option<Vec<u16>> {
+    const NONE: u32 = u32::MAX;
+    let mut goto: Vec<u32> = vec![NONE; alphabet];
     let mut terminal = vec![false];
     for p in patterns {
         let mut s = 0usize;
         for &d in p {
             let d = d as usize;
-            if goto[s][d] == NONE {
-                goto[s][d] = goto.len() as u16;
-                goto.push([NONE; 4]);
+            if goto[s * alphabet + d] == NONE {
+                goto[s * alphabet + d] = terminal.len() as u32;
+                goto.extend(std::iter::repeat_n(NONE, alphabet));
                 terminal.push(false);
             }
-            s = goto[s][d] as usize;
+            s = goto[s * alphabet + d] as usize;
         }
         terminal[s] = true;
     }
+    let states = terminal.len();
     // Breadth-first: failure links, completed transitions, and "a pattern ends here" inherited along failures.
-    let mut fail = vec![0u16; goto.len()];
-    let mut next = vec![[0u16; 4]; goto.len()];
+    let mut fail = vec![0u32; states];
+    let mut next = vec![0u32; states * alphabet];
     let mut queue = std::collections::VecDeque::new();
-    for d in 0..4 {
-        match goto[0][d] {
-            NONE => next[0][d] = 0,
+    for d in 0..alphabet {
+        match goto[d] {
+            NONE => next[d] = 0,
             s => {
-                next[0][d] = s;
+                next[d] = s;
                 fail[s as usize] = 0;
                 queue.push_back(s as usize);
             }
@@ -423,12 +435,12 @@ fn automaton(patterns: &[Vec<u8>]) -> Vec<[u16; 4]> {
     }
     while let Some(s) = queue.pop_front() {
         terminal[s] |= terminal[fail[s] as usize];
-        for d in 0..4 {
-            let f = next[fail[s] as usize][d];
-            match goto[s][d] {
-                NONE => next[s][d] = f,
+        for d in 0..alphabet {
+            let f = next[fail[s] as usize * alphabet + d];
+            match goto[s * alphabet + d] {
+                NONE => next[s * alphabet + d] = f,
                 c => {
-                    next[s][d] = c;
+                    next[s * alphabet + d] = c;
                     fail[c as usize] = f;
                     queue.push_back(c as usize);
                 }
@@ -436,18 +448,27 @@ fn automaton(patterns: &[Vec<u8>]) -> Vec<[u16; 4]> {
         }
     }
     // Renumber the live states densely (the start stays 0) and send every move into a terminal state to DEAD.
-    let mut id = vec![DEAD; goto.len()];
+    if terminal.iter().filter(|&&t| !t).count() >= DEAD as usize {
+        return None;
+    }
+    let mut id = vec![DEAD; states];
     let mut live = 0u16;
-    for s in 0..goto.len() {
+    for s in 0..states {
         if !terminal[s] {
             id[s] = live;
             live += 1;
         }
     }
-    (0..goto.len())
-        .filter(|&s| !terminal[s])
-        .map(|s| next[s].map(|t| id[t as usize]))
-        .collect()
+    Some(
+        (0..states)
+            .filter(|&s| !terminal[s])
+            .flat_map(|s| {
+                next[s * alphabet..(s + 1) * alphabet]
+                    .iter()
+                    .map(|&t| id[t as usize])
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
