@@ -33,7 +33,7 @@ use crate::search::pruning::{aho_corasick, DEAD};
 ///
 /// On 4 × 4 the first duplicates have 6 pushes (the blank circling a 2 × 2 block, six pushes one way equal six
 /// the other way); learned from up to 8 pushes the machine holds 5,718 patterns and about 18,000 states (a 0.6 MB
-/// table), learned in about 0.05 s. Measured on the first 10 of 40 random 4 × 4 boards (the same optimal lengths):
+/// table), learned in about 0.06 s of CPU (28 MB at the peak). Measured on the first 10 of 40 random 4 × 4 boards (the same optimal lengths):
 /// 52.6 million nodes without it, 48.1 million learned from 7 pushes, 41.4 million from 8, 37.4 million from 9
 /// (49,000 states, 0.2 s to learn); 10 no longer fits in `u16` states. The time falls less than the nodes (about
 /// 10% from 8 or 9): the duplicates it removes are boards whose table entries were read a moment before, so
@@ -68,6 +68,9 @@ impl PushPruner {
     pub fn learn(shape: Shape, depth: usize) -> PushPruner {
         let cells = shape.cells();
         let mut depth = if cells > MAX_CELLS { 0 } else { depth };
+        while depth > 0 && sequences(shape, depth) > MAX_SEQUENCES {
+            depth -= 1;
+        }
         loop {
             let patterns = forbidden(shape, depth);
             if let Some(next) = aho_corasick(&patterns, cells) {
@@ -103,6 +106,22 @@ impl PushPruner {
     pub fn patterns(&self) -> usize {
         self.patterns
     }
+}
+
+/// The most sequences of the longest length [`PushPruner::learn`] plays (over all start cells): on 4 × 4, 8
+/// pushes are 209,952 sequences and 9 are 629,856; this bound keeps a learning within about a second and 100 MB
+/// on every shape.
+const MAX_SEQUENCES: u64 = 1_000_000;
+
+/// The number of alternating sequences of exactly `depth` pushes from all the cells of `shape`.
+fn sequences(shape: Shape, depth: usize) -> u64 {
+    let (v, h) = (shape.rows() as u64 - 1, shape.cols() as u64 - 1);
+    let run = |first: u64, second: u64| {
+        (0..depth).fold(1u64, |n, i| {
+            n.saturating_mul(if i % 2 == 0 { first } else { second })
+        })
+    };
+    (shape.cells() as u64).saturating_mul(run(v, h).saturating_add(run(h, v)))
 }
 
 /// A board being played: its tiles and blank, and the pushes made from the start (start cell first).
@@ -207,6 +226,10 @@ mod tests {
         let shape = Shape::new(3, 3).unwrap();
         let fsm = PushPruner::learn(shape, 7);
         assert!(fsm.patterns() > 0);
+        assert_eq!(
+            sequences(Shape::new(4, 4).unwrap(), 8),
+            16 * 6 * 3u64.pow(7)
+        );
         // Blank on cell 0 of 3 × 3: circling the top-left 2 × 2 block, right, down, left, up, … Six pushes one way
         // equal six the other way (three turns restore the block), so one of the two is forbidden.
         let lap = |order: &[u8]| {
