@@ -341,7 +341,6 @@ struct Child {
     next: Next,
     /// The push-pruning machine's state after the push.
     state: u16,
-    masks: Masks,
     row_entry: u64,
     col_entry: u64,
 }
@@ -469,7 +468,6 @@ impl MtmIda<'_, '_> {
             to: 0,
             next: Next::Any,
             state: 0,
-            masks: self.masks,
             row_entry: 0,
             col_entry: 0,
         }; MAX_CHILDREN];
@@ -487,7 +485,6 @@ impl MtmIda<'_, '_> {
                 to: to as u8,
                 next: then,
                 state,
-                masks,
                 row_entry,
                 col_entry,
             };
@@ -518,7 +515,7 @@ impl MtmIda<'_, '_> {
                 1
             };
             let masks = self.masks;
-            self.slide(blank, to, step, child.masks);
+            self.slide(blank, to, step, self.pushed(blank, to, step));
             self.path.push(child.to);
             if self.dfs_child::<PEXT>(g + 1, bound, child.next, e, child.state) {
                 return true;
