@@ -17,6 +17,7 @@ use crate::board::frame::Frame;
 use crate::board::{Board, Direction, Tile};
 use crate::error::{Error, Result};
 use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
+use crate::metric::Metric;
 use crate::notation::Moves;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::{count_paths, Counted, Limits};
@@ -189,6 +190,21 @@ fn children(b: &Board) -> Vec<(Tile, Board)> {
         .collect()
 }
 
+/// The boards one multi-tile move (a push) away, with the tiles that moved, nearest the blank first (the last is
+/// the tile a player clicks: the push moves it and every tile between it and the blank).
+fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
+    let mut out = Vec::new();
+    for &d in &DIRECTIONS {
+        let mut c = b.clone();
+        let mut moved = Vec::new();
+        while let Some(t) = c.apply_direction(d) {
+            moved.push(t);
+            out.push((moved.clone(), c.clone()));
+        }
+    }
+    out
+}
+
 /// The proven least number of moves of a search's answer, or why there is none.
 fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
     s.distance().ok_or_else(|| Error::LimitReached {
@@ -353,6 +369,9 @@ impl Solver {
     /// assert_eq!((h.distance, h.tiles), (2, vec![5]));
     /// ```
     pub fn hint(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Hint> {
+        if opts.metric == Metric::Mtm {
+            return self.hint_mtm(board, goal, opts);
+        }
         let exact = self.exact(board, goal, opts)?;
         if board.unsolvable_reason(goal)?.is_some() {
             return Ok(Hint {
@@ -410,6 +429,83 @@ impl Solver {
                 }
                 d
             }
+        };
+        tiles.sort_unstable();
+        Ok(Hint { distance, tiles })
+    }
+
+    /// [`Solver::hint`] in MTM: every push that starts an MTM-shortest solution, named by the tile farthest from
+    /// the blank that it moves. Exact from the MTM tables (at most 12 cells, single rows and columns); above, by
+    /// MTM IDA* under `opts`: the board is solved once, and every other push is checked by a search no deeper than
+    /// the distance less one (a push changes the MTM distance by at most one).
+    fn hint_mtm(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Hint> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        if board.unsolvable_reason(goal)?.is_some() {
+            return Ok(Hint {
+                distance: -1,
+                tiles: vec![],
+            });
+        }
+        let mut tiles = Vec::new();
+        let distance = if shape.is_line() || shape.cells() <= MAX_TABLE_CELLS {
+            let d = self.distance_in(board, goal, Metric::Mtm)?;
+            for (moved, c) in pushes(board) {
+                if self.distance_in(&c, goal, Metric::Mtm)? + 1 == d {
+                    tiles.extend(moved.last());
+                }
+            }
+            d
+        } else {
+            let opts = SolveOptions {
+                method: Method::Search,
+                metric: Metric::Mtm,
+                weight: None,
+                max_depth: None,
+                ..opts.clone()
+            };
+            let s = self.solve_with(board, goal, &opts)?;
+            let d = proven(&s, || "the least number of moves from the board".into())?;
+            let solution = s.moves.clone().unwrap_or_default();
+            // The solution's first push: the longest push that is a prefix of it (its pushes are maximal runs).
+            let first = pushes(board)
+                .into_iter()
+                .map(|(moved, _)| moved)
+                .filter(|moved| solution.starts_with(moved))
+                .max_by_key(Vec::len);
+            for (moved, c) in pushes(board) {
+                let tile = *moved
+                    .last()
+                    .ok_or_else(|| Error::Internal("an empty push".into()))?;
+                if first.as_ref() == Some(&moved) {
+                    tiles.push(tile);
+                    continue;
+                }
+                if d == 0 {
+                    continue;
+                }
+                let bounded = SolveOptions {
+                    max_depth: Some(d as u64 - 1),
+                    ..opts.clone()
+                };
+                let s = self.solve_with(&c, goal, &bounded)?;
+                match s.distance() {
+                    Some(x) if x == d - 1 => tiles.push(tile),
+                    None if s.lower_bound as i64 > d - 1 => {}
+                    _ => {
+                        return Err(Error::LimitReached {
+                            what: format!("whether pushing tile {tile} starts a shortest solution"),
+                            lower_bound: s.lower_bound,
+                        })
+                    }
+                }
+            }
+            d
         };
         tiles.sort_unstable();
         Ok(Hint { distance, tiles })

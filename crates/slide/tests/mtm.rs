@@ -279,3 +279,44 @@ fn cached_beside_the_stm_tables() {
     let third = on_disk();
     assert_eq!(third.stats_in(&g, Metric::Mtm).unwrap(), built.1);
 }
+
+/// The pushes of `cells` that the reference puts one push closer to its goal, each named by the tile farthest from
+/// the blank that it slides (the tile on the blank's cell afterwards), ascending.
+fn closer_pushes(rows: usize, cols: usize, cells: &[u8], r: &Reference) -> Vec<u32> {
+    let Some(d) = r.distance(cells) else {
+        return vec![];
+    };
+    let mut tiles: Vec<u32> = reference::neighbours(rows, cols, cells, reference::Metric::Mtm)
+        .iter()
+        .filter(|c| r.distance(c).is_some_and(|x| x + 1 == d))
+        .map(|c| cells[c.iter().position(|&t| t == 0).unwrap()] as u32)
+        .collect();
+    tiles.sort_unstable();
+    tiles
+}
+
+/// MTM hints from the tables: every 5th 3 × 3 board and every 2 × 4 board, against the reference BFS with
+/// multi-tile moves; the unreachable parity class gives -1 and no tiles.
+#[test]
+fn hints_in_mtm_match_a_plain_bfs() {
+    let s = solver();
+    for (rows, cols, stride) in [(3, 3, 5), (2, 4, 1)] {
+        let goal = reference::goal(rows * cols);
+        let r = Reference::new(rows, cols, &goal, reference::Metric::Mtm);
+        let g = board(rows, cols, &goal);
+        let mut hinted = 0;
+        for cells in reference::permutations(rows * cols).iter().step_by(stride) {
+            let h = s.hint(&board(rows, cols, cells), &g, &mtm()).unwrap();
+            let want = r.distance(cells).map_or(-1, |d| d as i64);
+            assert_eq!(h.distance, want, "{cells:?}");
+            assert_eq!(h.tiles, closer_pushes(rows, cols, cells, &r), "{cells:?}");
+            hinted += usize::from(h.tiles.iter().any(|&t| {
+                board(rows, cols, cells)
+                    .push_tiles(t)
+                    .is_some_and(|p| p.len() > 1)
+            }));
+        }
+        // Some hints push more than one tile (they are not single-tile hints in disguise).
+        assert!(hinted > 0, "{rows}x{cols}");
+    }
+}
