@@ -400,6 +400,57 @@ fn solve_4x4_mtm_against_a_plain_search() {
         assert_eq!(line, expect, "{}", slash(4, b));
     }
     assert!(multi > 0, "no hint pushed more than one tile");
+    // --count and --all in MTM (a counting IDA* iteration over pushes): the number of shortest push sequences by
+    // dynamic programming over the plain search's distances, and every listed sequence replayed with d pushes.
+    let mut counts: std::collections::HashMap<Vec<u8>, u128> = std::collections::HashMap::new();
+    let mut ordered: Vec<(&Vec<u8>, &u8)> = ball.iter().collect();
+    ordered.sort_by_key(|(b, d)| (**d, (*b).clone()));
+    for (b, &d) in &ordered {
+        let n = if d == 0 {
+            1
+        } else {
+            reference::neighbours(4, 4, b, Metric::Mtm)
+                .iter()
+                .filter(|c| ball.get(*c) == Some(&(d - 1)))
+                .map(|c| counts[c])
+                .sum()
+        };
+        counts.insert((*b).clone(), n);
+    }
+    // The sampled boards, and the deepest boards with several shortest solutions (2 to 50 of them).
+    let mut counted: Vec<(Vec<u8>, usize)> = boards.clone();
+    counted.extend(
+        ordered
+            .iter()
+            .rev()
+            .filter(|(b, _)| (2..=50).contains(&counts[*b]))
+            .take(6)
+            .map(|(b, &d)| ((*b).clone(), d as usize)),
+    );
+    let input: String = counted.iter().map(|(b, _)| slash(4, b) + "\n").collect();
+    let out = run(&["solve", "--metric", "mtm", "--count"], &input);
+    let mut several = 0;
+    for ((b, d), line) in counted.iter().zip(out.lines()) {
+        assert_eq!(line, format!("{d} {}", counts[b]), "{}", slash(4, b));
+        several += usize::from(counts[b] > 1);
+    }
+    assert!(several >= 6, "{out}");
+    let (b, d) = counted
+        .iter()
+        .filter(|(b, _)| (2..=20).contains(&counts[b]))
+        .max_by_key(|(_, d)| *d)
+        .unwrap();
+    let out = run(
+        &["solve", "--metric", "mtm", "--all", "--notation", "short"],
+        &slash(4, b),
+    );
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some(d.to_string().as_str()), "{out}");
+    let listed: std::collections::HashSet<&str> = lines.collect();
+    assert_eq!(listed.len() as u128, counts[b], "{out}");
+    for moves in &listed {
+        assert_eq!(play_letters(4, 4, b, moves), (goal.clone(), *d), "{out}");
+    }
     // One hint as JSON in short notation: the push written as one letter and its count.
     let (b, _) = hinted.iter().find(|(_, d)| *d == 1).unwrap();
     let json = run(

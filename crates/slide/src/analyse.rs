@@ -544,6 +544,11 @@ impl Solver {
         goal: &Board,
         opts: &SolveOptions,
     ) -> Result<Count> {
+        if opts.metric == Metric::Mtm {
+            return self
+                .shortest_mtm(board, goal, opts, 0, false)
+                .map(|(c, _)| c);
+        }
         let exact = self.exact(board, goal, opts)?;
         let count = |count| Count {
             count,
@@ -631,6 +636,11 @@ impl Solver {
         limit: usize,
         opts: &SolveOptions,
     ) -> Result<Vec<Vec<Tile>>> {
+        if opts.metric == Metric::Mtm {
+            return self
+                .shortest_mtm(board, goal, opts, limit, true)
+                .map(|(_, paths)| paths);
+        }
         let exact = self.exact(board, goal, opts)?;
         if board.unsolvable_reason(goal)?.is_some() || limit == 0 {
             return Ok(vec![]);
@@ -660,6 +670,127 @@ impl Solver {
 }
 
 impl Solver {
+    /// [`Solver::count_optimal_with`] and [`Solver::optimal_solutions_with`] in MTM: the number of MTM-shortest
+    /// solutions and the first `keep` of them. Up to 12 cells by dynamic programming over the complete MTM table
+    /// (the count) and a walk down it (the list, pushes in ascending order of their tiles); single rows and columns
+    /// have one; above, MTM IDA* solves the board under `opts`, then one complete iteration at that number of
+    /// pushes counts ([`crate::search::mtm::count`]). With `stop_when_kept` (the list), a limit that stops a
+    /// search is [`Error::LimitReached`]; without (the count), the count so far, not `proven`.
+    fn shortest_mtm(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        keep: usize,
+        stop_when_kept: bool,
+    ) -> Result<(Count, Vec<Vec<Tile>>)> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        let proven = |count, paths| {
+            Ok((
+                Count {
+                    count,
+                    proven: true,
+                },
+                paths,
+            ))
+        };
+        if board.unsolvable_reason(goal)?.is_some() {
+            return proven(0, vec![]);
+        }
+        if shape.is_line() {
+            let s = self.solve_with(board, goal, opts)?;
+            let paths = s.moves.into_iter().take(keep).collect();
+            return proven(1, paths);
+        }
+        if shape.cells() <= MAX_TABLE_CELLS {
+            let frame = Frame::new(goal);
+            let table = self.table_in(frame.shape(), frame.blank_goal(), Metric::Mtm)?;
+            let v = TableView {
+                table,
+                frame,
+                n: shape.cells(),
+            };
+            let d = v.distance(board)?;
+            let mut paths = Vec::new();
+            if keep > 0 {
+                walk_mtm(&v, board, d, &mut Vec::new(), &mut paths, keep)?;
+            }
+            if stop_when_kept {
+                return proven(paths.len() as u128, paths);
+            }
+            // The number of shortest push sequences to each board of a layer, one push closer each time (a push
+            // changes the distance by -1, 0 or +1, which the table tells apart even modulo 3).
+            let mut layer: HashMap<Board, u128> = HashMap::from([(board.clone(), 1)]);
+            for k in (1..=d).rev() {
+                let want = v.value_of(k - 1);
+                let mut next: HashMap<Board, u128> = HashMap::with_capacity(layer.len() * 2);
+                for (b, &count) in &layer {
+                    for (_, c) in pushes(b) {
+                        if v.stored(&c)? == want {
+                            let e = next.entry(c).or_insert(0);
+                            *e = e.checked_add(count).ok_or_else(|| {
+                                Error::Internal(
+                                    "the number of shortest solutions overflowed 128 bits".into(),
+                                )
+                            })?;
+                        }
+                    }
+                }
+                layer = next;
+            }
+            return proven(layer.values().sum(), paths);
+        }
+        let opts = SolveOptions {
+            method: Method::Search,
+            weight: None,
+            max_depth: None,
+            ..opts.clone()
+        };
+        let s = self.solve_with(board, goal, &opts)?;
+        let d = self::proven(&s, || "the least number of moves from the board".into())?;
+        let (rows, cols) = self.label_tables(goal)?;
+        let tables = crate::search::mtm::MtmTables {
+            rows: &rows,
+            cols: &cols,
+        };
+        let limits = Limits {
+            max_nodes: opts.max_nodes,
+            deadline: opts
+                .timeout
+                .and_then(|t| std::time::Instant::now().checked_add(t)),
+            cancel: opts.cancel.as_deref(),
+            max_depth: None,
+        };
+        let bound =
+            u32::try_from(d).map_err(|_| Error::Internal("distance out of range".into()))?;
+        let c =
+            crate::search::mtm::count(board, goal, &tables, bound, &limits, keep, stop_when_kept)?;
+        if c.stopped && stop_when_kept {
+            return Err(Error::LimitReached {
+                what: "the list of shortest solutions".into(),
+                lower_bound: d as u64,
+            });
+        }
+        let paths = c
+            .paths
+            .iter()
+            .map(|p| p.iter().map(|&t| Tile::from(t)).collect())
+            .collect();
+        Ok((
+            Count {
+                count: c.count,
+                proven: !c.stopped,
+            },
+            paths,
+        ))
+    }
+
     /// Above the tables: solves `board` (IDA* under `opts`), then counts the sequences of that length with one
     /// complete IDA* iteration ([`count_paths`]), keeping the first `keep` (mapped back to the user's tiles).
     fn search_paths(
@@ -730,6 +861,35 @@ impl EvalJob for CountWork<'_, '_> {
             self.stop_when_kept,
         )
     }
+}
+
+/// [`walk`] in MTM: down the complete MTM table from `b` (at distance `d`), pushes in ascending order of the tiles
+/// they slide, each push's tiles appended one by one, until `limit` paths.
+fn walk_mtm(
+    v: &TableView<'_>,
+    b: &Board,
+    d: u32,
+    path: &mut Vec<Tile>,
+    out: &mut Vec<Vec<Tile>>,
+    limit: usize,
+) -> Result<()> {
+    if d == 0 {
+        out.push(path.clone());
+        return Ok(());
+    }
+    let mut next = pushes(b);
+    next.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    for (moved, c) in next {
+        if out.len() >= limit {
+            break;
+        }
+        if v.stored(&c)? == v.value_of(d - 1) {
+            path.extend_from_slice(&moved);
+            walk_mtm(v, &c, d - 1, path, out, limit)?;
+            path.truncate(path.len() - moved.len());
+        }
+    }
+    Ok(())
 }
 
 /// Depth-first walk down the table from `b` (at distance `d`), children by ascending tile, until `limit` paths.

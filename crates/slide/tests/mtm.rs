@@ -320,3 +320,68 @@ fn hints_in_mtm_match_a_plain_bfs() {
         assert!(hinted > 0, "{rows}x{cols}");
     }
 }
+
+/// The number of MTM-shortest solutions of every board of `r`, by dynamic programming over the reference's
+/// distances (a board's count is the sum of the counts of its pushes one push closer).
+fn shortest_counts(
+    rows: usize,
+    cols: usize,
+    r: &Reference,
+) -> std::collections::HashMap<Vec<u8>, u128> {
+    let mut boards: Vec<Vec<u8>> = reference::permutations(rows * cols)
+        .into_iter()
+        .filter(|b| r.distance(b).is_some())
+        .collect();
+    boards.sort_by_key(|b| r.distance(b));
+    let mut counts = std::collections::HashMap::new();
+    for b in boards {
+        let d = r.distance(&b).unwrap();
+        let n = if d == 0 {
+            1
+        } else {
+            reference::neighbours(rows, cols, &b, reference::Metric::Mtm)
+                .iter()
+                .filter(|c| r.distance(c) == Some(d - 1))
+                .map(|c| counts[c])
+                .sum()
+        };
+        counts.insert(b, n);
+    }
+    counts
+}
+
+/// `--count` and `--all` in MTM from the tables: the number of MTM-shortest solutions against dynamic programming
+/// over the reference BFS on sampled 3 × 3 and 2 × 4 boards; every listed solution distinct, replayed, with as
+/// many pushes as the distance, and as many as the count.
+#[test]
+fn counts_and_lists_in_mtm_match_a_plain_bfs() {
+    let s = solver();
+    for (rows, cols, stride) in [(3, 3, 1009), (2, 4, 101)] {
+        let goal = reference::goal(rows * cols);
+        let r = Reference::new(rows, cols, &goal, reference::Metric::Mtm);
+        let counts = shortest_counts(rows, cols, &r);
+        let g = board(rows, cols, &goal);
+        let mut many = 0;
+        for cells in reference::permutations(rows * cols).iter().step_by(stride) {
+            let b = board(rows, cols, cells);
+            let c = s.count_optimal_with(&b, &g, &mtm()).unwrap();
+            assert!(c.proven);
+            assert_eq!(c.count, counts.get(cells).copied().unwrap_or(0), "{b}");
+            if c.count > 500 {
+                continue;
+            }
+            let all = s.optimal_solutions_with(&b, &g, 1000, &mtm()).unwrap();
+            assert_eq!(all.len() as u128, c.count, "{b}");
+            let unique: std::collections::HashSet<_> = all.iter().collect();
+            assert_eq!(unique.len(), all.len(), "{b}");
+            for tiles in &all {
+                let (end, pushes) =
+                    replay_counting_pushes(cols, cells, tiles).expect("legal moves");
+                assert_eq!(end, goal, "{b}: {tiles:?}");
+                assert_eq!(Some(pushes as u32), r.distance(cells), "{b}: {tiles:?}");
+            }
+            many += usize::from(c.count > 1);
+        }
+        assert!(many > 0, "{rows}x{cols}");
+    }
+}
