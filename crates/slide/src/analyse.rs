@@ -408,23 +408,8 @@ impl Solver {
                         tiles.push(t);
                         continue;
                     }
-                    if d == 0 {
-                        continue;
-                    }
-                    let bounded = SolveOptions {
-                        max_depth: Some(d as u64 - 1),
-                        ..opts.clone()
-                    };
-                    let s = self.solve_with(&c, goal, &bounded)?;
-                    match s.distance() {
-                        Some(x) if x == d - 1 => tiles.push(t),
-                        None if s.lower_bound as i64 > d - 1 => {}
-                        _ => {
-                            return Err(Error::LimitReached {
-                                what: format!("whether moving tile {t} starts a shortest solution"),
-                                lower_bound: s.lower_bound,
-                            })
-                        }
+                    if self.one_closer(&c, goal, &opts, d, || format!("moving tile {t}"))? {
+                        tiles.push(t);
                     }
                 }
                 d
@@ -432,6 +417,35 @@ impl Solver {
         };
         tiles.sort_unstable();
         Ok(Hint { distance, tiles })
+    }
+
+    /// Whether `child` of a board at distance `d` (by search under `opts`) is at distance `d - 1`: a search no
+    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`Error::LimitReached`] naming
+    /// `the_move`.
+    fn one_closer(
+        &self,
+        child: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        d: i64,
+        the_move: impl FnOnce() -> String,
+    ) -> Result<bool> {
+        if d <= 0 {
+            return Ok(false);
+        }
+        let bounded = SolveOptions {
+            max_depth: Some(d as u64 - 1),
+            ..opts.clone()
+        };
+        let s = self.solve_with(child, goal, &bounded)?;
+        match s.distance() {
+            Some(x) if x == d - 1 => Ok(true),
+            None if s.lower_bound as i64 > d - 1 => Ok(false),
+            _ => Err(Error::LimitReached {
+                what: format!("whether {} starts a shortest solution", the_move()),
+                lower_bound: s.lower_bound,
+            }),
+        }
     }
 
     /// [`Solver::hint`] in MTM: every push that starts an MTM-shortest solution, named by the tile farthest from
@@ -486,23 +500,8 @@ impl Solver {
                     tiles.push(tile);
                     continue;
                 }
-                if d == 0 {
-                    continue;
-                }
-                let bounded = SolveOptions {
-                    max_depth: Some(d as u64 - 1),
-                    ..opts.clone()
-                };
-                let s = self.solve_with(&c, goal, &bounded)?;
-                match s.distance() {
-                    Some(x) if x == d - 1 => tiles.push(tile),
-                    None if s.lower_bound as i64 > d - 1 => {}
-                    _ => {
-                        return Err(Error::LimitReached {
-                            what: format!("whether pushing tile {tile} starts a shortest solution"),
-                            lower_bound: s.lower_bound,
-                        })
-                    }
+                if self.one_closer(&c, goal, &opts, d, || format!("pushing tile {tile}"))? {
+                    tiles.push(tile);
                 }
             }
             d
@@ -760,12 +759,8 @@ impl Solver {
             cols: &cols,
         };
         let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts
-                .timeout
-                .and_then(|t| std::time::Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
             max_depth: None,
+            ..opts.limits()
         };
         let bound =
             u32::try_from(d).map_err(|_| Error::Internal("distance out of range".into()))?;
@@ -813,12 +808,8 @@ impl Solver {
         let mut pos = [0u8; MAX_SEARCH_CELLS];
         frame.positions(board, &mut pos);
         let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts
-                .timeout
-                .and_then(|t| std::time::Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
             max_depth: None,
+            ..opts.limits()
         };
         let work = CountWork {
             g: &geometry,

@@ -952,12 +952,7 @@ impl Solver {
             rows: &rows,
             cols: &cols,
         };
-        let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
-            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
-        };
+        let limits = opts.limits();
         Ok(
             match crate::search::mtm::search(board, goal, &tables, &limits)? {
                 Outcome::Solved {
@@ -1020,10 +1015,8 @@ impl Solver {
         // A timeout too long for the clock to represent (Duration::MAX, say) is no limit at all.
         let deadline = opts.timeout.and_then(|t| Instant::now().checked_add(t));
         let limits = Limits {
-            max_nodes: opts.max_nodes,
             deadline,
-            cancel: opts.cancel.as_deref(),
-            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+            ..opts.limits()
         };
         let weight = match opts.weight {
             None => (1, 1),
@@ -1239,10 +1232,8 @@ impl Solver {
             cells.push(frame.cell(cell.ok_or(Error::IllegalMove { tile: t as u64 })?) as u8);
         }
         let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
             max_depth: None,
+            ..opts.limits()
         };
         let pruner = pruner_for(opts);
         let job = SubtreeJob {
@@ -1593,12 +1584,7 @@ impl Solver {
         let geometry = Geometry::new(shape, 0)?;
         let eval = PatternManhattan::new(shape, &goal.fixed_tiles(), goal.blank())?;
         let pos: Vec<u8> = board.positions().iter().map(|&c| c as u8).collect();
-        let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
-            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
-        };
+        let limits = opts.limits();
         let pruner = pruner_for(opts);
         let job = IdaJob {
             pos: &pos,
@@ -1981,6 +1967,18 @@ pub struct SolveOptions {
     /// ([`Plan::Fast`]). The answer keeps the optimal search's proven
     /// [`Solution::lower_bound`]. Off by default (a stopped search answers without moves).
     pub fallback: bool,
+}
+
+impl SolveOptions {
+    /// The search limits of these options, the clock starting now (a time limit too long for the clock is none).
+    pub(crate) fn limits(&self) -> Limits<'_> {
+        Limits {
+            max_nodes: self.max_nodes,
+            deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: self.cancel.as_deref(),
+            max_depth: self.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+        }
+    }
 }
 
 impl Default for SolveOptions {
