@@ -1052,13 +1052,15 @@ impl App {
         if let Err(r) = check_board(&board, &goal) {
             return r;
         }
-        if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
-            return r;
-        }
+        // The options first: they ask the background thread for the STM data (seconds, even for 4 x 4) before an
+        // MTM request asks for its tables (the 4 x 4 label tables take minutes), as the page asks both at once.
         let opts = SolveOptions {
             metric: req.metric,
             ..self.options(&board, &goal)
         };
+        if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
+            return r;
+        }
         self.run(board, goal, opts, Work::Solve { moves: req.moves }, None)
             .await
     }
