@@ -3,8 +3,9 @@
 #
 # Installs what is missing (Debian's chromium, and Node.js if there is none: needs root, as on CI), installs
 # playwright-core in tests-e2e/ (it never downloads a browser: the system /usr/bin/chromium is used), builds the
-# release binary (in $CARGO_TARGET_DIR if set), starts `slide serve` on a free port with an empty table cache, runs
-# tests-e2e/e2e.mjs against it and stops the server. The screenshot goes to $SCREENSHOT (default docs/screenshot.png).
+# release binary (in $CARGO_TARGET_DIR if set), starts `slide serve --no-large-builds` on a free port with an empty
+# table cache, runs tests-e2e/e2e.mjs against it and stops the server. The screenshot goes to $SCREENSHOT (default
+# docs/screenshot.png).
 #
 #   scripts/e2e.sh        # exit status: that of the browser test (0 = passed)
 set -euo pipefail
@@ -35,7 +36,8 @@ bin="${CARGO_TARGET_DIR:-target}/release/slide"
 
 work=$(mktemp -d)
 export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$work/cache}"
-"$bin" serve --port 0 >"$work/stdout" 2>"$work/stderr" &
+# Never the 5x5 pattern databases (minutes and 2.5 GB): the page then says they are off.
+"$bin" serve --port 0 --no-large-builds >"$work/stdout" 2>"$work/stderr" &
 server=$!
 cleanup() {
     kill "$server" 2>/dev/null || true

@@ -44,9 +44,14 @@ pub struct HintArgs {
     #[arg(long, value_name = "NAME")]
     pub notation: Option<Notation>,
     /// One JSON object per line: {"board": [[…]], "moves": D, "hints": [tiles]} (and "notation" with
-    /// --notation); errors as {"line": K, "error": "…"}.
+    /// --notation, "metric": "mtm" in MTM); errors as {"line": K, "error": "…"}.
     #[arg(long)]
     pub json: bool,
+    /// How moves are counted: stm (single-tile moves) or mtm (multi-tile moves: a hint is a push, named by the
+    /// tile farthest from the blank that it slides; with --notation short it is written as one letter and count).
+    /// MTM covers what `slide solve --metric mtm` does.
+    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    pub metric: slide::Metric,
 }
 
 /// The shape and goal flags, or a usage error.
@@ -173,20 +178,23 @@ pub fn hint(solver: &Solver, args: &HintArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let opts = SolveOptions::default();
+    let opts = SolveOptions {
+        metric: args.metric,
+        ..SolveOptions::default()
+    };
     let answer = |text: &str| -> Result<String, String> {
         let (board, goal) = board_and_goal(text, shape, &goal)?;
         let h = solver
             .hint(&board, &goal, &opts)
             .map_err(|e| e.to_string())?;
         if args.json {
-            return Ok(hint_json(&board, &h, args.notation));
+            return Ok(hint_json(&board, &h, args.notation, args.metric));
         }
         let mut out = h.distance.to_string();
         for &t in &h.tiles {
             out.push(' ');
             match args.notation {
-                Some(n) => out.push_str(&hint_written(&board, t, n)),
+                Some(n) => out.push_str(&hint_written(&board, t, n, args.metric)),
                 None => out.push_str(&t.to_string()),
             }
         }

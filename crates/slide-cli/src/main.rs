@@ -9,6 +9,7 @@ mod report;
 mod serve;
 mod solve;
 mod toolkit;
+mod warm;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -181,7 +182,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
         Command::Solve(args) => solve::run(&solver, args, cli.quiet),
         Command::Bench(args) => bench::run(&solver, args),
-        Command::Serve(args) => serve::run(&solver, args),
+        Command::Serve(args) => {
+            // The server's solver reports its builds to the warm-up's shared state (`GET /api/status`).
+            let (warm, warm_rx) = warm::Warm::new(cli.quiet, args.no_large_builds);
+            let warm = std::sync::Arc::new(warm);
+            let solver = solver_with(&cli, warm.clone());
+            serve::run(&solver, warm, warm_rx, args)
+        }
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
         Command::Analyse(args) => analyse::analyse(&solver, args),
@@ -240,6 +247,11 @@ fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
 }
 
 pub(crate) fn solver(cli: &Cli) -> slide::Solver {
+    solver_with(cli, std::sync::Arc::new(progress::Bar::new(cli.quiet)))
+}
+
+/// The solver of the global options (cache directory, memory limit), reporting its long work to `progress`.
+fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) -> slide::Solver {
     let dir = if cli.no_cache {
         slide::CacheDir::None
     } else if let Some(d) = &cli.cache_dir {
@@ -250,8 +262,7 @@ pub(crate) fn solver(cli: &Cli) -> slide::Solver {
     } else {
         slide::CacheDir::Default
     };
-    let solver =
-        slide::Solver::with_options(dir, std::sync::Arc::new(progress::Bar::new(cli.quiet)));
+    let solver = slide::Solver::with_options(dir, progress);
     match cli
         .max_memory
         .map(|mb| mb.saturating_mul(1_000_000))

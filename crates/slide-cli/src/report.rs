@@ -163,24 +163,41 @@ pub fn summary_json(s: &slide::Summary) -> String {
 }
 
 /// The JSON object of a hint (`slide hint --json`): `{"board": [[…]], "moves": D, "hints": [tiles]}`, with
-/// `"notation": [letters]` when a letter notation is asked for.
-pub fn hint_json(board: &Board, h: &slide::Hint, notation: Option<Notation>) -> String {
+/// `"metric": "mtm"` in MTM (where a hint is a push, named by its farthest tile) and `"notation": [moves]` when a
+/// notation is asked for.
+pub fn hint_json(
+    board: &Board,
+    h: &slide::Hint,
+    notation: Option<Notation>,
+    metric: slide::Metric,
+) -> String {
     let mut out = format!(
         "{{\"board\": {board}, \"moves\": {}, \"hints\": [{}]",
         h.distance,
         join(&h.tiles, ",")
     );
+    if metric == slide::Metric::Mtm {
+        out.push_str(", \"metric\": \"mtm\"");
+    }
     if let Some(n) = notation {
-        let letters: Vec<String> = h.tiles.iter().map(|&t| hint_written(board, t, n)).collect();
+        let letters: Vec<String> = h
+            .tiles
+            .iter()
+            .map(|&t| hint_written(board, t, n, metric))
+            .collect();
         let _ = write!(out, ", \"notation\": {}", serde_json::json!(letters));
     }
     out.push('}');
     out
 }
 
-/// One hint (the tile `t`, next to the blank) written in `notation`: the tile's number or a letter.
-pub fn hint_written(board: &Board, t: u32, notation: Notation) -> String {
-    written(&[t], board, notation)
+/// One hint written in `notation`: in STM the tile `t` (next to the blank), in MTM the push that ends with `t`
+/// (all the tiles it slides: `U2` in short notation).
+pub fn hint_written(board: &Board, t: u32, notation: Notation, metric: slide::Metric) -> String {
+    match metric {
+        slide::Metric::Mtm => written(&board.push_tiles(t).unwrap_or_default(), board, notation),
+        slide::Metric::Stm => written(&[t], board, notation),
+    }
 }
 
 #[cfg(test)]

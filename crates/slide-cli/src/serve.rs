@@ -34,6 +34,10 @@
 //!   [`MAX_SCRAMBLE_CELLS`] cells, at most [`MAX_ANALYSE_MOVES`] moves; the size and the GIF limits are the render
 //!   module's. Drawn on a solver thread,
 //!   under a permit like a solve.
+//! - `GET /api/status` — what the background thread has loaded or is building (see below): `{"builds": [{"shape",
+//!   "metric", "blank", "what", "state", "fraction", "step", "steps", "memory_mb", "error"?}]}`, one entry per goal
+//!   asked for, `state` one of `queued`, `loading`, `building`, `ready`, `failed`, `off`; `fraction` (0 to 1) is
+//!   the part of the work done over its `steps` (pattern databases, or tables).
 //! - `GET /api/stats?shape=RxC[&metric=stm|mtm]` — `{"shape", "metric", "goal", "states", "gods_number",
 //!   "histogram", "antipodes"}` for shapes of at most 12 cells (or a single row or column of at most
 //!   [`MAX_SCRAMBLE_CELLS`]), from the complete table: built in memory under [`SMALL_TABLE_CELLS`] cells, waited for
@@ -71,19 +75,24 @@
 //!   its table without holding a solver, see above): the method is the library's planning
 //!   point's ([`slide::Solver::plan`]) with `wait_for_builds` off, which answers from what is in memory and
 //!   otherwise by IDA* with the Manhattan + linear-conflict heuristic, which needs no tables (still exact when it
-//!   finishes within the budget). One background thread loads or builds a shape's data the first time it is asked
-//!   for, for shapes under [`LC_ONLY_CELLS`] cells with the default goal only (and the complete table of an
-//!   analysis's goal, which depends only on the goal's shape and blank cell): the 5x5 databases take minutes and
-//!   gigabytes to build, and each custom goal would be another build.
-//! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and the library's
-//!   own worker pool (rayon) — a fixed number, whatever the clients do.
+//!   finishes within the budget). One background thread (`warm.rs`) loads or builds a shape's data the first time
+//!   it is asked for, one shape at a time, for shapes of at most [`slide::FAST_DEFAULT_CELLS`] cells with the
+//!   default goal only (and the complete table of an analysis's goal, which depends only on the goal's shape and
+//!   blank cell; each custom goal would be another build). The 5x5 pattern databases take about 5 minutes of two
+//!   cores and 2.5 GB the first time (then 255 MB, loaded from the cache in seconds); meanwhile 5x5 boards are
+//!   searched with linear conflicts, and `GET /api/status` says how far the build is. `--no-large-builds` keeps
+//!   whatever needs more than [`crate::warm::LARGE_BUILD_BYTES`] off (the 5x5 databases); the global
+//!   `--max-memory` makes the library refuse the builds over it (files already in the cache are still loaded).
+//! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and its rayon pool
+//!   (one thread per core, for the builds), and the library's global rayon pool (small tables built in memory)
+//!   — a fixed number, whatever the clients do.
 //! - Ctrl-C (or SIGTERM) stops accepting connections, gives the requests under way up to [`SHUTDOWN_GRACE`] to
 //!   finish, and exits with status 0 (a second Ctrl-C exits at once).
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -103,12 +112,13 @@ use tokio_io_timeout::TimeoutStream;
 use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::report::{analysis_json, answer_json, Moves};
+use crate::warm::{Warm, WarmState};
 use slide::engine::table::MAX_TABLE_CELLS;
 use slide::render::{self, Scheme, Style, Theme};
 use slide::request::{parse_analyse, parse_solve, shorten};
 use slide::Scrambler;
+use slide::SolveOptions;
 use slide::{Board, Metric, Shape, Solver};
-use slide::{Method as SolveMethod, SolveOptions};
 
 use crate::{EXIT_OK, EXIT_USAGE};
 
@@ -121,8 +131,6 @@ pub const MAX_SCRAMBLE_CELLS: usize = 64;
 /// Longest move sequence `POST /api/analyse` takes (single-tile moves; `R3` is three). Above 12 cells each move may
 /// cost a search; the whole analysis also stays within one time budget.
 pub const MAX_ANALYSE_MOVES: usize = 10_000;
-/// Boards of at least this many cells are always searched with linear conflicts (see the module comment).
-pub const LC_ONLY_CELLS: usize = 20;
 /// Analyses of boards under this many cells (not single lines) build their small table on the solver thread, in
 /// memory, with a solver of their own (about a second or less in an optimised build), so that they never wait
 /// behind the background thread's long builds; from this size up (11 and 12 cells: minutes to build, or a load
@@ -181,9 +189,22 @@ pub struct ServeArgs {
     /// are answered, so that other web sites cannot reach the server through their own names.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_host: Vec<String>,
+    /// Never load or build the tables and pattern databases whose build needs more than 1 GB (today the 5x5
+    /// pattern databases: about 5 minutes of two cores and 2.5 GB the first time); those boards are then searched
+    /// with linear conflicts (weaker). To use databases already in the cache without ever building them, give
+    /// `slide --max-memory 2000 serve` instead.
+    #[arg(long)]
+    pub no_large_builds: bool,
 }
 
-pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
+/// Serves until Ctrl-C. `solver` reports its progress to `warm` (see `main.rs`), whose queue `warm_rx` the warm-up
+/// thread reads.
+pub fn run(
+    solver: &Solver,
+    warm: Arc<Warm>,
+    warm_rx: Receiver<(Board, Metric)>,
+    args: &ServeArgs,
+) -> anyhow::Result<u8> {
     let addr: SocketAddr = match (args.bind.as_str(), args.port).to_socket_addrs() {
         Ok(mut a) => match a.next() {
             Some(a) => a,
@@ -240,15 +261,10 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
         out.flush()?;
     }
 
-    let (warm_tx, warm_rx) = sync_channel::<(Board, Metric)>(16);
     // The small tables of analyses (see [`SMALL_TABLE_CELLS`]): built in memory, under a lock of their own.
     let small = Solver::with_store(None, Arc::new(slide::NoProgress));
     let (job_tx, job_rx) = sync_channel::<Job>(workers);
     let job_rx = Mutex::new(job_rx);
-    let warm = Arc::new(Warm {
-        state: Mutex::new(HashMap::new()),
-        queue: warm_tx,
-    });
     let app = Arc::new(App {
         budget: Budget {
             // Checked by the value parser: more than 0 and at most a day.
@@ -265,7 +281,7 @@ pub fn run(solver: &Solver, args: &ServeArgs) -> anyhow::Result<u8> {
         let warm = &warm;
         std::thread::Builder::new()
             .name("slide-warm".into())
-            .spawn_scoped(s, move || warm_loop(solver, warm, warm_rx))
+            .spawn_scoped(s, move || crate::warm::run(solver, warm, warm_rx))
             .map_err(cannot)?;
         let small = &small;
         for _ in 0..workers {
@@ -423,6 +439,13 @@ fn router(app: Arc<App>) -> Router {
             "/api/stats/plot",
             get(|State(app): State<Arc<App>>, uri: Uri| async move {
                 app.stats(uri.query().unwrap_or(""), true).await
+            })
+            .fallback(not_allowed("GET")),
+        )
+        .route(
+            "/api/status",
+            get(|State(app): State<Arc<App>>| {
+                std::future::ready(Reply::json(200, app.warm.status_json()))
             })
             .fallback(not_allowed("GET")),
         )
@@ -703,54 +726,6 @@ impl Drop for Permit {
 struct Budget {
     time: Duration,
     nodes: u64,
-}
-
-/// Which goals have their tables or pattern databases loaded, by shape, the goal's blank cell (which is all a
-/// complete table or an MTM label table depends on; pattern databases are only asked for the default goal) and
-/// metric.
-struct Warm {
-    state: Mutex<HashMap<(Shape, usize, Metric), WarmState>>,
-    queue: SyncSender<(Board, Metric)>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum WarmState {
-    Queued,
-    Ready,
-    Failed,
-}
-
-impl Warm {
-    /// Whether the goal's data is loaded; when it was never asked for, asks the background thread to load or build
-    /// it (and says `Queued`).
-    fn state(&self, goal: &Board, metric: Metric) -> WarmState {
-        let key = (goal.shape(), goal.blank(), metric);
-        let mut m = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        match m.get(&key) {
-            Some(s) => *s,
-            None => {
-                match self.queue.try_send((goal.clone(), metric)) {
-                    Ok(()) => {
-                        m.insert(key, WarmState::Queued);
-                    }
-                    Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {} // asked again later
-                }
-                WarmState::Queued
-            }
-        }
-    }
-
-    /// True when the goal's data is loaded; otherwise asks the background thread to load or build it.
-    fn ready(&self, goal: &Board) -> bool {
-        self.state(goal, Metric::Stm) == WarmState::Ready
-    }
-
-    fn set(&self, goal: &Board, metric: Metric, s: WarmState) {
-        self.state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert((goal.shape(), goal.blank(), metric), s);
-    }
 }
 
 /// What the request handlers share.
@@ -1077,13 +1052,15 @@ impl App {
         if let Err(r) = check_board(&board, &goal) {
             return r;
         }
-        if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
-            return r;
-        }
+        // The options first: they ask the background thread for the STM data (seconds, even for 4 x 4) before an
+        // MTM request asks for its tables (the 4 x 4 label tables take minutes), as the page asks both at once.
         let opts = SolveOptions {
             metric: req.metric,
             ..self.options(&board, &goal)
         };
+        if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
+            return r;
+        }
         self.run(board, goal, opts, Work::Solve { moves: req.moves }, None)
             .await
     }
@@ -1398,7 +1375,7 @@ impl App {
                         ),
                     ))
                 }
-                WarmState::Queued if Instant::now() >= give_up => {
+                WarmState::Pending if Instant::now() >= give_up => {
                     return Err(Reply::error(
                         503,
                         format!(
@@ -1407,7 +1384,7 @@ impl App {
                     ),
                     ))
                 }
-                WarmState::Queued => tokio::time::sleep(Duration::from_millis(20)).await,
+                WarmState::Pending => tokio::time::sleep(Duration::from_millis(20)).await,
             }
         }
     }
@@ -1459,10 +1436,12 @@ impl App {
     /// The solve options for a board: always under the budget, and never waiting for a build. The method is the
     /// library's choice ([`slide::Solver::plan`] with `wait_for_builds` off): a table or pattern databases when
     /// they are in memory, else IDA* with linear conflicts; fast mode above 25 cells. The first board of a shape
-    /// under [`LC_ONLY_CELLS`] cells with the default goal asks the background thread to load or build its data.
+    /// of at most [`slide::FAST_DEFAULT_CELLS`] cells with the default goal asks the background thread to load or
+    /// build its data.
     fn options(&self, board: &Board, goal: &Board) -> SolveOptions {
         let shape = board.shape();
-        if shape.cells() < LC_ONLY_CELLS && goal.is_default_goal() && !shape.is_line() {
+        if shape.cells() <= slide::FAST_DEFAULT_CELLS && goal.is_default_goal() && !shape.is_line()
+        {
             let _ = self.warm.ready(goal);
         }
         SolveOptions {
@@ -1684,32 +1663,6 @@ fn over_budget(e: &slide::Error, opts: &SolveOptions) -> String {
     format!(
         "the analysis did not finish within the server's budget ({time} s in all, {nodes} nodes per search){what}; `slide analyse` on the command line has no budget"
     )
-}
-
-/// Loads or builds, one goal and metric at a time, what the solver needs for it: a complete table up to 12 cells,
-/// pattern databases above (asked for the default goal only) in STM, the MTM label tables above 12 cells in MTM.
-fn warm_loop(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
-    for (goal, metric) in rx {
-        let shape = goal.shape();
-        let opts = SolveOptions {
-            metric,
-            method: if shape.cells() <= MAX_TABLE_CELLS {
-                SolveMethod::Table
-            } else {
-                SolveMethod::Search
-            },
-            ..SolveOptions::default()
-        };
-        // Solving the goal itself loads the table or the pattern databases and then finds nothing to do.
-        let state = match solver.solve_with(&goal, &goal, &opts) {
-            Ok(_) => WarmState::Ready,
-            Err(e) => {
-                eprintln!("slide: serve: {shape} ({metric}): {e}; searching without tables");
-                WarmState::Failed
-            }
-        };
-        warm.set(&goal, metric, state);
-    }
 }
 
 fn scramble(query: &str) -> Reply {

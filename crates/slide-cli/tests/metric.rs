@@ -365,4 +365,170 @@ fn solve_4x4_mtm_against_a_plain_search() {
         cut.contains("\"moves\": null") && cut.contains("\"lower_bound\": "),
         "{cut}"
     );
+    // Hints in MTM (IDA* above 12 cells): every push that leads one push closer in the plain search, named by the
+    // farthest tile it slides; boards up to 6 pushes away, so that every neighbour's distance is known here.
+    let hinted: Vec<&(Vec<u8>, usize)> = boards.iter().filter(|(_, d)| *d <= 6).collect();
+    let input: String = hinted.iter().map(|(b, _)| slash(4, b) + "\n").collect();
+    let out = run(&["hint", "--metric", "mtm"], &input);
+    let mut multi = 0;
+    for ((b, d), line) in hinted.iter().zip(out.lines()) {
+        let blank = b.iter().position(|&t| t == 0).unwrap();
+        let (r, c) = (blank / 4, blank % 4);
+        let mut want = Vec::new();
+        for to in (0..4).map(|q| r * 4 + q).chain((0..4).map(|p| p * 4 + c)) {
+            if to == blank {
+                continue;
+            }
+            let step = if to / 4 == r { 1 } else { 4 };
+            let mut n = (*b).clone();
+            let mut at = blank;
+            while at != to {
+                let nx = if to > at { at + step } else { at - step };
+                n.swap(at, nx);
+                at = nx;
+            }
+            if ball.get(&n).is_some_and(|&x| x as usize + 1 == *d) {
+                want.push(b[to] as u32);
+                multi += usize::from(to.abs_diff(blank) != 1 && to.abs_diff(blank) != 4);
+            }
+        }
+        want.sort_unstable();
+        let mut expect = d.to_string();
+        for t in &want {
+            expect += &format!(" {t}");
+        }
+        assert_eq!(line, expect, "{}", slash(4, b));
+    }
+    assert!(multi > 0, "no hint pushed more than one tile");
+    // --count and --all in MTM (a counting IDA* iteration over pushes): the number of shortest push sequences by
+    // dynamic programming over the plain search's distances, and every listed sequence replayed with d pushes.
+    let mut counts: std::collections::HashMap<Vec<u8>, u128> = std::collections::HashMap::new();
+    let mut ordered: Vec<(&Vec<u8>, &u8)> = ball.iter().collect();
+    ordered.sort_by_key(|(b, d)| (**d, (*b).clone()));
+    for (b, &d) in &ordered {
+        let n = if d == 0 {
+            1
+        } else {
+            reference::neighbours(4, 4, b, Metric::Mtm)
+                .iter()
+                .filter(|c| ball.get(*c) == Some(&(d - 1)))
+                .map(|c| counts[c])
+                .sum()
+        };
+        counts.insert((*b).clone(), n);
+    }
+    // The sampled boards, and the deepest boards with several shortest solutions (2 to 50 of them).
+    let mut counted: Vec<(Vec<u8>, usize)> = boards.clone();
+    counted.extend(
+        ordered
+            .iter()
+            .rev()
+            .filter(|(b, _)| (2..=50).contains(&counts[*b]))
+            .take(6)
+            .map(|(b, &d)| ((*b).clone(), d as usize)),
+    );
+    let input: String = counted.iter().map(|(b, _)| slash(4, b) + "\n").collect();
+    let out = run(&["solve", "--metric", "mtm", "--count"], &input);
+    let mut several = 0;
+    for ((b, d), line) in counted.iter().zip(out.lines()) {
+        assert_eq!(line, format!("{d} {}", counts[b]), "{}", slash(4, b));
+        several += usize::from(counts[b] > 1);
+    }
+    assert!(several >= 6, "{out}");
+    let (b, d) = counted
+        .iter()
+        .filter(|(b, _)| (2..=20).contains(&counts[b]))
+        .max_by_key(|(_, d)| *d)
+        .unwrap();
+    let out = run(
+        &["solve", "--metric", "mtm", "--all", "--notation", "short"],
+        &slash(4, b),
+    );
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some(d.to_string().as_str()), "{out}");
+    let listed: std::collections::HashSet<&str> = lines.collect();
+    assert_eq!(listed.len() as u128, counts[b], "{out}");
+    for moves in &listed {
+        assert_eq!(play_letters(4, 4, b, moves), (goal.clone(), *d), "{out}");
+    }
+    // One hint as JSON in short notation: the push written as one letter and its count.
+    let (b, _) = hinted.iter().find(|(_, d)| *d == 1).unwrap();
+    let json = run(
+        &["hint", "--metric", "mtm", "--json", "--notation", "short"],
+        &slash(4, b),
+    );
+    assert!(
+        json.contains("\"moves\": 1") && json.contains("\"metric\": \"mtm\""),
+        "{json}"
+    );
+    let letters: Vec<String> = serde_json::from_str::<serde_json::Value>(&json).unwrap()
+        ["notation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(letters.len(), 1, "{json}");
+    let (end, pushes) = play_letters(4, 4, b, &letters[0]);
+    assert_eq!((end, pushes), (goal.clone(), 1), "{json}");
+}
+
+/// `slide bench FILE --metric mtm`: every instance solved in MTM (a 3 × 3 file with the blank-first goal, as the
+/// benchmark files have), its length the plain search's MTM distance and at most the published single-tile length;
+/// a wrong published length (below the MTM optimum) is reported as wrong.
+#[test]
+fn bench_in_mtm() {
+    let s = Slide::new();
+    let goal = reference::goal_with_blank(9, 0);
+    let stm = Reference::new(3, 3, &goal, Metric::Stm);
+    let mtm = Reference::new(3, 3, &goal, Metric::Mtm);
+    let boards: Vec<Vec<u8>> = reference::permutations(9)
+        .into_iter()
+        .filter(|b| stm.distance(b).is_some_and(|d| d >= 20))
+        .step_by(997)
+        .take(5)
+        .collect();
+    assert_eq!(boards.len(), 5);
+    let line = |id: usize, known: u32, b: &[u8]| {
+        let tiles: Vec<String> = b.iter().map(|t| t.to_string()).collect();
+        format!("{id} {known} 0 {}\n", tiles.join(" "))
+    };
+    let file: String = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| line(i + 1, stm.distance(b).unwrap(), b))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.txt");
+    std::fs::write(&path, &file).unwrap();
+    let p = path.to_str().unwrap();
+    let out = s.ok(
+        &["--quiet", "bench", p, "--metric", "mtm", "--threads", "1"],
+        "",
+    );
+    assert!(
+        out.contains("instances: 5, MTM-optimal, replayed and at most the published STM length: 5, not proven: 0, wrong: 0"),
+        "{out}"
+    );
+    for (i, b) in boards.iter().enumerate() {
+        let want = [
+            (i + 1).to_string(),
+            mtm.distance(b).unwrap().to_string(),
+            stm.distance(b).unwrap().to_string(),
+            "yes".into(),
+        ];
+        assert!(
+            out.lines().any(|l| l
+                .split_whitespace()
+                .take(4)
+                .eq(want.iter().map(String::as_str))),
+            "{want:?}: {out}"
+        );
+    }
+    // A published length below the MTM optimum cannot be right.
+    let low = mtm.distance(&boards[0]).unwrap() - 1;
+    std::fs::write(&path, line(1, low, &boards[0])).unwrap();
+    let (code, out, _) = s.run(&["--quiet", "bench", p, "--metric", "mtm"], "");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("wrong: 1"), "{out}");
 }

@@ -653,7 +653,8 @@ fn solves_4x4_boards_optimally() {
 
 #[test]
 fn the_budget_stops_hard_searches_quickly() {
-    let s = Serve::with_args(&["--timeout", "1", "--threads", "2"]);
+    // Without the 5x5 pattern databases (minutes to build): no test builds them.
+    let s = Serve::with_args(&["--timeout", "1", "--threads", "2", "--no-large-builds"]);
     let board = s.get("/api/scramble?shape=5x5&seed=5").json()["board"].clone();
     let t = Instant::now();
     let v = s.solve(serde_json::json!({ "board": board, "moves": true }));
@@ -728,7 +729,7 @@ fn check_fallback(v: &Value) -> (u64, u64) {
 
 #[test]
 fn every_4x5_and_5x5_scramble_gets_a_marked_solution_within_the_budget() {
-    let s = Serve::with_args(&["--threads", "2"]);
+    let s = Serve::with_args(&["--threads", "2", "--no-large-builds"]);
     for (shape, seed) in [("4x5", 1), ("4x5", 2), ("5x5", 1), ("5x5", 2), ("5x5", 3)] {
         let board = s
             .get(&format!("/api/scramble?shape={shape}&seed={seed}"))
@@ -754,6 +755,178 @@ fn every_4x5_and_5x5_scramble_gets_a_marked_solution_within_the_budget() {
         let v = s.solve(serde_json::json!({ "board": board }));
         assert!(v["moves"].is_u64() && v.get("solution").is_none(), "{v}");
     }
+}
+
+/// `GET /api/status` as a list of entries.
+fn builds(s: &Serve) -> Vec<Value> {
+    let r = s.get("/api/status");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    r.json()["builds"].as_array().unwrap().clone()
+}
+
+/// The status entry of a shape's default goal in single-tile moves, if any.
+fn build_of(builds: &[Value], shape: &str) -> Option<Value> {
+    let (r, c) = shape.split_once('x').unwrap();
+    let blank = r.parse::<u64>().unwrap() * c.parse::<u64>().unwrap() - 1;
+    builds
+        .iter()
+        .find(|b| b["shape"] == shape && b["metric"] == "stm" && b["blank"] == blank)
+        .cloned()
+}
+
+/// The first 4x4 board asked for starts the build of its pattern databases (6-6-3) in the background: the answer
+/// does not wait for it (linear conflicts), `GET /api/status` shows the build going from database 1 to 3 with a
+/// fraction that only grows, then ready; the same board is then searched with the databases (far fewer nodes, the
+/// same proven length) and the files are in the cache.
+#[test]
+fn status_shows_a_build_and_its_progress_and_solves_use_it_once_ready() {
+    let s = Serve::with_args(&["--threads", "2"]);
+    assert!(builds(&s).is_empty());
+    let r = s.post("/api/status", "{}");
+    assert_eq!(r.status, 405, "{}", r.body);
+
+    let board = s.get("/api/scramble?shape=4x4&seed=3").json()["board"].clone();
+    let before = s.solve(serde_json::json!({ "board": board, "moves": true }));
+    assert_eq!(before["optimal"], true, "{before}");
+    replay_to_goal(&before["board"], &before["solution"]);
+
+    let give_up = Instant::now() + Duration::from_secs(600);
+    let (mut fraction, mut step, mut building) = (0.0f64, 0u64, 0usize);
+    let last = loop {
+        let b = build_of(&builds(&s), "4x4").expect("no 4x4 entry in the status");
+        assert_eq!(b["what"], "pattern databases", "{b}");
+        assert_eq!(b["steps"], 3, "{b}");
+        assert!(b["memory_mb"].as_u64().unwrap() > 0, "{b}");
+        let f = b["fraction"].as_f64().unwrap();
+        let st = b["step"].as_u64().unwrap();
+        assert!(
+            (0.0..=1.0).contains(&f) && f >= fraction,
+            "{b} after {fraction}"
+        );
+        assert!((1..=3).contains(&st) && st >= step, "{b} after step {step}");
+        (fraction, step) = (f, st);
+        match b["state"].as_str().unwrap() {
+            "ready" => break b,
+            "building" => building += 1,
+            "queued" | "loading" => {}
+            other => panic!("state {other}: {b}"),
+        }
+        assert!(Instant::now() < give_up, "the 4x4 build did not end: {b}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(building > 0, "never seen building");
+    assert_eq!(last["fraction"], 1.0, "{last}");
+    assert_eq!(last["step"], 3, "{last}");
+    assert!(last.get("error").is_none(), "{last}");
+    let files = std::fs::read_dir(s._cache.path())
+        .unwrap()
+        .filter(|f| {
+            let name = f.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("pdb-4x4-")
+        })
+        .count();
+    assert_eq!(files, 3);
+
+    let after = s.solve(serde_json::json!({ "board": board, "moves": true }));
+    assert_eq!(after["optimal"], true, "{after}");
+    assert_eq!(after["moves"], before["moves"], "{after} against {before}");
+    replay_to_goal(&after["board"], &after["solution"]);
+    assert!(
+        after["nodes"].as_u64().unwrap() * 4 < before["nodes"].as_u64().unwrap(),
+        "the databases do not answer: {after} against {before}"
+    );
+}
+
+/// `--no-large-builds`: the 5x5 pattern databases are neither loaded nor built; the status says so (and why), the
+/// 5x5 answers come at once all the same; smaller shapes are still built.
+#[test]
+fn large_builds_can_be_turned_off() {
+    let s = Serve::with_args(&["--threads", "2", "--no-large-builds"]);
+    let board = s.get("/api/scramble?shape=5x5&seed=1").json()["board"].clone();
+    let v = s.solve(serde_json::json!({ "board": board, "moves": true }));
+    check_fallback(&v);
+    let all = builds(&s);
+    let b = build_of(&all, "5x5").expect("no 5x5 entry");
+    assert_eq!(b["state"], "off", "{b}");
+    assert_eq!(b["what"], "pattern databases", "{b}");
+    assert_eq!(b["fraction"], 0.0, "{b}");
+    assert!(b["memory_mb"].as_u64().unwrap() > 1000, "{b}");
+    assert!(
+        b["error"].as_str().unwrap().contains("--no-large-builds"),
+        "{b}"
+    );
+    let b = s.get("/api/scramble?shape=3x3&seed=1").json()["board"].clone();
+    assert!(s.solve(serde_json::json!({ "board": b }))["moves"].is_u64());
+    let b = s.get("/api/scramble?shape=4x4&seed=1").json()["board"].clone();
+    assert!(s.solve(serde_json::json!({ "board": b }))["moves"].is_u64());
+    let four = build_of(&builds(&s), "4x4").expect("no 4x4 entry");
+    assert_ne!(four["state"], "off", "{four}");
+    assert!(std::fs::read_dir(s._cache.path()).unwrap().all(|f| !f
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .contains("5x5")));
+}
+
+/// With `--max-memory` under a build's need, the library refuses it: the status says failed with the library's
+/// words, and the answers go on without it.
+#[test]
+fn builds_over_the_memory_limit_fail_and_say_why() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("slide"))
+        .args([
+            "--max-memory",
+            "10",
+            "serve",
+            "--port",
+            "0",
+            "--threads",
+            "2",
+        ])
+        .env("SLIDE_CACHE_DIR", cache.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start slide serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("first line: {line:?}"));
+    let s = Serve {
+        child,
+        addr: url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string(),
+        _cache: cache,
+    };
+    let board = s.get("/api/scramble?shape=4x4&seed=3").json()["board"].clone();
+    let give_up = Instant::now() + Duration::from_secs(120);
+    let b = loop {
+        let v = s.solve(serde_json::json!({ "board": board }));
+        assert_eq!(v["optimal"], true, "{v}");
+        let b = build_of(&builds(&s), "4x4").expect("no 4x4 entry");
+        if b["state"] == "failed" {
+            break b;
+        }
+        assert!(
+            ["queued", "loading"].contains(&b["state"].as_str().unwrap()),
+            "{b}"
+        );
+        assert!(Instant::now() < give_up, "{b}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let e = b["error"].as_str().unwrap();
+    assert!(
+        e.contains("MB allowed (--max-memory)") && e.contains("4x4"),
+        "{b}"
+    );
 }
 
 #[test]

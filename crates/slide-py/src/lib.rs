@@ -1378,20 +1378,22 @@ fn analyse<'py>(
     Ok(d)
 }
 
-/// `(distance, tiles)`: the least number of single-tile moves from `board` to the goal (0 on it, -1 when it
+/// `(distance, tiles)`: the least number of moves from `board` to the goal in `metric` (0 on it, -1 when it
 /// cannot be reached) and every tile whose move starts a shortest solution, ascending (the library's
-/// `Solver::hint`). Exact from the tables up to 12 cells; above, by IDA* under `timeout` and `max_nodes` (each
-/// search), which raise `LimitReached` when they stop one.
+/// `Solver::hint`); in `metric="mtm"` a move is a push, named by the tile farthest from the blank that it slides.
+/// Exact from the tables up to 12 cells; above, by IDA* under `timeout` and `max_nodes` (each search), which
+/// raise `LimitReached` when they stop one.
 #[pyfunction]
-#[pyo3(signature = (board, goal=None, *, timeout=None, max_nodes=None))]
+#[pyo3(signature = (board, goal=None, *, metric="stm", timeout=None, max_nodes=None))]
 fn hint(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
     goal: Option<&Bound<'_, PyAny>>,
+    metric: &str,
     timeout: Option<f64>,
     max_nodes: Option<i128>,
 ) -> PyResult<(i64, Vec<Tile>)> {
-    let ask = Ask::new("stm", true, timeout, max_nodes, None)?;
+    let ask = Ask::new(metric, true, timeout, max_nodes, None)?;
     let b = board_from(board, "")?;
     let g = goal_for(&b, goal, "")?;
     let cancel = Arc::new(AtomicBool::new(false));

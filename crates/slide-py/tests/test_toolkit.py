@@ -21,6 +21,7 @@ from reference import (
     matches,
     mtm_distance_from,
     neighbours,
+    pushes,
     replay,
     replay_blank,
     runs,
@@ -343,6 +344,17 @@ def test_hint_against_bfs(bfs33):
                 want.append(k[c])
         assert slide.hint(board) == (d, sorted(want))
     assert slide.hint([[1, 2, 3], [5, 4, 0]]) == (-1, [])
+
+
+def test_hint_in_mtm_against_bfs(mtm33):
+    # A hint in MTM is a push that leads one push closer, named by the farthest tile it slides (the tile on the
+    # blank's cell after the push).
+    for k in list(mtm33)[::5003] + [goal_of(3, 3)]:
+        d = mtm33[k]
+        want = sorted(k[nb.index(0)] for nb in pushes(k, 3, 3) if mtm33[nb] == d - 1)
+        assert slide.hint(rows_of(k, 3), metric="mtm") == (d, want)
+    assert slide.hint([[1, 2, 3], [4, 5, 6], [0, 7, 8]], metric="mtm") == (1, [8])
+    assert slide.hint([[1, 2, 3], [5, 4, 0]], metric="mtm") == (-1, [])
 
 
 def test_hint_above_12_cells_by_search():

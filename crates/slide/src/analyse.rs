@@ -17,6 +17,7 @@ use crate::board::frame::Frame;
 use crate::board::{Board, Direction, Tile};
 use crate::error::{Error, Result};
 use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
+use crate::metric::Metric;
 use crate::notation::Moves;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::{count_paths, Counted, Limits};
@@ -189,6 +190,21 @@ fn children(b: &Board) -> Vec<(Tile, Board)> {
         .collect()
 }
 
+/// The boards one multi-tile move (a push) away, with the tiles that moved, nearest the blank first (the last is
+/// the tile a player clicks: the push moves it and every tile between it and the blank).
+fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
+    let mut out = Vec::new();
+    for &d in &DIRECTIONS {
+        let mut c = b.clone();
+        let mut moved = Vec::new();
+        while let Some(t) = c.apply_direction(d) {
+            moved.push(t);
+            out.push((moved.clone(), c.clone()));
+        }
+    }
+    out
+}
+
 /// The proven least number of moves of a search's answer, or why there is none.
 fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
     s.distance().ok_or_else(|| Error::LimitReached {
@@ -353,6 +369,9 @@ impl Solver {
     /// assert_eq!((h.distance, h.tiles), (2, vec![5]));
     /// ```
     pub fn hint(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Hint> {
+        if opts.metric == Metric::Mtm {
+            return self.hint_mtm(board, goal, opts);
+        }
         let exact = self.exact(board, goal, opts)?;
         if board.unsolvable_reason(goal)?.is_some() {
             return Ok(Hint {
@@ -389,27 +408,103 @@ impl Solver {
                         tiles.push(t);
                         continue;
                     }
-                    if d == 0 {
-                        continue;
-                    }
-                    let bounded = SolveOptions {
-                        max_depth: Some(d as u64 - 1),
-                        ..opts.clone()
-                    };
-                    let s = self.solve_with(&c, goal, &bounded)?;
-                    match s.distance() {
-                        Some(x) if x == d - 1 => tiles.push(t),
-                        None if s.lower_bound as i64 > d - 1 => {}
-                        _ => {
-                            return Err(Error::LimitReached {
-                                what: format!("whether moving tile {t} starts a shortest solution"),
-                                lower_bound: s.lower_bound,
-                            })
-                        }
+                    if self.one_closer(&c, goal, &opts, d, || format!("moving tile {t}"))? {
+                        tiles.push(t);
                     }
                 }
                 d
             }
+        };
+        tiles.sort_unstable();
+        Ok(Hint { distance, tiles })
+    }
+
+    /// Whether `child` of a board at distance `d` (by search under `opts`) is at distance `d - 1`: a search no
+    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`Error::LimitReached`] naming
+    /// `the_move`.
+    fn one_closer(
+        &self,
+        child: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        d: i64,
+        the_move: impl FnOnce() -> String,
+    ) -> Result<bool> {
+        if d <= 0 {
+            return Ok(false);
+        }
+        let bounded = SolveOptions {
+            max_depth: Some(d as u64 - 1),
+            ..opts.clone()
+        };
+        let s = self.solve_with(child, goal, &bounded)?;
+        match s.distance() {
+            Some(x) if x == d - 1 => Ok(true),
+            None if s.lower_bound as i64 > d - 1 => Ok(false),
+            _ => Err(Error::LimitReached {
+                what: format!("whether {} starts a shortest solution", the_move()),
+                lower_bound: s.lower_bound,
+            }),
+        }
+    }
+
+    /// [`Solver::hint`] in MTM: every push that starts an MTM-shortest solution, named by the tile farthest from
+    /// the blank that it moves. Exact from the MTM tables (at most 12 cells, single rows and columns); above, by
+    /// MTM IDA* under `opts`: the board is solved once, and every other push is checked by a search no deeper than
+    /// the distance less one (a push changes the MTM distance by at most one).
+    fn hint_mtm(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Hint> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        if board.unsolvable_reason(goal)?.is_some() {
+            return Ok(Hint {
+                distance: -1,
+                tiles: vec![],
+            });
+        }
+        let mut tiles = Vec::new();
+        let distance = if shape.is_line() || shape.cells() <= MAX_TABLE_CELLS {
+            let d = self.distance_in(board, goal, Metric::Mtm)?;
+            for (moved, c) in pushes(board) {
+                if self.distance_in(&c, goal, Metric::Mtm)? + 1 == d {
+                    tiles.extend(moved.last());
+                }
+            }
+            d
+        } else {
+            let opts = SolveOptions {
+                method: Method::Search,
+                metric: Metric::Mtm,
+                weight: None,
+                max_depth: None,
+                ..opts.clone()
+            };
+            let s = self.solve_with(board, goal, &opts)?;
+            let d = proven(&s, || "the least number of moves from the board".into())?;
+            let solution = s.moves.clone().unwrap_or_default();
+            // The solution's first push: the longest push that is a prefix of it (its pushes are maximal runs).
+            let first = pushes(board)
+                .into_iter()
+                .map(|(moved, _)| moved)
+                .filter(|moved| solution.starts_with(moved))
+                .max_by_key(Vec::len);
+            for (moved, c) in pushes(board) {
+                let tile = *moved
+                    .last()
+                    .ok_or_else(|| Error::Internal("an empty push".into()))?;
+                if first.as_ref() == Some(&moved) {
+                    tiles.push(tile);
+                    continue;
+                }
+                if self.one_closer(&c, goal, &opts, d, || format!("pushing tile {tile}"))? {
+                    tiles.push(tile);
+                }
+            }
+            d
         };
         tiles.sort_unstable();
         Ok(Hint { distance, tiles })
@@ -448,6 +543,11 @@ impl Solver {
         goal: &Board,
         opts: &SolveOptions,
     ) -> Result<Count> {
+        if opts.metric == Metric::Mtm {
+            return self
+                .shortest_mtm(board, goal, opts, 0, false)
+                .map(|(c, _)| c);
+        }
         let exact = self.exact(board, goal, opts)?;
         let count = |count| Count {
             count,
@@ -535,6 +635,11 @@ impl Solver {
         limit: usize,
         opts: &SolveOptions,
     ) -> Result<Vec<Vec<Tile>>> {
+        if opts.metric == Metric::Mtm {
+            return self
+                .shortest_mtm(board, goal, opts, limit, true)
+                .map(|(_, paths)| paths);
+        }
         let exact = self.exact(board, goal, opts)?;
         if board.unsolvable_reason(goal)?.is_some() || limit == 0 {
             return Ok(vec![]);
@@ -564,6 +669,123 @@ impl Solver {
 }
 
 impl Solver {
+    /// [`Solver::count_optimal_with`] and [`Solver::optimal_solutions_with`] in MTM: the number of MTM-shortest
+    /// solutions and the first `keep` of them. Up to 12 cells by dynamic programming over the complete MTM table
+    /// (the count) and a walk down it (the list, pushes in ascending order of their tiles); single rows and columns
+    /// have one; above, MTM IDA* solves the board under `opts`, then one complete iteration at that number of
+    /// pushes counts ([`crate::search::mtm::count`]). With `stop_when_kept` (the list), a limit that stops a
+    /// search is [`Error::LimitReached`]; without (the count), the count so far, not `proven`.
+    fn shortest_mtm(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        keep: usize,
+        stop_when_kept: bool,
+    ) -> Result<(Count, Vec<Vec<Tile>>)> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        let proven = |count, paths| {
+            Ok((
+                Count {
+                    count,
+                    proven: true,
+                },
+                paths,
+            ))
+        };
+        if board.unsolvable_reason(goal)?.is_some() {
+            return proven(0, vec![]);
+        }
+        if shape.is_line() {
+            let s = self.solve_with(board, goal, opts)?;
+            let paths = s.moves.into_iter().take(keep).collect();
+            return proven(1, paths);
+        }
+        if shape.cells() <= MAX_TABLE_CELLS {
+            let frame = Frame::new(goal);
+            let table = self.table_in(frame.shape(), frame.blank_goal(), Metric::Mtm)?;
+            let v = TableView {
+                table,
+                frame,
+                n: shape.cells(),
+            };
+            let d = v.distance(board)?;
+            let mut paths = Vec::new();
+            if keep > 0 {
+                walk_mtm(&v, board, d, &mut Vec::new(), &mut paths, keep)?;
+            }
+            if stop_when_kept {
+                return proven(paths.len() as u128, paths);
+            }
+            // The number of shortest push sequences to each board of a layer, one push closer each time (a push
+            // changes the distance by -1, 0 or +1, which the table tells apart even modulo 3).
+            let mut layer: HashMap<Board, u128> = HashMap::from([(board.clone(), 1)]);
+            for k in (1..=d).rev() {
+                let want = v.value_of(k - 1);
+                let mut next: HashMap<Board, u128> = HashMap::with_capacity(layer.len() * 2);
+                for (b, &count) in &layer {
+                    for (_, c) in pushes(b) {
+                        if v.stored(&c)? == want {
+                            let e = next.entry(c).or_insert(0);
+                            *e = e.checked_add(count).ok_or_else(|| {
+                                Error::Internal(
+                                    "the number of shortest solutions overflowed 128 bits".into(),
+                                )
+                            })?;
+                        }
+                    }
+                }
+                layer = next;
+            }
+            return proven(layer.values().sum(), paths);
+        }
+        let opts = SolveOptions {
+            method: Method::Search,
+            weight: None,
+            max_depth: None,
+            ..opts.clone()
+        };
+        let s = self.solve_with(board, goal, &opts)?;
+        let d = self::proven(&s, || "the least number of moves from the board".into())?;
+        let (rows, cols) = self.label_tables(goal)?;
+        let tables = crate::search::mtm::MtmTables {
+            rows: &rows,
+            cols: &cols,
+        };
+        let limits = Limits {
+            max_depth: None,
+            ..opts.limits()
+        };
+        let bound =
+            u32::try_from(d).map_err(|_| Error::Internal("distance out of range".into()))?;
+        let c =
+            crate::search::mtm::count(board, goal, &tables, bound, &limits, keep, stop_when_kept)?;
+        if c.stopped && stop_when_kept {
+            return Err(Error::LimitReached {
+                what: "the list of shortest solutions".into(),
+                lower_bound: d as u64,
+            });
+        }
+        let paths = c
+            .paths
+            .iter()
+            .map(|p| p.iter().map(|&t| Tile::from(t)).collect())
+            .collect();
+        Ok((
+            Count {
+                count: c.count,
+                proven: !c.stopped,
+            },
+            paths,
+        ))
+    }
+
     /// Above the tables: solves `board` (IDA* under `opts`), then counts the sequences of that length with one
     /// complete IDA* iteration ([`count_paths`]), keeping the first `keep` (mapped back to the user's tiles).
     fn search_paths(
@@ -586,12 +808,8 @@ impl Solver {
         let mut pos = [0u8; MAX_SEARCH_CELLS];
         frame.positions(board, &mut pos);
         let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts
-                .timeout
-                .and_then(|t| std::time::Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
             max_depth: None,
+            ..opts.limits()
         };
         let work = CountWork {
             g: &geometry,
@@ -634,6 +852,35 @@ impl EvalJob for CountWork<'_, '_> {
             self.stop_when_kept,
         )
     }
+}
+
+/// [`walk`] in MTM: down the complete MTM table from `b` (at distance `d`), pushes in ascending order of the tiles
+/// they slide, each push's tiles appended one by one, until `limit` paths.
+fn walk_mtm(
+    v: &TableView<'_>,
+    b: &Board,
+    d: u32,
+    path: &mut Vec<Tile>,
+    out: &mut Vec<Vec<Tile>>,
+    limit: usize,
+) -> Result<()> {
+    if d == 0 {
+        out.push(path.clone());
+        return Ok(());
+    }
+    let mut next = pushes(b);
+    next.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+    for (moved, c) in next {
+        if out.len() >= limit {
+            break;
+        }
+        if v.stored(&c)? == v.value_of(d - 1) {
+            path.extend_from_slice(&moved);
+            walk_mtm(v, &c, d - 1, path, out, limit)?;
+            path.truncate(path.len() - moved.len());
+        }
+    }
+    Ok(())
 }
 
 /// Depth-first walk down the table from `b` (at distance `d`), children by ascending tile, until `limit` paths.

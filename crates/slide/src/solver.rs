@@ -266,7 +266,11 @@ pub struct Solver {
     store: Option<Arc<dyn Store>>,
     progress: Arc<dyn Progress + Send>,
     tables: Vec<OnceLock<Arc<CompleteTable>>>,
+    /// Held while a table or database is loaded or built, so that concurrent first callers wait for one build.
     building: Mutex<()>,
+    /// The same for the small tables built in memory (under `cache_from_cells` cells: a second or less), so that
+    /// they never wait behind a build of minutes (fast mode's last block, on a server building the 5x5 databases).
+    building_small: Mutex<()>,
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<PdbKey, Arc<Pdb>>>,
     /// MTM label tables by shape and goal blank cell.
@@ -349,6 +353,7 @@ impl Solver {
             progress,
             tables,
             building: Mutex::new(()),
+            building_small: Mutex::new(()),
             cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
             pdbs: Mutex::new(HashMap::new()),
             labels: Mutex::new(HashMap::new()),
@@ -435,7 +440,12 @@ impl Solver {
         blank: usize,
         metric: Metric,
     ) -> Result<&Arc<CompleteTable>> {
-        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        let lock = if shape.cells() < self.cache_from_cells {
+            &self.building_small
+        } else {
+            &self.building
+        };
+        let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
         if self.tables[i].get().is_none() {
             let t = self.load_or_build(shape, blank, metric)?;
             let _ = self.tables[i].set(Arc::new(t));
@@ -952,12 +962,7 @@ impl Solver {
             rows: &rows,
             cols: &cols,
         };
-        let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
-            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
-        };
+        let limits = opts.limits();
         Ok(
             match crate::search::mtm::search(board, goal, &tables, &limits)? {
                 Outcome::Solved {
@@ -1020,10 +1025,8 @@ impl Solver {
         // A timeout too long for the clock to represent (Duration::MAX, say) is no limit at all.
         let deadline = opts.timeout.and_then(|t| Instant::now().checked_add(t));
         let limits = Limits {
-            max_nodes: opts.max_nodes,
             deadline,
-            cancel: opts.cancel.as_deref(),
-            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+            ..opts.limits()
         };
         let weight = match opts.weight {
             None => (1, 1),
@@ -1239,10 +1242,8 @@ impl Solver {
             cells.push(frame.cell(cell.ok_or(Error::IllegalMove { tile: t as u64 })?) as u8);
         }
         let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
             max_depth: None,
+            ..opts.limits()
         };
         let pruner = pruner_for(opts);
         let job = SubtreeJob {
@@ -1593,12 +1594,7 @@ impl Solver {
         let geometry = Geometry::new(shape, 0)?;
         let eval = PatternManhattan::new(shape, &goal.fixed_tiles(), goal.blank())?;
         let pos: Vec<u8> = board.positions().iter().map(|&c| c as u8).collect();
-        let limits = Limits {
-            max_nodes: opts.max_nodes,
-            deadline: opts.timeout.and_then(|t| Instant::now().checked_add(t)),
-            cancel: opts.cancel.as_deref(),
-            max_depth: opts.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
-        };
+        let limits = opts.limits();
         let pruner = pruner_for(opts);
         let job = IdaJob {
             pos: &pos,
@@ -1983,6 +1979,18 @@ pub struct SolveOptions {
     pub fallback: bool,
 }
 
+impl SolveOptions {
+    /// The search limits of these options, the clock starting now (a time limit too long for the clock is none).
+    pub(crate) fn limits(&self) -> Limits<'_> {
+        Limits {
+            max_nodes: self.max_nodes,
+            deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
+            cancel: self.cancel.as_deref(),
+            max_depth: self.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+        }
+    }
+}
+
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
@@ -2135,6 +2143,24 @@ mod tests {
             assert_eq!(s.distance(&b, &g).unwrap(), want, "{text}");
             assert_eq!(s.solve(&b, &g).unwrap().distance(), Some(want), "{text}");
         }
+    }
+
+    /// A small table (built in memory) does not wait for a long build under way: fast mode's last block on a server
+    /// building its 5x5 databases. The long build is stood for by holding its lock.
+    #[test]
+    fn small_tables_do_not_wait_behind_long_builds() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let long_build = s.building.lock().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+                let _ = tx.send(s.solve(&b, &Board::goal(b.shape())).map(|x| x.distance()));
+            });
+            let got = rx.recv_timeout(std::time::Duration::from_secs(120));
+            drop(long_build);
+            assert_eq!(got.unwrap().unwrap(), Some(31));
+        });
     }
 
     /// The one planning point: methods by shape and options, and "never wait for a build" falling back to linear

@@ -279,3 +279,109 @@ fn cached_beside_the_stm_tables() {
     let third = on_disk();
     assert_eq!(third.stats_in(&g, Metric::Mtm).unwrap(), built.1);
 }
+
+/// The pushes of `cells` that the reference puts one push closer to its goal, each named by the tile farthest from
+/// the blank that it slides (the tile on the blank's cell afterwards), ascending.
+fn closer_pushes(rows: usize, cols: usize, cells: &[u8], r: &Reference) -> Vec<u32> {
+    let Some(d) = r.distance(cells) else {
+        return vec![];
+    };
+    let mut tiles: Vec<u32> = reference::neighbours(rows, cols, cells, reference::Metric::Mtm)
+        .iter()
+        .filter(|c| r.distance(c).is_some_and(|x| x + 1 == d))
+        .map(|c| cells[c.iter().position(|&t| t == 0).unwrap()] as u32)
+        .collect();
+    tiles.sort_unstable();
+    tiles
+}
+
+/// MTM hints from the tables: every 5th 3 × 3 board and every 2 × 4 board, against the reference BFS with
+/// multi-tile moves; the unreachable parity class gives -1 and no tiles.
+#[test]
+fn hints_in_mtm_match_a_plain_bfs() {
+    let s = solver();
+    for (rows, cols, stride) in [(3, 3, 5), (2, 4, 1)] {
+        let goal = reference::goal(rows * cols);
+        let r = Reference::new(rows, cols, &goal, reference::Metric::Mtm);
+        let g = board(rows, cols, &goal);
+        let mut hinted = 0;
+        for cells in reference::permutations(rows * cols).iter().step_by(stride) {
+            let h = s.hint(&board(rows, cols, cells), &g, &mtm()).unwrap();
+            let want = r.distance(cells).map_or(-1, |d| d as i64);
+            assert_eq!(h.distance, want, "{cells:?}");
+            assert_eq!(h.tiles, closer_pushes(rows, cols, cells, &r), "{cells:?}");
+            hinted += usize::from(h.tiles.iter().any(|&t| {
+                board(rows, cols, cells)
+                    .push_tiles(t)
+                    .is_some_and(|p| p.len() > 1)
+            }));
+        }
+        // Some hints push more than one tile (they are not single-tile hints in disguise).
+        assert!(hinted > 0, "{rows}x{cols}");
+    }
+}
+
+/// The number of MTM-shortest solutions of every board of `r`, by dynamic programming over the reference's
+/// distances (a board's count is the sum of the counts of its pushes one push closer).
+fn shortest_counts(
+    rows: usize,
+    cols: usize,
+    r: &Reference,
+) -> std::collections::HashMap<Vec<u8>, u128> {
+    let mut boards: Vec<Vec<u8>> = reference::permutations(rows * cols)
+        .into_iter()
+        .filter(|b| r.distance(b).is_some())
+        .collect();
+    boards.sort_by_key(|b| r.distance(b));
+    let mut counts = std::collections::HashMap::new();
+    for b in boards {
+        let d = r.distance(&b).unwrap();
+        let n = if d == 0 {
+            1
+        } else {
+            reference::neighbours(rows, cols, &b, reference::Metric::Mtm)
+                .iter()
+                .filter(|c| r.distance(c) == Some(d - 1))
+                .map(|c| counts[c])
+                .sum()
+        };
+        counts.insert(b, n);
+    }
+    counts
+}
+
+/// `--count` and `--all` in MTM from the tables: the number of MTM-shortest solutions against dynamic programming
+/// over the reference BFS on sampled 3 × 3 and 2 × 4 boards; every listed solution distinct, replayed, with as
+/// many pushes as the distance, and as many as the count.
+#[test]
+fn counts_and_lists_in_mtm_match_a_plain_bfs() {
+    let s = solver();
+    for (rows, cols, stride) in [(3, 3, 1009), (2, 4, 101)] {
+        let goal = reference::goal(rows * cols);
+        let r = Reference::new(rows, cols, &goal, reference::Metric::Mtm);
+        let counts = shortest_counts(rows, cols, &r);
+        let g = board(rows, cols, &goal);
+        let mut many = 0;
+        for cells in reference::permutations(rows * cols).iter().step_by(stride) {
+            let b = board(rows, cols, cells);
+            let c = s.count_optimal_with(&b, &g, &mtm()).unwrap();
+            assert!(c.proven);
+            assert_eq!(c.count, counts.get(cells).copied().unwrap_or(0), "{b}");
+            if c.count > 500 {
+                continue;
+            }
+            let all = s.optimal_solutions_with(&b, &g, 1000, &mtm()).unwrap();
+            assert_eq!(all.len() as u128, c.count, "{b}");
+            let unique: std::collections::HashSet<_> = all.iter().collect();
+            assert_eq!(unique.len(), all.len(), "{b}");
+            for tiles in &all {
+                let (end, pushes) =
+                    replay_counting_pushes(cols, cells, tiles).expect("legal moves");
+                assert_eq!(end, goal, "{b}: {tiles:?}");
+                assert_eq!(Some(pushes as u32), r.distance(cells), "{b}: {tiles:?}");
+            }
+            many += usize::from(c.count > 1);
+        }
+        assert!(many > 0, "{rows}x{cols}");
+    }
+}

@@ -179,11 +179,13 @@ def hint(
     board: BoardLike,
     goal: Optional[BoardLike] = None,
     *,
+    metric: str = "stm",
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
 ) -> Tuple[int, List[int]]:
-    """(distance, tiles): the least number of single-tile moves (0 on the goal, -1 when unsolvable) and every tile
-    whose move starts a shortest solution, ascending. Limits and Ctrl-C as analyse."""
+    """(distance, tiles): the least number of moves in `metric` (0 on the goal, -1 when unsolvable) and every tile
+    whose move starts a shortest solution, ascending; in "mtm" a move is a push, named by the farthest tile it
+    slides. Limits and Ctrl-C as analyse."""
 
 def render(
     board: BoardLike,

@@ -231,6 +231,37 @@ impl Board {
         Some(t)
     }
 
+    /// The tiles that one multi-tile move (a push) slides when `tile` is pushed toward the blank, nearest the blank
+    /// first and `tile` last; `None` when `tile` is not on the blank's row or column (or is the blank).
+    ///
+    /// ```
+    /// let b = slide::Board::parse("1 2 3/0 4 5").unwrap();
+    /// assert_eq!(b.push_tiles(5), Some(vec![4, 5]));
+    /// assert_eq!(b.push_tiles(2), None);
+    /// ```
+    pub fn push_tiles(&self, tile: Tile) -> Option<Vec<Tile>> {
+        let cell = self.tiles.iter().position(|&t| t == tile && t != 0)?;
+        let (br, bc) = self.shape.coords(self.blank);
+        let (r, c) = self.shape.coords(cell);
+        let cols = self.shape.cols();
+        let cells: Vec<usize> = if r == br {
+            if c > bc {
+                (bc + 1..=c).map(|x| r * cols + x).collect()
+            } else {
+                (c..bc).rev().map(|x| r * cols + x).collect()
+            }
+        } else if c == bc {
+            if r > br {
+                (br + 1..=r).map(|y| y * cols + c).collect()
+            } else {
+                (r..br).rev().map(|y| y * cols + c).collect()
+            }
+        } else {
+            return None;
+        };
+        Some(cells.into_iter().map(|x| self.tiles[x]).collect())
+    }
+
     /// The sum over tiles of their taxicab distance to their cells in `goal`: a lower bound on the number of moves,
     /// for boards of any size, in O(cells).
     ///

@@ -36,7 +36,7 @@ use crate::exact::bfs::{bfs, StateSpace, UNSEEN};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::MultisetRanker;
 use crate::progress::Progress;
-use crate::search::ida::{Limits, Outcome};
+use crate::search::ida::{Counted, Limits, Outcome};
 use crate::search::pruning::DEAD;
 use crate::search::push_pruning::PushPruner;
 
@@ -581,6 +581,75 @@ impl MtmIda<'_, '_> {
 /// and two columns ([`search`] checks).
 const MAX_CHILDREN: usize = 16;
 
+impl<'a, 'l> MtmIda<'a, 'l> {
+    /// The search state of `board` toward `goal` with `pruner` (the shape's), after checking that the tables are
+    /// `goal`'s.
+    fn new(
+        board: &Board,
+        goal: &Board,
+        tables: &'a MtmTables<'a>,
+        pruner: &'a PushPruner,
+        limits: &'l Limits<'l>,
+    ) -> Result<MtmIda<'a, 'l>> {
+        let shape = board.shape();
+        let (rows, cols) = (shape.rows(), shape.cols());
+        let n = shape.cells();
+        let blank_goal = goal.blank();
+        let t = tables;
+        if n > 32
+            || rows + cols - 2 > MAX_CHILDREN
+            || t.rows.shape != shape
+            || t.rows.blank_goal != blank_goal
+            || t.cols.shape != shape.transposed()
+            || t.cols.blank_goal != (blank_goal % cols) * rows + blank_goal / cols
+        {
+            return Err(Error::Internal(
+                "MTM search: tables of another shape or goal".into(),
+            ));
+        }
+        let mut ida = MtmIda {
+            tables,
+            pruner,
+            rows,
+            cols,
+            n,
+            tiles: [0; 32],
+            goal: [0; 32],
+            blank: board.blank(),
+            row_label: [0; 33],
+            col_label: [0; 33],
+            masks: Masks {
+                rows: [0; LABELS],
+                cols: [0; LABELS],
+            },
+            transposed: [0; 32],
+            path: Vec::new(),
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            limits,
+            stopped: false,
+            next_bound: u32::MAX,
+        };
+        for (c, &tile) in goal.tiles().iter().enumerate() {
+            ida.goal[c] = tile as u8;
+            if tile != 0 {
+                ida.row_label[tile as usize] = t.rows.labels[c];
+                ida.col_label[tile as usize] = t.cols.labels[(c % cols) * rows + c / cols];
+            }
+        }
+        for (c, &tile) in board.tiles().iter().enumerate() {
+            ida.tiles[c] = tile as u8;
+            ida.transposed[c] = ((c % cols) * rows + c / cols) as u8;
+        }
+        for c in 0..n {
+            let t = ida.tiles[c] as usize;
+            ida.masks.rows[ida.row_label[t] as usize] |= 1 << c;
+            ida.masks.cols[ida.col_label[t] as usize] |= 1 << ida.transposed[c];
+        }
+        Ok(ida)
+    }
+}
+
 /// Solves `board` toward `goal` optimally in MTM by IDA* with the label tables of `goal`'s shape and blank cell
 /// (`tables.rows` for the shape, `tables.cols` for the transposed shape and transposed blank cell). The solution's
 /// moves are the tiles moved, one per single-tile step (a push of k tiles is k of them); its MTM length is the
@@ -591,62 +660,8 @@ pub fn search(
     tables: &MtmTables<'_>,
     limits: &Limits<'_>,
 ) -> Result<Outcome> {
-    let shape = board.shape();
-    let (rows, cols) = (shape.rows(), shape.cols());
-    let n = shape.cells();
-    let blank_goal = goal.blank();
-    let t = tables;
-    if n > 32
-        || rows + cols - 2 > MAX_CHILDREN
-        || t.rows.shape != shape
-        || t.rows.blank_goal != blank_goal
-        || t.cols.shape != shape.transposed()
-        || t.cols.blank_goal != (blank_goal % cols) * rows + blank_goal / cols
-    {
-        return Err(Error::Internal(
-            "MTM search: tables of another shape or goal".into(),
-        ));
-    }
-    let pruner = PushPruner::for_shape(shape);
-    let mut ida = MtmIda {
-        tables,
-        pruner: &pruner,
-        rows,
-        cols,
-        n,
-        tiles: [0; 32],
-        goal: [0; 32],
-        blank: board.blank(),
-        row_label: [0; 33],
-        col_label: [0; 33],
-        masks: Masks {
-            rows: [0; LABELS],
-            cols: [0; LABELS],
-        },
-        transposed: [0; 32],
-        path: Vec::new(),
-        nodes: 0,
-        next_check: CHECK_EVERY,
-        limits,
-        stopped: false,
-        next_bound: u32::MAX,
-    };
-    for (c, &tile) in goal.tiles().iter().enumerate() {
-        ida.goal[c] = tile as u8;
-        if tile != 0 {
-            ida.row_label[tile as usize] = t.rows.labels[c];
-            ida.col_label[tile as usize] = t.cols.labels[(c % cols) * rows + c / cols];
-        }
-    }
-    for (c, &tile) in board.tiles().iter().enumerate() {
-        ida.tiles[c] = tile as u8;
-        ida.transposed[c] = ((c % cols) * rows + c / cols) as u8;
-    }
-    for c in 0..n {
-        let t = ida.tiles[c] as usize;
-        ida.masks.rows[ida.row_label[t] as usize] |= 1 << c;
-        ida.masks.cols[ida.col_label[t] as usize] |= 1 << ida.transposed[c];
-    }
+    let pruner = PushPruner::for_shape(board.shape());
+    let mut ida = MtmIda::new(board, goal, tables, &pruner, limits)?;
     let start = ida.estimate_any();
     let mut bound = start;
     loop {
@@ -679,6 +694,112 @@ pub fn search(
         }
         bound = ida.next_bound;
     }
+}
+
+/// The tallies of a counting iteration ([`count`]).
+struct Tally {
+    count: u128,
+    paths: Vec<Vec<u8>>,
+    keep: usize,
+    stop_when_kept: bool,
+    done: bool,
+}
+
+impl MtmIda<'_, '_> {
+    /// The estimate of the current board when the next push is along `next`.
+    fn estimate(&self, next: Next) -> u32 {
+        match next {
+            Next::Any => self.estimate_any(),
+            next => self.read(self.entries::<false>(&self.masks, next)),
+        }
+    }
+
+    /// [`MtmIda::dfs`] that counts every alternating sequence of exactly `bound` pushes that ends on the goal
+    /// (without the push-pruning machine, which drops sequences equal to others, and without prefetching: counts
+    /// are asked for one board at a time).
+    fn count_dfs(&mut self, board: &Board, g: u32, bound: u32, next: Next, tally: &mut Tally) {
+        let e = self.estimate(next);
+        if g + e > bound {
+            return;
+        }
+        if g == bound {
+            if e == 0 && self.tiles[..self.n] == self.goal[..self.n] {
+                tally.count += 1;
+                if tally.paths.len() < tally.keep {
+                    tally.paths.push(tiles_of_pushes(board, &self.path));
+                }
+                tally.done = tally.stop_when_kept && tally.paths.len() >= tally.keep;
+            }
+            return;
+        }
+        if self.limit_reached() {
+            return;
+        }
+        let blank = self.blank;
+        let (br, bc) = (blank / self.cols, blank % self.cols);
+        let mut moves = [(0usize, 0usize, Next::Any); MAX_CHILDREN];
+        let mut k = 0;
+        if next != Next::Horizontal {
+            for row in (0..self.rows).filter(|&r| r != br) {
+                moves[k] = (row * self.cols + bc, self.cols, Next::Horizontal);
+                k += 1;
+            }
+        }
+        if next != Next::Vertical {
+            for col in (0..self.cols).filter(|&c| c != bc) {
+                moves[k] = (br * self.cols + col, 1, Next::Vertical);
+                k += 1;
+            }
+        }
+        for &(to, step, after) in &moves[..k] {
+            self.nodes += 1;
+            let masks = self.masks;
+            let pushed = self.pushed(blank, to, step);
+            self.slide(blank, to, step, pushed);
+            self.path.push(to as u8);
+            self.count_dfs(board, g + 1, bound, after, tally);
+            self.path.pop();
+            self.slide(to, blank, step, masks);
+            if self.stopped || tally.done {
+                return;
+            }
+        }
+    }
+}
+
+/// Counts the MTM-shortest solutions of `board` (at `bound` pushes, its MTM distance) with one complete IDA*
+/// iteration over alternating pushes, keeping the first `keep` (as single-tile moves: the tiles, in the search's
+/// order). Complete: a shortest sequence never makes two pushes in a row along one axis (they would equal one push
+/// or none), and every sequence of pushes is one sequence of single-tile moves whose maximal runs are its pushes,
+/// so distinct push sequences are distinct solutions. With `stop_when_kept` the iteration ends once it has `keep`;
+/// a limit that stops it leaves `stopped` set and the count so far.
+pub fn count(
+    board: &Board,
+    goal: &Board,
+    tables: &MtmTables<'_>,
+    bound: u32,
+    limits: &Limits<'_>,
+    keep: usize,
+    stop_when_kept: bool,
+) -> Result<Counted> {
+    let pruner = PushPruner::for_shape(board.shape());
+    let mut ida = MtmIda::new(board, goal, tables, &pruner, limits)?;
+    let mut tally = Tally {
+        count: 0,
+        paths: Vec::new(),
+        keep,
+        stop_when_kept,
+        done: stop_when_kept && keep == 0,
+    };
+    if !tally.done {
+        ida.count_dfs(board, 0, bound, Next::Any, &mut tally);
+    }
+    Ok(Counted {
+        count: tally.count,
+        paths: tally.paths,
+        nodes: ida.nodes,
+        stopped: ida.stopped,
+    })
 }
 
 /// The tiles moved by a sequence of pushes (the blank's cell after each), one per single-tile step.

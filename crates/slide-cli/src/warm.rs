@@ -1,0 +1,388 @@
+//! The server's background warm-up: one thread loads or builds, one goal at a time, the tables and pattern
+//! databases that solves will want, and says how far it is (`GET /api/status`) from the library's progress reports.
+//!
+//! Solves never wait for it (the library's planning point with `wait_for_builds` off answers from what is in memory,
+//! else by IDA* with linear conflicts); analyses and statistics of 11 and 12 cells, and MTM solves of those sizes and
+//! of 4 × 4, wait for their table (see `serve.rs`). One build at a time, on a rayon pool of its own so that the small
+//! tables the solver threads build in memory (and fast mode's) never queue behind a build of minutes.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::Mutex;
+
+use slide::engine::frame::Frame;
+use slide::engine::partition;
+use slide::engine::table::MAX_TABLE_CELLS;
+use slide::{Board, Metric, PartitionSpec, Shape, SolveOptions, Solver};
+use slide::{Method as SolveMethod, Progress};
+
+/// With `serve --no-large-builds`, data whose build needs more memory than this (in bytes) is neither loaded nor
+/// built: today only the 5 × 5 pattern databases (6-6-6-6: 2.5 GB while building, about 5 minutes on two cores).
+pub const LARGE_BUILD_BYTES: u64 = 1_000_000_000;
+
+/// What the warm-up keeps per goal: its shape, the goal's blank cell (all a complete table or an MTM label table
+/// depends on; pattern databases are only asked for the default goal) and the metric.
+type Key = (Shape, usize, Metric);
+
+/// Where a goal's data stands, as the request handlers see it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WarmState {
+    /// Waiting its turn, being loaded or being built.
+    Pending,
+    /// In memory: solves use it.
+    Ready,
+    /// It could not be loaded or built (or is off, `--no-large-builds`): solves go on without it.
+    Failed,
+}
+
+/// The state of one goal's data, with its progress.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    Queued,
+    /// Being loaded from the cache (or prepared); no build has reported yet.
+    Loading,
+    Building,
+    Ready,
+    Failed,
+    /// Not loaded nor built: over [`LARGE_BUILD_BYTES`] with `--no-large-builds`.
+    Off,
+}
+
+struct Entry {
+    phase: Phase,
+    /// What is built: "pattern databases", "distance table", …
+    what: &'static str,
+    /// Steps finished (databases or tables) and the number of them.
+    step: u32,
+    steps: u32,
+    /// The current step's units done and its total (the library's `Progress`).
+    done: u64,
+    total: u64,
+    /// Each finished build phase counts as a step (tables, label tables); the pattern databases are counted one
+    /// by one by the warm-up thread instead (some may come from the cache without a build).
+    count_phases: bool,
+    /// The library's error, when failed; why it is off.
+    error: Option<String>,
+    /// The memory its build needs at its peak, in bytes.
+    bytes: u64,
+}
+
+impl Entry {
+    /// The fraction done over every step, 0 to 1.
+    fn fraction(&self) -> f64 {
+        if self.phase == Phase::Ready {
+            return 1.0;
+        }
+        let within = if self.total == 0 {
+            0.0
+        } else {
+            (self.done as f64 / self.total as f64).min(1.0)
+        };
+        ((f64::from(self.step) + within) / f64::from(self.steps.max(1))).min(1.0)
+    }
+}
+
+thread_local! {
+    /// True on the thread that runs the warm-up's work: only its progress reports are the warm-up's (fast mode
+    /// on a solver thread may build the small 3 × 3 table with the same solver).
+    static WARMING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The warm-up's shared state: the queue to its thread, where each goal stands, and the [`Progress`] receiver of
+/// the server's solver (forwarded to the terminal bar).
+pub struct Warm {
+    entries: Mutex<Entries>,
+    queue: SyncSender<(Board, Metric)>,
+    bar: crate::progress::Bar,
+    no_large: bool,
+}
+
+#[derive(Default)]
+struct Entries {
+    map: HashMap<Key, Entry>,
+    /// The goal the warm-up thread works on.
+    current: Option<Key>,
+}
+
+impl Warm {
+    /// The shared state and the receiving end of its queue (for [`run`]); `quiet` silences the terminal bar and
+    /// warnings; `no_large` turns off what needs more than [`LARGE_BUILD_BYTES`].
+    pub fn new(quiet: bool, no_large: bool) -> (Warm, Receiver<(Board, Metric)>) {
+        let (queue, rx) = sync_channel(16);
+        (
+            Warm {
+                entries: Mutex::new(Entries::default()),
+                queue,
+                bar: crate::progress::Bar::new(quiet),
+                no_large,
+            },
+            rx,
+        )
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the goal's data is loaded; when it was never asked for, asks the background thread to load or build
+    /// it (and says `Pending`), unless it is off.
+    pub fn state(&self, goal: &Board, metric: Metric) -> WarmState {
+        let key = (goal.shape(), goal.blank(), metric);
+        let mut e = self.lock();
+        if let Some(entry) = e.map.get(&key) {
+            return match entry.phase {
+                Phase::Ready => WarmState::Ready,
+                Phase::Failed | Phase::Off => WarmState::Failed,
+                _ => WarmState::Pending,
+            };
+        }
+        let (what, steps, count_phases, bytes) = plan(goal, metric);
+        let mut entry = Entry {
+            phase: Phase::Queued,
+            what,
+            step: 0,
+            steps,
+            done: 0,
+            total: 0,
+            count_phases,
+            error: None,
+            bytes,
+        };
+        if self.no_large && bytes > LARGE_BUILD_BYTES {
+            entry.phase = Phase::Off;
+            entry.error = Some(format!(
+                "off on this server (serve --no-large-builds): building them needs {} MB",
+                bytes.div_ceil(1_000_000)
+            ));
+            e.map.insert(key, entry);
+            return WarmState::Failed;
+        }
+        match self.queue.try_send((goal.clone(), metric)) {
+            Ok(()) => {
+                e.map.insert(key, entry);
+            }
+            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {} // asked again later
+        }
+        WarmState::Pending
+    }
+
+    /// True when the goal's data is loaded; otherwise asks the background thread to load or build it.
+    pub fn ready(&self, goal: &Board) -> bool {
+        self.state(goal, Metric::Stm) == WarmState::Ready
+    }
+
+    fn update(&self, f: impl FnOnce(&mut Entry)) {
+        let mut e = self.lock();
+        if let Some(key) = e.current {
+            if let Some(entry) = e.map.get_mut(&key) {
+                f(entry);
+            }
+        }
+    }
+
+    /// `GET /api/status`: every goal the warm-up was asked for, in a stable order (shape, blank cell, metric):
+    /// `{"builds": [{"shape", "metric", "blank", "what", "state", "fraction", "step", "steps", "memory_mb",
+    /// "error"?}]}`. `state` is `queued`, `loading` (from the cache, or preparing), `building`, `ready`, `failed`
+    /// or `off`; `fraction` (0 to 1) is the part done over all `steps` (databases or tables).
+    pub fn status_json(&self) -> String {
+        let e = self.lock();
+        let mut keys: Vec<&Key> = e.map.keys().collect();
+        keys.sort_by_key(|(shape, blank, metric)| {
+            (shape.rows(), shape.cols(), *blank, metric.name())
+        });
+        let builds: Vec<serde_json::Value> = keys
+            .into_iter()
+            .map(|key| {
+                let entry = &e.map[key];
+                let (shape, blank, metric) = key;
+                let state = match entry.phase {
+                    Phase::Queued => "queued",
+                    Phase::Loading => "loading",
+                    Phase::Building => "building",
+                    Phase::Ready => "ready",
+                    Phase::Failed => "failed",
+                    Phase::Off => "off",
+                };
+                let mut v = serde_json::json!({
+                    "shape": shape.to_string(),
+                    "metric": metric.name(),
+                    "blank": blank,
+                    "what": entry.what,
+                    "state": state,
+                    "fraction": (entry.fraction() * 1000.0).floor() / 1000.0,
+                    "step": (entry.step + u32::from(matches!(entry.phase, Phase::Loading | Phase::Building)))
+                        .min(entry.steps),
+                    "steps": entry.steps,
+                    "memory_mb": entry.bytes.div_ceil(1_000_000),
+                });
+                if let Some(err) = &entry.error {
+                    v["error"] = serde_json::Value::String(err.clone());
+                }
+                v
+            })
+            .collect();
+        serde_json::json!({ "builds": builds }).to_string()
+    }
+}
+
+/// What a goal needs in `metric`: its name, the number of steps, whether each build phase is a step, and the memory
+/// of its largest build.
+fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64) {
+    let frame = Frame::new(goal);
+    let shape = frame.shape();
+    match metric {
+        Metric::Mtm if shape.cells() > MAX_TABLE_CELLS => {
+            let (r, c) = goal.shape().coords(goal.blank());
+            let t = goal.shape().transposed();
+            let bytes = slide::engine::mtm::label_build_bytes(goal.shape(), goal.blank()).max(
+                slide::engine::mtm::label_build_bytes(t, c * goal.shape().rows() + r),
+            );
+            ("MTM label tables", 2, true, bytes)
+        }
+        Metric::Mtm => (
+            "MTM distance table",
+            1,
+            true,
+            slide::engine::table_build_bytes(shape),
+        ),
+        Metric::Stm if shape.cells() <= MAX_TABLE_CELLS => (
+            "distance table",
+            1,
+            true,
+            slide::engine::table_build_bytes(shape),
+        ),
+        Metric::Stm => {
+            let sizes = partition::default_sizes(shape);
+            let bytes = sizes
+                .iter()
+                .map(|&k| slide::engine::pdb_build_bytes(shape, k))
+                .max()
+                .unwrap_or(0);
+            ("pattern databases", sizes.len() as u32, false, bytes)
+        }
+    }
+}
+
+impl Progress for Warm {
+    fn start(&self, label: &str, total: u64) {
+        self.bar.start(label, total);
+        if WARMING.get() {
+            self.update(|e| {
+                e.phase = Phase::Building;
+                e.done = 0;
+                e.total = total;
+            });
+        }
+    }
+
+    fn advance(&self, delta: u64) {
+        self.bar.advance(delta);
+        if WARMING.get() {
+            self.update(|e| e.done = e.done.saturating_add(delta));
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish();
+        if WARMING.get() {
+            self.update(|e| {
+                if e.count_phases {
+                    e.step = (e.step + 1).min(e.steps);
+                    e.done = 0;
+                    e.total = 0;
+                } else {
+                    e.done = e.total;
+                }
+            });
+        }
+    }
+
+    fn warn(&self, message: &str) {
+        self.bar.warn(message);
+    }
+}
+
+/// The warm-up thread: loads or builds, one goal and metric at a time, what the solver needs for it — a complete
+/// table up to 12 cells, the default pattern databases above (one by one, so the progress counts them) in STM, the
+/// MTM label tables above 12 cells in MTM — on a rayon pool of its own.
+pub fn run(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("slide-build-{i}"))
+        .build();
+    for (goal, metric) in rx {
+        let key = (goal.shape(), goal.blank(), metric);
+        {
+            let mut e = warm.lock();
+            e.current = Some(key);
+            if let Some(entry) = e.map.get_mut(&key) {
+                entry.phase = Phase::Loading;
+            }
+        }
+        let work = || {
+            WARMING.set(true);
+            let r = load(solver, warm, &goal, metric);
+            WARMING.set(false);
+            r
+        };
+        let result = match &pool {
+            Ok(pool) => pool.install(work),
+            Err(_) => work(),
+        };
+        let mut e = warm.lock();
+        e.current = None;
+        if let Some(entry) = e.map.get_mut(&key) {
+            match result {
+                Ok(()) => {
+                    entry.phase = Phase::Ready;
+                    entry.step = entry.steps;
+                }
+                Err(err) => {
+                    eprintln!(
+                        "slide: serve: {} ({metric}): {err}; searching without them",
+                        goal.shape()
+                    );
+                    entry.phase = Phase::Failed;
+                    entry.error = Some(err.to_string());
+                }
+            }
+        }
+    }
+}
+
+fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Result<()> {
+    let shape = goal.shape();
+    if metric == Metric::Stm && shape.cells() > MAX_TABLE_CELLS {
+        // The default pattern databases one by one (as `Solver::pdb_set` takes them), so that the progress counts
+        // them: some may come from the cache.
+        let frame = Frame::new(goal);
+        let goal_pos = goal.positions();
+        let parts = partition::resolve(
+            &PartitionSpec::Default,
+            frame.shape(),
+            frame.blank_goal(),
+            |t| goal_pos.get(t as usize).map(|&c| frame.cell(c)),
+        )?;
+        for (i, cells) in parts.iter().enumerate() {
+            warm.update(|e| {
+                e.step = i as u32;
+                e.steps = parts.len() as u32;
+                e.done = 0;
+                e.total = 0;
+            });
+            solver.pdb(frame.shape(), frame.blank_goal(), cells)?;
+        }
+    }
+    let opts = SolveOptions {
+        metric,
+        method: if shape.cells() <= MAX_TABLE_CELLS {
+            SolveMethod::Table
+        } else {
+            SolveMethod::Search
+        },
+        ..SolveOptions::default()
+    };
+    // Solving the goal itself loads the table or the pattern databases (found in memory now) and then finds nothing
+    // to do.
+    solver.solve_with(goal, goal, &opts).map(|_| ())
+}
