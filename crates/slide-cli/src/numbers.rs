@@ -49,6 +49,17 @@ pub fn serve_timeout(s: &str) -> Result<f64, String> {
     seconds(s, MAX_SERVE_TIMEOUT, "the default is 2")
 }
 
+/// `serve --max-timeout`: seconds from 0 to a day.
+pub fn serve_max_timeout(s: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    if !(t.is_finite() && (0.0..=MAX_SERVE_TIMEOUT).contains(&t)) {
+        return Err(format!(
+            "{s} is not a number of seconds from 0 to {MAX_SERVE_TIMEOUT} (the default is 30)"
+        ));
+    }
+    Ok(t)
+}
+
 /// `--within`: a weight from 1 to [`slide::MAX_WEIGHT`].
 pub fn weight(s: &str) -> Result<f64, String> {
     let w = number(s)?;

@@ -173,6 +173,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 2.0, value_name = "SECONDS", allow_hyphen_values = true,
           value_parser = crate::numbers::serve_timeout)]
     pub timeout: f64,
+    /// The longest time budget a solve may ask for (`"timeout"` in `POST /api/solve`: the page's "Keep searching"),
+    /// in seconds (0 to 86400; 0: none longer than --timeout). The node budget grows in proportion.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS", allow_hyphen_values = true,
+          value_parser = crate::numbers::serve_max_timeout)]
+    pub max_timeout: f64,
     /// Node budget of one solve (0 to 18446744073709551615).
     #[arg(
         long,
@@ -267,10 +272,11 @@ pub fn run(
     let job_rx = Mutex::new(job_rx);
     let app = Arc::new(App {
         budget: Budget {
-            // Checked by the value parser: more than 0 and at most a day.
+            // Checked by the value parsers: more than 0 and at most a day; 0 to a day.
             time: Duration::try_from_secs_f64(args.timeout)?,
             nodes: args.max_nodes,
         },
+        max_time: Duration::try_from_secs_f64(args.max_timeout.max(args.timeout))?,
         warm: Arc::clone(&warm),
         permits: Permits::new(workers),
         jobs: job_tx,
@@ -445,7 +451,7 @@ fn router(app: Arc<App>) -> Router {
         .route(
             "/api/status",
             get(|State(app): State<Arc<App>>| {
-                std::future::ready(Reply::json(200, app.warm.status_json()))
+                std::future::ready(Reply::json(200, app.status_json()))
             })
             .fallback(not_allowed("GET")),
         )
@@ -731,6 +737,8 @@ struct Budget {
 /// What the request handlers share.
 struct App {
     budget: Budget,
+    /// The longest time budget a solve may ask for (`--max-timeout`, at least `--timeout`).
+    max_time: Duration,
     warm: Arc<Warm>,
     permits: Arc<Permits>,
     /// To the solver threads; never more than the permits in flight.
@@ -1042,6 +1050,16 @@ async fn read_body(mut body: Body) -> Result<Vec<u8>, Reply> {
 }
 
 impl App {
+    /// `GET /api/status`: the background builds ([`crate::warm::Warm::status_json`]) and the solve budgets:
+    /// `{"builds": [...], "timeout": S, "max_timeout": S}` (seconds; a solve may ask for up to `max_timeout`).
+    fn status_json(&self) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(&self.warm.status_json())
+            .unwrap_or_else(|_| serde_json::json!({}));
+        v["timeout"] = serde_json::json!(self.budget.time.as_secs_f64());
+        v["max_timeout"] = serde_json::json!(self.max_time.as_secs_f64());
+        v.to_string()
+    }
+
     async fn solve(&self, body: &[u8]) -> Reply {
         let req = match parse_solve(body) {
             Ok(r) => r,
@@ -1054,10 +1072,23 @@ impl App {
         }
         // The options first: they ask the background thread for the STM data (seconds, even for 4 x 4) before an
         // MTM request asks for its tables (the 4 x 4 label tables take minutes), as the page asks both at once.
-        let opts = SolveOptions {
+        let mut opts = SolveOptions {
             metric: req.metric,
             ..self.options(&board, &goal)
         };
+        if let Some(t) = req.timeout {
+            let max = self.max_time.as_secs_f64();
+            if t > max {
+                return Reply::error(
+                    400,
+                    format!("\"timeout\": {t} s is above this server's limit of {max} s (--max-timeout)"),
+                );
+            }
+            // The node budget in proportion to the time asked for.
+            let scale = t / self.budget.time.as_secs_f64();
+            opts.timeout = Some(Duration::from_secs_f64(t));
+            opts.max_nodes = Some((self.budget.nodes as f64 * scale).min(u64::MAX as f64) as u64);
+        }
         if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
             return r;
         }

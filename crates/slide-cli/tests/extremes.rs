@@ -202,6 +202,12 @@ fn cases(set: &str) -> Vec<Case> {
         ),
         case(&["serve", "--port", "0"], "--max-nodes", U64, &[]),
         case(
+            &["serve", "--port", "0"],
+            "--max-timeout",
+            Range::Between(0.0, 86_400.0),
+            &["0", "86400", "86400.001"],
+        ),
+        case(
             &["render", "4 1 2/5 0 3"],
             "--size",
             Range::Whole(16, 4096),

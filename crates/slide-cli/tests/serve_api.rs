@@ -691,6 +691,57 @@ fn the_budget_stops_hard_searches_quickly() {
     );
 }
 
+/// `"timeout"` in a solve asks for a longer budget, up to `--max-timeout` (the page's "Keep searching"): a board the
+/// normal budget (one node) cannot prove is proven with the longer one (the node budget grows in proportion); the
+/// status says both budgets; more than the limit, or not a positive number, is a 400 naming it.
+#[test]
+fn a_longer_budget_can_be_asked_for_up_to_the_limit() {
+    let s = Serve::with_args(&[
+        "--timeout",
+        "0.001",
+        "--max-nodes",
+        "1",
+        "--max-timeout",
+        "10",
+        "--no-large-builds",
+    ]);
+    let status = s.get("/api/status").json();
+    assert_eq!(
+        (status["timeout"].as_f64(), status["max_timeout"].as_f64()),
+        (Some(0.001), Some(10.0)),
+        "{status}"
+    );
+    let board = "5 1 2 4/9 6 3 8/13 10 7 11/0 14 15 12";
+    let cells = [5, 1, 2, 4, 9, 6, 3, 8, 13, 10, 7, 11, 0, 14, 15, 12];
+    let goal: Vec<u8> = (1..16).chain([0]).collect();
+    let d =
+        slide_reference::distance(4, 4, &cells, &goal, slide_reference::Metric::Stm, 12).unwrap();
+    let short = s.solve(serde_json::json!({ "board": board, "moves": true }));
+    assert_eq!(short["optimal"], false, "{short}");
+    let long = s.solve(serde_json::json!({ "board": board, "moves": true, "timeout": 10 }));
+    assert_eq!(long["optimal"], true, "{long}");
+    assert_eq!(long["moves"].as_u64(), Some(u64::from(d)), "{long}");
+    replay_to_goal(&long["board"], &long["solution"]);
+    for (body, want) in [
+        (
+            serde_json::json!({ "board": board, "timeout": 10.5 }),
+            "--max-timeout",
+        ),
+        (
+            serde_json::json!({ "board": board, "timeout": 0 }),
+            "seconds above 0",
+        ),
+        (
+            serde_json::json!({ "board": board, "timeout": "10" }),
+            "seconds above 0",
+        ),
+    ] {
+        let r = s.post("/api/solve", &body.to_string());
+        assert_eq!(r.status, 400, "{body} -> {}", r.body);
+        assert!(r.body.contains(want), "{body} -> {}", r.body);
+    }
+}
+
 /// The Manhattan distance of a board to the goal (tiles in order, blank last): a lower bound any answer's must reach.
 fn manhattan(board: &Value) -> u64 {
     let (_, cols, b) = rows_of(board);

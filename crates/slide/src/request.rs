@@ -16,7 +16,7 @@ use crate::board::{Board, Shape, Tile};
 use crate::metric::Metric;
 
 /// A solve request: the board, an optional goal of the same shape, whether the moves are wanted, and the metric.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SolveRequest {
     /// The board to solve.
     pub board: Board,
@@ -26,9 +26,12 @@ pub struct SolveRequest {
     pub moves: bool,
     /// How moves are counted (`"metric": "stm"`, the default, or `"mtm"`).
     pub metric: Metric,
+    /// A time budget asked for, in seconds (`"timeout"`: a number above 0; the server caps it).
+    pub timeout: Option<f64>,
 }
 
-/// Reads `{"board": …, "goal"?: …, "shape"?: "RxC", "moves"?: bool, "metric"?: "stm" | "mtm"}`; a board is a string
+/// Reads `{"board": …, "goal"?: …, "shape"?: "RxC", "moves"?: bool, "metric"?: "stm" | "mtm", "timeout"?: seconds}`;
+/// a board is a string
 /// in any format [`Board::parse`] reads, or an array of rows of whole numbers. The error says what is wrong, for a
 /// 400 reply.
 ///
@@ -37,6 +40,8 @@ pub struct SolveRequest {
 /// assert_eq!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": "mtm"}"#).unwrap().metric, Metric::Mtm);
 /// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": "htm"}"#).unwrap_err().contains(r#"unknown metric "htm": expected "stm" or "mtm""#));
 /// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": 2}"#).unwrap_err().contains("\"metric\" must be"));
+/// assert_eq!(parse_solve(br#"{"board": "4 1 2/5 0 3", "timeout": 20}"#).unwrap().timeout, Some(20.0));
+/// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "timeout": -1}"#).unwrap_err().contains("above 0"));
 /// ```
 pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
     let obj = object(
@@ -70,11 +75,30 @@ pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, String> {
             ))
         }
     };
+    let timeout = match obj.get("timeout") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(t) if t.is_finite() && t > 0.0 => Some(t),
+            _ => {
+                return Err(format!(
+                    "\"timeout\" must be a number of seconds above 0, not {}",
+                    shorten(&n.to_string(), 40)
+                ))
+            }
+        },
+        Some(other) => {
+            return Err(format!(
+                "\"timeout\" must be a number of seconds above 0, not {}",
+                shorten(&other.to_string(), 40)
+            ))
+        }
+    };
     Ok(SolveRequest {
         board,
         goal,
         moves,
         metric,
+        timeout,
     })
 }
 
