@@ -288,14 +288,14 @@ pub fn table_build_bytes(shape: Shape) -> u64 {
     states.saturating_add(states.saturating_mul(bits) / 8)
 }
 
-/// Memory a pattern-database build needs: a byte per placement of the pattern and the blank, then 4 bits per
-/// placement of the pattern.
+/// Memory a pattern-database build needs: two bits per placement of the pattern and the blank (the compact search),
+/// then a bit and 4 bits per placement of the pattern (placements reached, the entries).
 pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
     let n = shape.cells();
     let with_blank =
         crate::exact::rank::PartialRanker::new(n, k + 1).map_or(u64::MAX, |r| r.size());
     let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
-    with_blank.saturating_add(placements / 2)
+    (with_blank / 4).saturating_add(placements / 8 + placements / 2)
 }
 
 /// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
