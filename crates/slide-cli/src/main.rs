@@ -250,8 +250,10 @@ pub(crate) fn solver(cli: &Cli) -> slide::Solver {
     } else {
         slide::CacheDir::Default
     };
+    // Table files are mapped, not read: processes share one copy, and start at once once the files are cached.
     let solver =
-        slide::Solver::with_options(dir, std::sync::Arc::new(progress::Bar::new(cli.quiet)));
+        slide::Solver::with_options(dir, std::sync::Arc::new(progress::Bar::new(cli.quiet)))
+            .map_files(true);
     match cli
         .max_memory
         .map(|mb| mb.saturating_mul(1_000_000))

@@ -376,9 +376,12 @@ impl Solver {
     }
 
     /// Maps cached table and pattern-database files read-only into memory instead of reading them
-    /// ([`cache::map`]), and maps what it builds once saved: processes of one machine that map the same
-    /// files share one copy of them (the page cache), however many they are — for example the worker processes of
-    /// a Ray node. Lookups may be a little slower than in memory of the process's own (no huge pages).
+    /// ([`Store::map`], [`cache::map`]), and maps what it builds once saved: processes of one machine that map the
+    /// same files share one copy of them (the page cache), however many they are — for example the worker
+    /// processes of a Ray node — and start at once when the files are cached. A file's checksum is verified the
+    /// first time it is mapped and the store records that ([`Store::set_verified`]): a file unchanged since is not
+    /// hashed again; a changed or damaged one is verified, and rebuilt when it fails. Lookups may be a little slower
+    /// than in memory of the process's own (no huge pages). The command line turns this on.
     pub fn map_files(mut self, on: bool) -> Solver {
         self.map_files = on;
         self
@@ -516,11 +519,26 @@ impl Solver {
         };
         let name = cache::file_name(&expected);
         let place = store.locate(&name);
-        // Mapped: the pages of the file, shared with every process that maps it.
+        // Mapped: the pages of the file, shared with every process that maps it. The checksum is checked once per
+        // version of the file, and the store records it: later processes skip the pass over every byte, which
+        // would read the whole file in before the first answer.
         let mapped = |meta: &Meta| -> Option<Result<T>> {
-            let file = store.file(&name).filter(|_| self.map_files)?;
-            match cache::map(&file, meta, &place) {
-                Ok(Some((meta, table))) => Some(from_file(meta, table)),
+            if !self.map_files {
+                return None;
+            }
+            let m = match store.map(&name) {
+                Ok(Some(m)) => m,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(Error::Cache(format!("cannot map {place}: {e}")))),
+            };
+            let known = store.verified(&name, &m.stamp);
+            match cache::map(m.bytes, meta, &place, known) {
+                Ok(Some((meta, table))) => {
+                    if !known {
+                        store.set_verified(&name, &m.stamp);
+                    }
+                    Some(from_file(meta, table))
+                }
                 Ok(None) => None,
                 Err(e) => Some(Err(e)),
             }
