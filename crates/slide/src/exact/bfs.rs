@@ -288,6 +288,7 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32) + Sync>(
                         };
                     // Offers the listed neighbours, and expands the states they put on this level (reached at cost
                     // 0), until none is left.
+                    #[allow(clippy::type_complexity)]
                     let drain = |batch: &mut Vec<(u64, u8)>,
                                  stack: &mut Vec<u64>,
                                  scratch: &mut S::Scratch,
