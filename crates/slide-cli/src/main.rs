@@ -262,7 +262,8 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
     } else {
         slide::CacheDir::Default
     };
-    let solver = slide::Solver::with_options(dir, progress);
+    // Table files are mapped, not read: processes share one copy, and start at once once the files are cached.
+    let solver = slide::Solver::with_options(dir, progress).map_files(true);
     match cli
         .max_memory
         .map(|mb| mb.saturating_mul(1_000_000))

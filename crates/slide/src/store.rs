@@ -9,6 +9,8 @@ use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+pub use crate::exact::packed::SharedBytes;
+
 /// A place that keeps named files whole: a reader sees a file as it was written, or no file.
 pub trait Store: Send + Sync + fmt::Debug {
     /// The file `name` and its length in bytes, or `Ok(None)` when there is none.
@@ -26,17 +28,60 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// Where the file `name` is, for messages (a path, say).
     fn locate(&self, name: &str) -> String;
 
-    /// The file `name` opened for reading, where this store keeps files on a file system, so that a table can be
-    /// mapped into memory rather than read ([`crate::Solver::map_files`]); `None` (the default) otherwise.
-    fn file(&self, name: &str) -> Option<std::fs::File> {
+    /// The file `name` mapped read-only into memory, so that a table is used in place rather than read
+    /// ([`crate::Solver::map_files`]) and every process that maps it shares one copy; `Ok(None)` when there is no
+    /// such file or this store cannot map (the default: the solver then reads it with [`Store::open`]).
+    fn map(&self, name: &str) -> std::io::Result<Option<Mapped>> {
         let _ = name;
-        None
+        Ok(None)
+    }
+
+    /// True when [`Store::set_verified`] recorded that the file `name`, as identified by `stamp` (from
+    /// [`Mapped::stamp`]), passed its checksum: the solver then skips the checksum, the pass over every byte that
+    /// would read the whole file in at once. The default records nothing.
+    fn verified(&self, name: &str, stamp: &str) -> bool {
+        let _ = (name, stamp);
+        false
+    }
+
+    /// Records that the file `name`, as identified by `stamp`, passed its checksum (a hint: failures are ignored,
+    /// and the file is then verified again next time).
+    fn set_verified(&self, name: &str, stamp: &str) {
+        let _ = (name, stamp);
+    }
+}
+
+/// A file mapped read-only into memory by a [`Store`].
+pub struct Mapped {
+    /// The file's bytes (shared with every process that maps the same file).
+    pub bytes: SharedBytes,
+    /// What identifies this version of the file to its store (for [`Store::verified`]); a file written or touched
+    /// since has another stamp.
+    pub stamp: String,
+}
+
+impl fmt::Debug for Mapped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} bytes mapped, {}",
+            (*self.bytes).as_ref().len(),
+            self.stamp
+        )
     }
 }
 
 /// A directory of table files, written atomically: to a temporary name in the same directory, flushed to disk,
 /// then renamed over the final name, so that a reader sees either no file or a whole one and two processes building
 /// the same table both succeed. Temporaries of writers that were killed are swept on the next write.
+///
+/// Files are mapped with `mmap` (memmap2, a private read-only mapping). That a file passed its checksum is recorded
+/// beside it in `.NAME.verified`, which holds the file's stamp: its length, modification and status-change times
+/// (nanoseconds), inode and device, all read from the descriptor that was mapped. Writing the file, touching it or
+/// replacing it changes the stamp (the status-change time cannot be set back), so the record then no longer
+/// matches and the file is verified again; rewriting a file through the store removes its record first. File
+/// times advance in coarse steps (a few milliseconds), so a file changed within [`RECENT`] of now is never recorded
+/// (as git does for its index): a second change within the same step could otherwise leave the stamp as it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileStore {
     dir: PathBuf,
@@ -96,6 +141,8 @@ impl Store for FileStore {
                 .map(|d| d.as_nanos())
                 .unwrap_or(0)
         ));
+        // The old file's record of a passed checksum goes first, so no record outlives the file it was made for.
+        let _ = std::fs::remove_file(self.record(name));
         let result = (|| {
             let f = std::fs::File::create(&tmp)?;
             let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
@@ -114,8 +161,106 @@ impl Store for FileStore {
         self.path(name).display().to_string()
     }
 
-    fn file(&self, name: &str) -> Option<std::fs::File> {
-        std::fs::File::open(self.path(name)).ok()
+    fn map(&self, name: &str) -> std::io::Result<Option<Mapped>> {
+        let file = match std::fs::File::open(self.path(name)) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let stamp = stamp(&file.metadata()?);
+        // SAFETY: the mapping is private and read-only. The store never changes a file in place (it writes a new
+        // one and renames it over the old, which leaves this mapping of the old file intact); a file changed in
+        // place by someone else is outside what the store promises, as it is for every reader.
+        let map = unsafe { memmap2::Mmap::map(&file)? };
+        Ok(Some(Mapped {
+            bytes: std::sync::Arc::new(map),
+            stamp,
+        }))
+    }
+
+    fn verified(&self, name: &str, stamp: &str) -> bool {
+        !stamp.starts_with("recent ")
+            && std::fs::read_to_string(self.record(name)).is_ok_and(|s| s.trim_end() == stamp)
+    }
+
+    fn set_verified(&self, name: &str, stamp: &str) {
+        if stamp.starts_with("recent ") {
+            return;
+        }
+        let tmp = self
+            .dir
+            .join(format!(".{name}.verified.tmp-{}", std::process::id()));
+        if std::fs::write(&tmp, format!("{stamp}\n")).is_err()
+            || std::fs::rename(&tmp, self.record(name)).is_err()
+        {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
+
+impl FileStore {
+    /// The path of the record that the file `name` passed its checksum ([`Store::set_verified`]).
+    fn record(&self, name: &str) -> PathBuf {
+        self.dir.join(format!(".{name}.verified"))
+    }
+}
+
+/// How long after its last change a file is verified every time it is mapped rather than recorded as verified.
+pub const RECENT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// What identifies a version of a file: length, modification and status-change times, inode and device; it starts
+/// with `recent` when the file changed within [`RECENT`] (such a stamp is never recorded).
+fn stamp(m: &std::fs::Metadata) -> String {
+    let changed = m.modified().ok().max(changed_at(m));
+    let recent = changed
+        .and_then(|t| std::time::SystemTime::now().duration_since(t).ok())
+        .is_none_or(|age| age < RECENT);
+    let prefix = if recent { "recent " } else { "" };
+    format!("{prefix}{}", identity(m))
+}
+
+/// The status-change time of a file, where the platform has one.
+fn changed_at(m: &std::fs::Metadata) -> Option<std::time::SystemTime> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let since = std::time::Duration::new(
+            m.ctime().max(0) as u64,
+            m.ctime_nsec().clamp(0, 999_999_999) as u32,
+        );
+        std::time::UNIX_EPOCH.checked_add(since)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        None
+    }
+}
+
+/// Length, times, inode and device of a file, as text.
+fn identity(m: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        format!(
+            "len {} mtime {}.{:09} ctime {}.{:09} ino {} dev {}",
+            m.len(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+            m.ino(),
+            m.dev()
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        let t = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        format!("len {} mtime {t}", m.len())
     }
 }
 

@@ -18,7 +18,7 @@ use std::io::{Read, Write};
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::exact::packed::PackedTable;
+use crate::exact::packed::{PackedTable, SharedBytes};
 
 /// The version of the file layout and of the tables' meaning; files of another version are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
@@ -184,30 +184,28 @@ pub fn read(
     Ok((h.meta, table))
 }
 
-/// Maps a table file into memory instead of reading it ([`PackedTable::map`]: processes that map the same file
-/// share one copy of its pages), after the same checks as [`read`] (the checksum over the mapped words). `Ok(None)`
-/// where mapping is not available (then [`read`] it).
+/// A table over a whole table file's bytes shared in memory (a file mapped by the [`crate::store::Store`]: processes
+/// that map the same file share one copy of its pages), used in place, after the checks of [`read`]: the header
+/// always, the checksum over the words unless `verified` (the store recorded that this very file passed it before,
+/// [`crate::store::Store::verified`]). `Ok(None)` where the words cannot be used in place (a big-endian machine, or
+/// bytes not aligned to 8): then [`read`] the file.
 pub fn map(
-    file: &std::fs::File,
+    bytes: SharedBytes,
     expected: &Meta,
     name: &str,
+    verified: bool,
 ) -> Result<Option<(Meta, PackedTable)>> {
-    let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
-    let len = file.metadata().map_err(io)?.len();
-    let mut input = file;
-    let h = read_header(&mut input, len, expected, name)?;
-    let Some(table) = PackedTable::map(h.meta.bits, h.meta.len, file, h.offset).map_err(io)? else {
-        return Ok(None);
-    };
-    let w = table.words();
-    // SAFETY: the words viewed as the bytes they are stored as (a little-endian file mapped on a little-endian
-    // machine, or `map` would have declined).
-    let raw = unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, w.len() * 8) };
-    if !h.checksum_ok(raw) {
+    let all = (*bytes).as_ref();
+    let h = read_header(&mut &all[..], all.len() as u64, expected, name)?;
+    let offset = h.offset as usize;
+    if !verified && !h.checksum_ok(&all[offset..]) {
         return Err(Error::Cache(format!(
             "{name} is damaged: checksum mismatch"
         )));
     }
+    let Some(table) = PackedTable::from_shared(h.meta.bits, h.meta.len, bytes, offset) else {
+        return Ok(None);
+    };
     Ok(Some((h.meta, table)))
 }
 

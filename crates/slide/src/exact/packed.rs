@@ -50,8 +50,8 @@ pub struct PackedTable {
     words: Words,
 }
 
-/// A table's words: in memory of its own, or in a table file mapped read-only into memory ([`PackedTable::map`]),
-/// whose pages every process that maps the same file shares.
+/// A table's words: in memory of its own, or in shared bytes such as a table file mapped read-only into memory
+/// ([`PackedTable::from_shared`]), whose pages every process that maps the same file shares.
 struct Words {
     /// The first word: of `owner`'s vector, or inside its mapping.
     ptr: *mut u64,
@@ -63,13 +63,15 @@ struct Words {
 enum Owner {
     /// The vector `ptr` points into (taken once from `as_mut_ptr`, never touched again but to drop it).
     Vec(#[allow(dead_code)] Vec<u64>),
-    /// A read-only mapping `ptr` points into; unmapped on drop.
-    #[cfg(unix)]
-    Map(#[allow(dead_code)] Mapping),
+    /// Read-only bytes `ptr` points into (a mapped file, say), kept alive while the table lives.
+    Shared(#[allow(dead_code)] SharedBytes),
 }
 
-// SAFETY: `Words` owns its memory (a vector, or a private read-only mapping) like a `Vec<u64>` does; writes need
-// `&mut Words`, so sharing `&Words` between threads only reads.
+/// Read-only bytes shared between owners, such as a file mapped into memory ([`crate::store::Mapped`]).
+pub type SharedBytes = std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+// SAFETY: `Words` owns its memory (a vector, or shared read-only bytes that are `Send + Sync`) like a `Vec<u64>`
+// does; writes need `&mut Words`, and shared bytes are copied before any write, so sharing `&Words` only reads.
 unsafe impl Send for Words {}
 // SAFETY: as above.
 unsafe impl Sync for Words {}
@@ -129,24 +131,6 @@ impl std::fmt::Debug for Words {
     }
 }
 
-/// A whole file mapped read-only into memory.
-#[cfg(unix)]
-struct Mapping {
-    addr: *mut libc::c_void,
-    len: usize,
-}
-
-#[cfg(unix)]
-impl Drop for Mapping {
-    fn drop(&mut self) {
-        // SAFETY: `addr` and `len` are those `mmap` returned, and nothing points into the mapping any more (its
-        // `Words` is being dropped).
-        unsafe {
-            libc::munmap(self.addr, self.len);
-        }
-    }
-}
-
 impl PackedTable {
     /// A table of `len` zero entries of `bits` bits. Panics if `bits` is not in `1..=16` (a programming error).
     pub fn new(bits: u32, len: u64) -> PackedTable {
@@ -176,65 +160,38 @@ impl PackedTable {
         })
     }
 
-    /// A table over `words` words found `offset` bytes into an open file (a multiple of 8), mapped read-only into
-    /// memory rather than read: every process that maps the same file shares one copy of its pages (the page
-    /// cache), however many load it. `None` when the word count does not fit, or where mapping is not available
-    /// (not Unix, or a big-endian machine: the words are stored little-endian); an error when `mmap` fails.
-    ///
-    /// The file must not be changed in place while mapped (slide replaces table files by renaming a new one over
-    /// them, which leaves a mapping of the old one intact).
-    pub fn map(
+    /// A table over the words found `offset` bytes into `bytes` (read-only memory shared with others, such as a
+    /// table file mapped into memory, whose pages every process that maps the same file shares), used in place
+    /// rather than copied. `None` when the bytes do not end with exactly the words of `len` entries, are not
+    /// aligned to 8 bytes there, or this is a big-endian machine (the words are stored little-endian).
+    pub fn from_shared(
         bits: u32,
         len: u64,
-        file: &std::fs::File,
-        offset: u64,
-    ) -> std::io::Result<Option<PackedTable>> {
+        bytes: SharedBytes,
+        offset: usize,
+    ) -> Option<PackedTable> {
         let words = Self::words_for(bits, len);
-        if !(1..=16).contains(&bits) || offset % 8 != 0 || cfg!(target_endian = "big") {
-            return Ok(None);
+        let all = (*bytes).as_ref();
+        let fits = (1..=16).contains(&bits)
+            && cfg!(target_endian = "little")
+            && all.len().checked_sub(offset) == Some(words * 8)
+            && (all.as_ptr() as usize + offset) % 8 == 0;
+        if !fits {
+            return None;
         }
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsRawFd;
-            let total = offset as usize + words * 8;
-            if file.metadata()?.len() != total as u64 {
-                return Ok(None);
-            }
-            // SAFETY: a fresh private read-only mapping of the whole file; the kernel checks the descriptor and
-            // the length, and the result is checked against MAP_FAILED.
-            let addr = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    total,
-                    libc::PROT_READ,
-                    libc::MAP_PRIVATE,
-                    file.as_raw_fd(),
-                    0,
-                )
-            };
-            if addr == libc::MAP_FAILED {
-                return Err(std::io::Error::last_os_error());
-            }
-            // SAFETY: `offset` lies within the mapping and is a multiple of 8 from a page-aligned start.
-            let ptr = unsafe { (addr as *mut u8).add(offset as usize) } as *mut u64;
-            Ok(Some(PackedTable {
-                bits,
-                len,
-                words: Words {
-                    ptr,
-                    n: words,
-                    owner: Owner::Map(Mapping { addr, len: total }),
-                },
-            }))
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = (file, words);
-            Ok(None)
-        }
+        let ptr = all[offset..].as_ptr() as *mut u64;
+        Some(PackedTable {
+            bits,
+            len,
+            words: Words {
+                ptr,
+                n: words,
+                owner: Owner::Shared(bytes),
+            },
+        })
     }
 
-    /// True when the table's words are a mapped file ([`PackedTable::map`]).
+    /// True when the table's words are shared bytes, such as a mapped file ([`PackedTable::from_shared`]).
     pub fn is_mapped(&self) -> bool {
         self.words.is_mapped()
     }
@@ -398,19 +355,18 @@ mod tests {
     }
 
     #[test]
-    fn mapped_tables_read_the_file_and_copy_before_writing() {
-        use std::io::Write;
+    fn shared_tables_read_in_place_and_copy_before_writing() {
         let mut t = PackedTable::new(5, 100);
         for i in 0..100 {
             t.set(i, (i % 32) as u32);
         }
-        let mut f = tempfile::tempfile().unwrap();
-        f.write_all(&[7u8; 16]).unwrap(); // a header of 16 bytes before the words
-        for w in t.words() {
-            f.write_all(&w.to_le_bytes()).unwrap();
-        }
-        let mapped = PackedTable::map(5, 100, &f, 16).unwrap();
-        assert_eq!(mapped.is_some(), cfg!(all(unix, target_endian = "little")));
+        // A header of 16 bytes before the words, in memory aligned to 8.
+        let mut words = vec![0x0707_0707_0707_0707u64; 2];
+        words.extend(t.words().iter().map(|w| w.to_le()));
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
+        let shared: SharedBytes = std::sync::Arc::new(bytes);
+        let mapped = PackedTable::from_shared(5, 100, shared.clone(), 16);
+        assert_eq!(mapped.is_some(), cfg!(target_endian = "little"));
         let Some(mut m) = mapped else {
             return;
         };
@@ -420,9 +376,17 @@ mod tests {
         m.set(3, 9);
         assert!(!m.is_mapped());
         assert_eq!((m.get(3), m.get(4)), (9, 4));
+        assert_eq!(
+            (*shared).as_ref()[16..],
+            t.words()
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect::<Vec<u8>>()[..]
+        );
         // Wrong sizes and offsets are declined.
-        assert!(PackedTable::map(5, 200, &f, 16).unwrap().is_none());
-        assert!(PackedTable::map(5, 100, &f, 12).unwrap().is_none());
+        assert!(PackedTable::from_shared(5, 200, shared.clone(), 16).is_none());
+        assert!(PackedTable::from_shared(5, 100, shared.clone(), 12).is_none());
+        assert!(PackedTable::from_shared(5, 100, shared, 8).is_none());
     }
 
     #[test]

@@ -24,14 +24,19 @@
 //! Storage: 4 bits per placement. A pattern's cost is at least the Manhattan distance of its tiles and has the same
 //! parity, so the entry stores `(cost - manhattan) / 2`, capped at 15 (capping only lowers the estimate, which
 //! stays admissible). A 6-tile pattern of the 15-puzzle has 16!/10! = 5,765,760 placements: 2.9 MB; 7 tiles
-//! 57,657,600: 28.8 MB; 8 tiles 518,918,400: 259 MB. Building needs one byte per placement *with* the blank:
-//! `(n-k)` times more (8 tiles of 16: 4.15 GB).
+//! 57,657,600: 28.8 MB; 8 tiles 518,918,400: 259 MB.
+//!
+//! Building runs [`bfs_compact`]: two bits per placement *with* the blank (`(n-k)` times the placements: 8 tiles of
+//! 16, 4.15 G states, 1.04 GB), plus a bit per placement (reached yet?) and the entries. The search settles the
+//! states in order of distance, so the first state of a placement it settles has the least cost over the blank's
+//! cells: the entry is written then, and the placement's bit keeps later states from writing it again. Placements
+//! never reached (only when the pattern holds every tile) read 15, as before.
 
 use rayon::prelude::*;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::exact::bfs::{bfs, StateSpace};
+use crate::exact::bfs::{bfs_compact, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
 use crate::metric::Metric;
@@ -335,6 +340,15 @@ impl StateSpace for PatternSpace {
     }
 }
 
+/// The Manhattan distance of a placement (the cells of the pattern's tiles, in pattern order) from the goal cells.
+fn manhattan(shape: Shape, items: &[u8], cells: &[u8]) -> u32 {
+    items
+        .iter()
+        .zip(cells)
+        .map(|(&p, &g)| shape.manhattan(p as usize, g as usize) as u32)
+        .sum()
+}
+
 /// Index of the `d`-th (0-based) set bit of `mask`.
 #[inline]
 fn select(mut mask: u64, d: u32) -> u32 {
@@ -363,66 +377,73 @@ impl Pdb {
     /// Builds the database of the tiles whose goal cells are `cells`, for the goal whose blank is on cell `blank`
     /// (in parallel, reporting to `progress`).
     pub fn build(shape: Shape, cells: &[u8], blank: usize, progress: &dyn Progress) -> Result<Pdb> {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         let space = PatternSpace::new(shape, cells, blank)?;
         let label = format!("PDB {shape} {}-tile", cells.len());
-        let dist = bfs(&space, &label, progress, None)?;
         let k = cells.len();
-        let n = shape.cells();
-        let ranker = PartialRanker::new(n, k).expect("smaller than the space's ranker");
-        let group = n - k;
+        let ranker = PartialRanker::new(shape.cells(), k).expect("smaller than the space's ranker");
         let len = ranker.size();
-        // Fill in blocks of whole words (16 entries per word at 4 bits).
-        const BLOCK: usize = 1 << 14;
-        let cols = shape.cols();
-        let words_per_block = BLOCK * PDB_BITS as usize / 64;
-        let md_of = |items: &[u8]| -> u32 {
-            items
-                .iter()
-                .zip(cells)
-                .map(|(&p, &g)| {
-                    let (pr, pc) = (p as usize / cols, p as usize % cols);
-                    let (gr, gc) = (g as usize / cols, g as usize % cols);
-                    (pr.abs_diff(gr) + pc.abs_diff(gc)) as u32
-                })
-                .sum()
-        };
-        let overflow = std::sync::atomic::AtomicU64::new(0);
         let words = PackedTable::words_for(PDB_BITS, len);
+        let placements =
+            usize::try_from(len).map_err(|_| Error::Internal("pattern too large".into()))?;
+        // The entries, and a bit per placement set once one of its states is settled: the search settles states in
+        // order of distance, so the first settled state of a placement holds the least cost over the blank's cells.
         let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
-        raw.par_chunks_mut(words_per_block)
+        let mut first: Vec<u64> = crate::exact::packed::large_vec(placements.div_ceil(64));
+        // SAFETY: AtomicU64 has the size and alignment of u64; neither vector is otherwise used while the views live.
+        let (entries, reached): (&[AtomicU64], &[AtomicU64]) = unsafe {
+            (
+                std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words),
+                std::slice::from_raw_parts(first.as_mut_ptr() as *const AtomicU64, first.len()),
+            )
+        };
+        let overflow = AtomicU64::new(0);
+        let group = space.group;
+        let group_div = space.group_div;
+        let histogram = bfs_compact(&space, &label, progress, None, |rank, d| {
+            let p = rank / group_div;
+            let bit = 1u64 << (p % 64);
+            let w = &reached[(p / 64) as usize];
+            if w.load(Relaxed) & bit != 0 || w.fetch_or(bit, Relaxed) & bit != 0 {
+                return;
+            }
+            debug_assert!(rank - p * group < group);
+            let mut items = [0u8; MAX_PATTERN];
+            ranker.unrank(p, &mut items[..k]);
+            let extra = d.saturating_sub(manhattan(shape, &items[..k], cells)) / 2;
+            if extra > 15 {
+                overflow.fetch_add(1, Relaxed);
+            }
+            entries[(p / 16) as usize].fetch_or((extra.min(15) as u64) << ((p % 16) * 4), Relaxed);
+        })?;
+        // Placements never reached (none, unless the pattern holds every tile) read 15, counted as capped, as the
+        // least of their unseen distances did before.
+        let unreached: u64 = raw
+            .par_chunks_mut(64 / 16)
+            .zip(first.par_iter())
             .enumerate()
-            .for_each(|(bi, ws)| {
-                let mut items = [0u8; MAX_PATTERN];
-                let start = bi * BLOCK;
-                let end = ((bi + 1) * BLOCK).min(len as usize);
-                for i in start..end {
-                    let base = i * group;
-                    let best = dist.bytes[base..base + group]
-                        .iter()
-                        .copied()
-                        .min()
-                        .unwrap_or(0) as u32;
-                    ranker.unrank(i as u64, &mut items[..k]);
-                    let md = md_of(&items[..k]);
-                    let extra = best.saturating_sub(md) / 2;
-                    if extra > 15 {
-                        overflow.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    let j = i - start;
-                    ws[j / 16] |= (extra.min(15) as u64) << ((j % 16) * 4);
+            .map(|(i, (ws, &seen))| {
+                let valid = (len - (i as u64) * 64).min(64) as u32;
+                let mut open = !seen & (u64::MAX >> (64 - valid));
+                let count = open.count_ones() as u64;
+                while open != 0 {
+                    let j = open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    ws[j / 16] |= 15 << ((j % 16) * 4);
                 }
-            });
+                count
+            })
+            .sum();
         let table = PackedTable::from_words(PDB_BITS, len, raw)
             .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
-        let capped = overflow.into_inner();
         Ok(Pdb {
             shape,
             cells: cells.to_vec(),
             blank: blank as u8,
             ranker,
             table,
-            histogram: dist.histogram,
-            capped,
+            histogram,
+            capped: overflow.into_inner() + unreached,
         })
     }
 
@@ -582,6 +603,8 @@ mod tests {
             ("3x3", vec![5, 7, 4], 8),
             ("3x3", vec![0, 1, 2], 8),
             ("3x3", vec![1, 3], 0),
+            ("2x4", vec![0, 1, 4, 5], 7),
+            ("4x4", vec![1, 4, 5], 0),
         ] {
             let shape: Shape = shape.parse().unwrap();
             let pdb = Pdb::build(shape, &cells, blank as usize, &NoProgress).unwrap();
@@ -598,6 +621,50 @@ mod tests {
             }
             assert_eq!(want.len() as u64, pdb.ranker().size(), "{shape} {cells:?}");
             assert!(walled > 0);
+        }
+    }
+
+    /// The database as it was built before the compact engine: the byte-per-state search, then the least byte over
+    /// each placement's blank cells.
+    fn build_with_bytes(shape: Shape, cells: &[u8], blank: usize) -> (Vec<u64>, Vec<u64>, u64) {
+        let space = PatternSpace::new(shape, cells, blank).unwrap();
+        let dist = crate::exact::bfs::bfs(&space, "bytes", &NoProgress, None).unwrap();
+        let k = cells.len();
+        let group = shape.cells() - k;
+        let ranker = PartialRanker::new(shape.cells(), k).unwrap();
+        let mut table = PackedTable::new(PDB_BITS, ranker.size());
+        let mut capped = 0;
+        let mut items = [0u8; MAX_PATTERN];
+        for i in 0..ranker.size() {
+            let base = i as usize * group;
+            let best = *dist.bytes[base..base + group].iter().min().unwrap() as u32;
+            ranker.unrank(i, &mut items[..k]);
+            let extra = best.saturating_sub(manhattan(shape, &items[..k], cells)) / 2;
+            capped += (extra > 15) as u64;
+            table.set(i, extra.min(15));
+        }
+        (table.words().to_vec(), dist.histogram, capped)
+    }
+
+    #[test]
+    fn compact_build_is_bit_for_bit_the_byte_build() {
+        for (shape, cells, blank) in [
+            ("3x3", vec![0u8, 1, 2, 3], 8usize),
+            ("3x3", vec![5, 7, 4], 8),
+            ("3x3", vec![1, 2, 3, 4, 5, 6, 7, 8], 0),
+            ("2x4", vec![0, 1, 2, 4, 5], 7),
+            ("2x4", vec![1, 2, 3, 4, 5, 6, 7], 0),
+            ("4x4", vec![1, 4, 5], 0),
+            ("4x4", vec![1, 2, 3, 4, 5], 0),
+            ("4x4", vec![13, 14, 15], 0),
+            ("3x5", vec![0, 1, 5, 6, 10, 11], 14),
+        ] {
+            let shape: Shape = shape.parse().unwrap();
+            let pdb = Pdb::build(shape, &cells, blank, &NoProgress).unwrap();
+            let (words, histogram, capped) = build_with_bytes(shape, &cells, blank);
+            assert_eq!(pdb.packed().words(), &words[..], "{shape} {cells:?}");
+            assert_eq!(pdb.histogram(), &histogram[..], "{shape} {cells:?}");
+            assert_eq!(pdb.capped(), capped, "{shape} {cells:?}");
         }
     }
 }
