@@ -190,6 +190,11 @@ fn children(b: &Board) -> Vec<(Tile, Board)> {
         .collect()
 }
 
+/// [`children`] as moves of one tile each, for [`walk`].
+fn single_moves(b: &Board) -> Vec<(Vec<Tile>, Board)> {
+    children(b).into_iter().map(|(t, c)| (vec![t], c)).collect()
+}
+
 /// The boards one multi-tile move (a push) away, with the tiles that moved, nearest the blank first (the last is
 /// the tile a player clicks: the push moves it and every tile between it and the blank).
 fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
@@ -663,7 +668,7 @@ impl Solver {
         let d = v.distance(board)?;
         let mut out = Vec::new();
         let mut path = Vec::with_capacity(d as usize);
-        walk(&v, board, d, &mut path, &mut out, limit)?;
+        walk(&v, board, d, single_moves, &mut path, &mut out, limit)?;
         Ok(out)
     }
 }
@@ -718,7 +723,7 @@ impl Solver {
             let d = v.distance(board)?;
             let mut paths = Vec::new();
             if keep > 0 {
-                walk_mtm(&v, board, d, &mut Vec::new(), &mut paths, keep)?;
+                walk(&v, board, d, pushes, &mut Vec::new(), &mut paths, keep)?;
             }
             if stop_when_kept {
                 return proven(paths.len() as u128, paths);
@@ -854,12 +859,13 @@ impl EvalJob for CountWork<'_, '_> {
     }
 }
 
-/// [`walk`] in MTM: down the complete MTM table from `b` (at distance `d`), pushes in ascending order of the tiles
-/// they slide, each push's tiles appended one by one, until `limit` paths.
-fn walk_mtm(
+/// Depth-first walk down the table from `b` (at distance `d`), one move of `moves` at a time (single-tile moves, or
+/// pushes in MTM, each with the tiles it slides), in ascending order of those tiles, until `limit` paths.
+fn walk(
     v: &TableView<'_>,
     b: &Board,
     d: u32,
+    moves: fn(&Board) -> Vec<(Vec<Tile>, Board)>,
     path: &mut Vec<Tile>,
     out: &mut Vec<Vec<Tile>>,
     limit: usize,
@@ -868,7 +874,7 @@ fn walk_mtm(
         out.push(path.clone());
         return Ok(());
     }
-    let mut next = pushes(b);
+    let mut next = moves(b);
     next.sort_unstable_by(|x, y| x.0.cmp(&y.0));
     for (moved, c) in next {
         if out.len() >= limit {
@@ -876,36 +882,8 @@ fn walk_mtm(
         }
         if v.stored(&c)? == v.value_of(d - 1) {
             path.extend_from_slice(&moved);
-            walk_mtm(v, &c, d - 1, path, out, limit)?;
+            walk(v, &c, d - 1, moves, path, out, limit)?;
             path.truncate(path.len() - moved.len());
-        }
-    }
-    Ok(())
-}
-
-/// Depth-first walk down the table from `b` (at distance `d`), children by ascending tile, until `limit` paths.
-fn walk(
-    v: &TableView<'_>,
-    b: &Board,
-    d: u32,
-    path: &mut Vec<Tile>,
-    out: &mut Vec<Vec<Tile>>,
-    limit: usize,
-) -> Result<()> {
-    if d == 0 {
-        out.push(path.clone());
-        return Ok(());
-    }
-    let mut next = children(b);
-    next.sort_unstable_by_key(|&(t, _)| t);
-    for (t, c) in next {
-        if out.len() >= limit {
-            break;
-        }
-        if v.stored(&c)? == v.value_of(d - 1) {
-            path.push(t);
-            walk(v, &c, d - 1, path, out, limit)?;
-            path.pop();
         }
     }
     Ok(())
