@@ -190,6 +190,9 @@ fn children(b: &Board) -> Vec<(Tile, Board)> {
         .collect()
 }
 
+/// The moves from a board with the tiles each slides and the board after it ([`single_moves`], [`pushes`]).
+type MoveList = fn(&Board) -> Vec<(Vec<Tile>, Board)>;
+
 /// [`children`] as moves of one tile each, for [`walk`].
 fn single_moves(b: &Board) -> Vec<(Vec<Tile>, Board)> {
     children(b).into_iter().map(|(t, c)| (vec![t], c)).collect()
@@ -865,7 +868,7 @@ fn walk(
     v: &TableView<'_>,
     b: &Board,
     d: u32,
-    moves: fn(&Board) -> Vec<(Vec<Tile>, Board)>,
+    moves: MoveList,
     path: &mut Vec<Tile>,
     out: &mut Vec<Vec<Tile>>,
     limit: usize,
