@@ -79,9 +79,9 @@
 //!   it is asked for, one shape at a time, for shapes of at most [`slide::FAST_DEFAULT_CELLS`] cells with the
 //!   default goal only (and the complete table of an analysis's goal, which depends only on the goal's shape and
 //!   blank cell; each custom goal would be another build). The 5x5 pattern databases take about 5 minutes of two
-//!   cores and 2.5 GB the first time (then 255 MB, loaded from the cache in seconds); meanwhile 5x5 boards are
+//!   cores the first time (then 255 MB, loaded from the cache in seconds); meanwhile 5x5 boards are
 //!   searched with linear conflicts, and `GET /api/status` says how far the build is. `--no-large-builds` keeps
-//!   whatever needs more than [`crate::warm::LARGE_BUILD_BYTES`] off (the 5x5 databases); the global
+//!   whatever searches more than [`crate::warm::LARGE_BUILD_STATES`] states off (the 5x5 databases); the global
 //!   `--max-memory` makes the library refuse the builds over it (files already in the cache are still loaded).
 //! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and its rayon pool
 //!   (one thread per core, for the builds), and the library's global rayon pool (small tables built in memory)
@@ -194,10 +194,10 @@ pub struct ServeArgs {
     /// are answered, so that other web sites cannot reach the server through their own names.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_host: Vec<String>,
-    /// Never load or build the tables and pattern databases whose build needs more than 1 GB (today the 5x5
-    /// pattern databases: about 5 minutes of two cores and 2.5 GB the first time); those boards are then searched
+    /// Never load or build the tables and pattern databases whose build searches more than 2·10⁹ states (today the 5x5
+    /// pattern databases: minutes of two cores the first time); those boards are then searched
     /// with linear conflicts (weaker). To use databases already in the cache without ever building them, give
-    /// `slide --max-memory 2000 serve` instead.
+    /// `slide --max-memory 600 serve` instead (the 5x5 build needs about 686 MB).
     #[arg(long)]
     pub no_large_builds: bool,
 }

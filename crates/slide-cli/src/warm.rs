@@ -17,9 +17,11 @@ use slide::engine::table::MAX_TABLE_CELLS;
 use slide::{Board, Metric, PartitionSpec, Shape, SolveOptions, Solver};
 use slide::{Method as SolveMethod, Progress};
 
-/// With `serve --no-large-builds`, data whose build needs more memory than this (in bytes) is neither loaded nor
-/// built: today only the 5 × 5 pattern databases (6-6-6-6: 2.5 GB while building, about 5 minutes on two cores).
-pub const LARGE_BUILD_BYTES: u64 = 1_000_000_000;
+/// With `serve --no-large-builds`, data whose build searches more states than this (over all its steps) is neither
+/// loaded nor built: today only the 5 × 5 pattern databases (6-6-6-6: 4 × 2.4·10⁹ states, minutes of two cores).
+/// The largest built otherwise: the 4 × 4 MTM label table (5.0·10⁸) and the 12-cell tables (2.4·10⁸). Counted in
+/// states rather than bytes: the compact build searches the 5 × 5 databases in 0.7 GB, less than the label table.
+pub const LARGE_BUILD_STATES: u64 = 2_000_000_000;
 
 /// What the warm-up keeps per goal: its shape, the goal's blank cell (all a complete table or an MTM label table
 /// depends on; pattern databases are only asked for the default goal) and the metric.
@@ -45,7 +47,7 @@ enum Phase {
     Building,
     Ready,
     Failed,
-    /// Not loaded nor built: over [`LARGE_BUILD_BYTES`] with `--no-large-builds`.
+    /// Not loaded nor built: over [`LARGE_BUILD_STATES`] states with `--no-large-builds`.
     Off,
 }
 
@@ -107,7 +109,7 @@ struct Entries {
 
 impl Warm {
     /// The shared state and the receiving end of its queue (for [`run`]); `quiet` silences the terminal bar and
-    /// warnings; `no_large` turns off what needs more than [`LARGE_BUILD_BYTES`].
+    /// warnings; `no_large` turns off what searches more than [`LARGE_BUILD_STATES`] states.
     pub fn new(quiet: bool, no_large: bool) -> (Warm, Receiver<(Board, Metric)>) {
         let (queue, rx) = sync_channel(16);
         (
@@ -137,7 +139,7 @@ impl Warm {
                 _ => WarmState::Pending,
             };
         }
-        let (what, steps, count_phases, bytes) = plan(goal, metric);
+        let (what, steps, count_phases, bytes, states) = plan(goal, metric);
         let mut entry = Entry {
             phase: Phase::Queued,
             what,
@@ -149,10 +151,11 @@ impl Warm {
             error: None,
             bytes,
         };
-        if self.no_large && bytes > LARGE_BUILD_BYTES {
+        if self.no_large && states > LARGE_BUILD_STATES {
             entry.phase = Phase::Off;
             entry.error = Some(format!(
-                "off on this server (serve --no-large-builds): building them needs {} MB",
+                "off on this server (serve --no-large-builds): building them searches {:.1e} states in {} MB",
+                states as f64,
                 bytes.div_ceil(1_000_000)
             ));
             e.map.insert(key, entry);
@@ -226,31 +229,43 @@ impl Warm {
     }
 }
 
-/// What a goal needs in `metric`: its name, the number of steps, whether each build phase is a step, and the memory
-/// of its largest build.
-fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64) {
+/// What a goal needs in `metric`: its name, the number of steps, whether each build phase is a step, the memory of
+/// its largest build and the states its builds search in all.
+fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
     let frame = Frame::new(goal);
     let shape = frame.shape();
+    // A complete table searches every board of one parity class.
+    let table_states = || {
+        (1..=shape.cells() as u64)
+            .try_fold(1u64, |f, k| f.checked_mul(k))
+            .map_or(u64::MAX, |f| f / 2)
+    };
     match metric {
         Metric::Mtm if shape.cells() > MAX_TABLE_CELLS => {
             let (r, c) = goal.shape().coords(goal.blank());
             let t = goal.shape().transposed();
-            let bytes = slide::engine::mtm::label_build_bytes(goal.shape(), goal.blank()).max(
-                slide::engine::mtm::label_build_bytes(t, c * goal.shape().rows() + r),
-            );
-            ("MTM label tables", 2, true, bytes)
+            let tb = c * goal.shape().rows() + r;
+            let bytes = slide::engine::mtm::label_build_bytes(goal.shape(), goal.blank())
+                .max(slide::engine::mtm::label_build_bytes(t, tb));
+            let states = [(goal.shape(), goal.blank()), (t, tb)]
+                .iter()
+                .map(|&(s, b)| slide::engine::mtm::label_space_size(s, b).unwrap_or(u64::MAX))
+                .fold(0u64, u64::saturating_add);
+            ("MTM label tables", 2, true, bytes, states)
         }
         Metric::Mtm => (
             "MTM distance table",
             1,
             true,
             slide::engine::table_build_bytes(shape),
+            table_states(),
         ),
         Metric::Stm if shape.cells() <= MAX_TABLE_CELLS => (
             "distance table",
             1,
             true,
             slide::engine::table_build_bytes(shape),
+            table_states(),
         ),
         Metric::Stm => {
             let sizes = partition::default_sizes(shape);
@@ -259,7 +274,21 @@ fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64) {
                 .map(|&k| slide::engine::pdb_build_bytes(shape, k))
                 .max()
                 .unwrap_or(0);
-            ("pattern databases", sizes.len() as u32, false, bytes)
+            // Each database searches the placements of its tiles and the blank.
+            let states = sizes
+                .iter()
+                .map(|&k| {
+                    slide::engine::rank::PartialRanker::new(shape.cells(), k + 1)
+                        .map_or(u64::MAX, |r| r.size())
+                })
+                .fold(0u64, u64::saturating_add);
+            (
+                "pattern databases",
+                sizes.len() as u32,
+                false,
+                bytes,
+                states,
+            )
         }
     }
 }
