@@ -271,7 +271,7 @@ impl MultisetRanker {
 
     /// [`MultisetRanker::rank_masks`] by `PEXT`: each label's cells compressed to the cells left in one
     /// instruction, and the colexicographic rank of the compressed mask read from two small tables
-    /// ([`colex16`]), instead of a loop over the cells with a population count each (about a third of the
+    /// (`colex16`), instead of a loop over the cells with a population count each (about a third of the
     /// instructions of the multi-tile search's node).
     ///
     /// # Safety

@@ -64,7 +64,7 @@ impl PushPruner {
     }
 
     /// Learns the machine of `shape` from every alternating sequence of at most `depth` pushes (see the module
-    /// docs); a shorter depth when the machine would not fit in `u16` states, none above [`MAX_CELLS`] cells.
+    /// docs); a shorter depth when the machine would not fit in `u16` states, none above 25 cells.
     pub fn learn(shape: Shape, depth: usize) -> PushPruner {
         let cells = shape.cells();
         let mut depth = if cells > MAX_CELLS { 0 } else { depth };
