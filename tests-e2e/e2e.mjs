@@ -469,6 +469,10 @@ async function main() {
     const rem = await page.textContent('#remaining');
     check(/best found: \d+ moves, (at most [\d.]+ × the optimum|a valid solution, not the shortest); at least \d+ are needed/i.test(rem),
       `remaining does not say what the solution is: "${rem}"`);
+    // Not proven shortest: the page offers to keep searching with the server's longest budget (30 s by default).
+    await page.waitForSelector('#keep-searching:not([hidden])', { timeout: STEP_MS });
+    const keep = await page.textContent('#keep-searching');
+    check(/^Keep searching \(up to 30 s\)$/.test(keep.trim()), `the keep-searching button says "${keep}"`);
     await page.click('#hint');
     await page.waitForSelector('#board [data-hint="true"]');
     const hint = await page.textContent('#notice');
@@ -477,6 +481,7 @@ async function main() {
     await page.waitForFunction(() => /^Playing/.test(document.querySelector('#notice').textContent));
     const said = await page.textContent('#notice');
     check(/^Playing \d+ moves/.test(said) && /slide solve --moves/.test(said), `Solve does not say what it plays: "${said}"`);
+    check(await page.isHidden('#keep-searching'), 'the keep-searching button stays while the solution plays');
     await page.waitForSelector('#status[data-state="solved"]', { timeout: 60_000 });
     const b = await readBoard(page);
     check(b.solved && b.rows === 5 && b.cols === 5, 'the 5x5 board is not solved');
