@@ -500,14 +500,37 @@ pub struct Counted {
     pub stopped: bool,
 }
 
-/// The tallies of a counting iteration.
-struct Tally {
-    count: u128,
-    paths: Vec<Vec<u8>>,
+/// The tallies of a counting iteration (single-tile here, pushes in `search/mtm.rs`).
+pub(crate) struct Tally {
+    pub(crate) count: u128,
+    pub(crate) paths: Vec<Vec<u8>>,
     keep: usize,
     /// Stop once `keep` sequences are kept (listing, not counting).
     stop_when_kept: bool,
-    done: bool,
+    /// True once the iteration may stop (listing, and `keep` kept).
+    pub(crate) done: bool,
+}
+
+impl Tally {
+    /// No sequence yet; keep the first `keep`, and with `stop_when_kept` stop once they are kept.
+    pub(crate) fn new(keep: usize, stop_when_kept: bool) -> Tally {
+        Tally {
+            count: 0,
+            paths: Vec::new(),
+            keep,
+            stop_when_kept,
+            done: stop_when_kept && keep == 0,
+        }
+    }
+
+    /// One more sequence found; `path` makes it, asked only while fewer than `keep` are kept.
+    pub(crate) fn found(&mut self, path: impl FnOnce() -> Vec<u8>) {
+        self.count += 1;
+        if self.paths.len() < self.keep {
+            self.paths.push(path());
+        }
+        self.done = self.stop_when_kept && self.paths.len() >= self.keep;
+    }
 }
 
 /// Counts the move sequences of exactly `bound` moves from `pos` (tile → cell, canonical frame of `g`) to the
@@ -527,13 +550,7 @@ pub fn count_paths<E: Eval>(
     let none = MovePruner::none();
     let mut ida = Ida::new(g, eval, pos, limits, (1, 1), &none);
     ida.bound = bound;
-    let mut tally = Tally {
-        count: 0,
-        paths: Vec::new(),
-        keep,
-        stop_when_kept,
-        done: stop_when_kept && keep == 0,
-    };
+    let mut tally = Tally::new(keep, stop_when_kept);
     ida.nodes += 1;
     let h0 = ida.eval.h();
     ida.check_limits();
@@ -554,11 +571,7 @@ impl<E: Eval> Ida<'_, '_, E> {
     fn count_dfs(&mut self, depth: u32, prev: u8, h: u32, tally: &mut Tally) {
         if self.eval.h() == 0 {
             if depth == self.bound {
-                tally.count += 1;
-                if tally.paths.len() < tally.keep {
-                    tally.paths.push(self.path.clone());
-                }
-                tally.done = tally.stop_when_kept && tally.paths.len() >= tally.keep;
+                tally.found(|| self.path.clone());
             }
             return;
         }

@@ -36,7 +36,7 @@ use crate::exact::bfs::{bfs, StateSpace, UNSEEN};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::MultisetRanker;
 use crate::progress::Progress;
-use crate::search::ida::{Counted, Limits, Outcome};
+use crate::search::ida::{Counted, Limits, Outcome, Tally};
 use crate::search::pruning::DEAD;
 use crate::search::push_pruning::PushPruner;
 
@@ -696,15 +696,6 @@ pub fn search(
     }
 }
 
-/// The tallies of a counting iteration ([`count`]).
-struct Tally {
-    count: u128,
-    paths: Vec<Vec<u8>>,
-    keep: usize,
-    stop_when_kept: bool,
-    done: bool,
-}
-
 impl MtmIda<'_, '_> {
     /// The estimate of the current board when the next push is along `next`.
     fn estimate(&self, next: Next) -> u32 {
@@ -724,11 +715,7 @@ impl MtmIda<'_, '_> {
         }
         if g == bound {
             if e == 0 && self.tiles[..self.n] == self.goal[..self.n] {
-                tally.count += 1;
-                if tally.paths.len() < tally.keep {
-                    tally.paths.push(tiles_of_pushes(board, &self.path));
-                }
-                tally.done = tally.stop_when_kept && tally.paths.len() >= tally.keep;
+                tally.found(|| tiles_of_pushes(board, &self.path));
             }
             return;
         }
@@ -784,13 +771,7 @@ pub fn count(
 ) -> Result<Counted> {
     let pruner = PushPruner::for_shape(board.shape());
     let mut ida = MtmIda::new(board, goal, tables, &pruner, limits)?;
-    let mut tally = Tally {
-        count: 0,
-        paths: Vec::new(),
-        keep,
-        stop_when_kept,
-        done: stop_when_kept && keep == 0,
-    };
+    let mut tally = Tally::new(keep, stop_when_kept);
     if !tally.done {
         ida.count_dfs(board, 0, bound, Next::Any, &mut tally);
     }
