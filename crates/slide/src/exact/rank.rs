@@ -156,6 +156,42 @@ pub struct MultisetRanker {
     size: u64,
 }
 
+/// An arrangement held as one cell mask per label, moved by [`MultisetRanker::seek_masks_pdep`] (cheapest from
+/// one rank to the next).
+#[derive(Debug, Clone)]
+pub struct MaskCursor {
+    rank: u64,
+    digits: [u32; MAX_LABELS],
+    left: [u32; MAX_LABELS],
+    masks: [u32; MAX_LABELS],
+}
+
+/// Most labels a [`MaskCursor`] holds.
+pub const MAX_LABELS: usize = 8;
+
+impl MaskCursor {
+    /// A cursor on no arrangement yet.
+    pub fn new() -> MaskCursor {
+        MaskCursor {
+            rank: u64::MAX,
+            digits: [0; MAX_LABELS],
+            left: [0; MAX_LABELS],
+            masks: [0; MAX_LABELS],
+        }
+    }
+
+    /// The cell masks of the arrangement (label `l`'s cells in `masks()[l]`).
+    pub fn masks(&self) -> &[u32; MAX_LABELS] {
+        &self.masks
+    }
+}
+
+impl Default for MaskCursor {
+    fn default() -> MaskCursor {
+        MaskCursor::new()
+    }
+}
+
 /// The largest radix whose combinations [`MultisetRanker`] tabulates.
 const COMBO_TABLE: u64 = 1 << 16;
 
@@ -290,6 +326,65 @@ impl MultisetRanker {
             left &= !mask;
         }
         r
+    }
+
+    /// True when [`MultisetRanker::seek_masks_pdep`] may be called: [`MultisetRanker::pext_ready`] and every
+    /// label's combinations tabulated.
+    pub fn pdep_ready(&self) -> bool {
+        self.pext_ready()
+            && self.counts.len() <= MAX_LABELS
+            && self.combos.iter().all(|c| !c.is_empty())
+    }
+
+    /// Moves `cursor` to the arrangement of rank `r` (`r < size()`), whose cell masks it then holds (the inverse of
+    /// [`MultisetRanker::rank_masks`]): each label's combination read from its table and spread over the cells left
+    /// by one `PDEP`. From rank `r - 1`, only the labels whose digits change are recomputed (usually the last:
+    /// scans in rank order pay no division).
+    ///
+    /// # Safety
+    ///
+    /// The processor must support BMI2, and [`MultisetRanker::pdep_ready`] must hold.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline]
+    pub unsafe fn seek_masks_pdep(&self, cursor: &mut MaskCursor, r: u64) {
+        let labels = self.counts.len();
+        let from = if cursor.rank.checked_add(1) == Some(r) {
+            // Add one to the digits, from the last.
+            let mut l = labels;
+            loop {
+                if l == 0 {
+                    break 0;
+                }
+                l -= 1;
+                cursor.digits[l] += 1;
+                if (cursor.digits[l] as u64) < self.radix[l] {
+                    break l;
+                }
+                cursor.digits[l] = 0;
+            }
+        } else {
+            let mut q = r;
+            for l in (0..labels).rev() {
+                cursor.digits[l] = (q % self.radix[l]) as u32;
+                q /= self.radix[l];
+            }
+            0
+        };
+        let mut left = if from == 0 {
+            (1u32 << self.n) - 1
+        } else {
+            cursor.left[from]
+        };
+        for l in from..labels {
+            cursor.left[l] = left;
+            // SAFETY (bounds): a digit is below its radix, the length of a tabulated label's combinations.
+            let relative = *self.combos[l].get_unchecked(cursor.digits[l] as usize);
+            let mask = core::arch::x86_64::_pdep_u32(relative, left);
+            cursor.masks[l] = mask;
+            left &= !mask;
+        }
+        cursor.rank = r;
     }
 
     /// Writes the arrangement of rank `r` (`r < size()`) into `cells` (length [`MultisetRanker::cells`]).
@@ -480,6 +575,42 @@ mod tests {
             let perm: Vec<usize> = out.iter().map(|&x| x as usize).collect();
             assert_eq!(par, permutation_parity(&perm));
             assert_eq!(r.rank_parity(&out), (i, par));
+        }
+    }
+
+    #[test]
+    fn mask_cursors_unrank_in_steps_and_jumps() {
+        // Every rank in order (the cursor's carry path) and then jumps, against the plain unranking.
+        for counts in [&[1u8, 2, 1][..], &[1, 3, 3, 2], &[2, 2, 2], &[1, 2, 2, 2, 2]] {
+            let r = MultisetRanker::new(counts).unwrap();
+            if !r.pdep_ready() {
+                return;
+            }
+            let mut cursor = MaskCursor::new();
+            let mut cells = vec![0u8; r.cells()];
+            let check = |cursor: &MaskCursor, cells: &mut Vec<u8>, i: u64| {
+                r.unrank(i, cells);
+                for (l, &m) in cursor.masks()[..counts.len()].iter().enumerate() {
+                    let want: u32 = cells
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &x)| x as usize == l)
+                        .map(|(c, _)| 1u32 << c)
+                        .sum();
+                    assert_eq!(m, want, "{counts:?} rank {i} label {l}");
+                }
+                assert_eq!(r.rank_masks(&cursor.masks()[..]), i);
+            };
+            for i in 0..r.size() {
+                // SAFETY: `pdep_ready` was checked.
+                unsafe { r.seek_masks_pdep(&mut cursor, i) };
+                check(&cursor, &mut cells, i);
+            }
+            for i in (0..r.size()).rev().step_by(7) {
+                // SAFETY: as above.
+                unsafe { r.seek_masks_pdep(&mut cursor, i) };
+                check(&cursor, &mut cells, i);
+            }
         }
     }
 

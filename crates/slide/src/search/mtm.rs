@@ -32,9 +32,9 @@
 
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
-use crate::exact::bfs::{bfs, StateSpace, UNSEEN};
+use crate::exact::bfs::{bfs_compact, StateSpace};
 use crate::exact::packed::PackedTable;
-use crate::exact::rank::MultisetRanker;
+use crate::exact::rank::{MaskCursor, MultisetRanker};
 use crate::progress::Progress;
 use crate::search::ida::{Counted, Limits, Outcome, Tally};
 use crate::search::pruning::DEAD;
@@ -89,6 +89,10 @@ pub struct LabelSpace {
     shape: Shape,
     labels: Vec<u8>,
     ranker: MultisetRanker,
+    /// Expand on masks with `PDEP`/`PEXT` ([`MultisetRanker::pdep_ready`]).
+    bmi2: bool,
+    /// `segments[b * cells + t]`: the cells a push of the blank from `b` to `t` (on one line) shifts, `t` included.
+    segments: Vec<u32>,
 }
 
 impl LabelSpace {
@@ -116,10 +120,28 @@ impl LabelSpace {
         {
             return Err(too_large());
         }
+        let bmi2 = ranker.pdep_ready() && shape.cells() <= 16;
+        let (n, cols) = (shape.cells(), shape.cols());
+        let mut segments = vec![0u32; n * n];
+        for b in 0..n {
+            for t in 0..n {
+                let same_row = b / cols == t / cols;
+                if b != t && (same_row || b % cols == t % cols) {
+                    let step = if same_row { 1 } else { cols };
+                    let mut i = b;
+                    while i != t {
+                        i = if t > b { i + step } else { i - step };
+                        segments[b * n + t] |= 1 << i;
+                    }
+                }
+            }
+        }
         Ok(LabelSpace {
             shape,
             labels,
             ranker,
+            bmi2,
+            segments,
         })
     }
 }
@@ -143,8 +165,65 @@ fn push(cells: &mut [u8], from: usize, to: usize, step: usize) {
     cells[to] = 0;
 }
 
+impl LabelSpace {
+    /// [`StateSpace::expand`] on label masks: unranked by `PDEP`, each push done on the masks, ranked by `PEXT`.
+    ///
+    /// # Safety
+    ///
+    /// The processor must support BMI2 and the ranker be [`MultisetRanker::pdep_ready`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    unsafe fn expand_bmi2(&self, rank: u64, s: &mut LabelScratch, visit: &mut dyn FnMut(u64, u8)) {
+        let arrangement = rank >> 1;
+        let horizontal = rank & 1 == 0;
+        if arrangement != s.arrangement {
+            self.ranker.seek_masks_pdep(&mut s.cursor, arrangement);
+            s.arrangement = arrangement;
+        }
+        let masks = s.cursor.masks();
+        let cols = self.shape.cols();
+        let blank = masks[0].trailing_zeros() as usize;
+        let (br, bc) = (blank / cols, blank % cols);
+        // The blank moves to `to`, `step` cells apart along its line: the cells from the blank's neighbour to `to`
+        // (`segment`) shift one step back, in every label's mask at once.
+        let mut pushed = |to: usize, step: usize, axis: u64| {
+            let mut m = [0u32; LABELS];
+            let segment = self.segments[blank * self.shape.cells() + to];
+            for (l, out) in m.iter_mut().enumerate().skip(1) {
+                let x = masks[l];
+                let moving = x & segment;
+                *out = (x & !segment)
+                    | if to > blank {
+                        moving >> step
+                    } else {
+                        moving << step
+                    };
+            }
+            m[0] = 1 << to;
+            visit(self.ranker.rank_masks_pext(&m) * 2 + axis, 1);
+        };
+        if horizontal {
+            for c in (0..cols).filter(|&c| c != bc) {
+                pushed(br * cols + c, 1, 1);
+            }
+        } else {
+            for r in (0..self.shape.rows()).filter(|&r| r != br) {
+                pushed(r * cols + bc, cols, 0);
+            }
+        }
+    }
+}
+
+/// Working memory of [`LabelSpace::expand`]: the arrangement last unranked (the two states of an arrangement are
+/// adjacent ranks, and the search scans ranks in order) and its cells.
+pub struct LabelScratch {
+    arrangement: u64,
+    cells: Vec<u8>,
+    cursor: MaskCursor,
+}
+
 impl StateSpace for LabelSpace {
-    type Scratch = Vec<u8>;
+    type Scratch = LabelScratch;
 
     fn size(&self) -> u64 {
         self.ranker.size() * 2
@@ -155,16 +234,29 @@ impl StateSpace for LabelSpace {
         vec![2 * g, 2 * g + 1]
     }
 
-    fn scratch(&self) -> Vec<u8> {
-        vec![0; self.shape.cells()]
+    fn scratch(&self) -> LabelScratch {
+        LabelScratch {
+            arrangement: u64::MAX,
+            cells: vec![0; self.shape.cells()],
+            cursor: MaskCursor::new(),
+        }
     }
 
-    fn expand(&self, rank: u64, cells: &mut Vec<u8>, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, s: &mut LabelScratch, visit: &mut dyn FnMut(u64, u8)) {
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: `bmi2` is set only when the ranker is `pdep_ready` (which implies `pext_ready`).
+            return unsafe { self.expand_bmi2(rank, s, visit) };
+        }
         // The state (s', axis) at distance d makes (s, other axis) at d + 1 for each s that reaches s' by one push
         // along the other axis (pushes are reversible: s' reaches s by one such push).
         let arrangement = rank >> 1;
         let horizontal = rank & 1 == 0;
-        self.ranker.unrank(arrangement, cells);
+        if arrangement != s.arrangement {
+            self.ranker.unrank(arrangement, &mut s.cells);
+            s.arrangement = arrangement;
+        }
+        let cells = &s.cells;
         let cols = self.shape.cols();
         let blank = cells.iter().position(|&l| l == 0).unwrap_or(0);
         let (br, bc) = (blank / cols, blank % cols);
@@ -203,29 +295,43 @@ pub struct LabelTable {
 }
 
 impl LabelTable {
-    /// Builds the table of `shape` with the goal's blank on `blank_goal` (one byte per entry while building).
+    /// Builds the table of `shape` with the goal's blank on `blank_goal` by the compact search ([`bfs_compact`]:
+    /// two bits per state while searching), each distance stored in a byte as its state is settled, then packed.
     pub fn build(shape: Shape, blank_goal: usize, progress: &dyn Progress) -> Result<LabelTable> {
+        use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
         let space = LabelSpace::new(shape, blank_goal)?;
         let label = format!("MTM label table {shape}");
-        let d = bfs(&space, &label, progress, None)?;
-        if d.bytes.contains(&UNSEEN) {
+        let len = usize::try_from(space.size())
+            .map_err(|_| Error::Internal("label table too large".into()))?;
+        let mut bytes: Vec<u8> = crate::exact::packed::large_vec(len);
+        // SAFETY: AtomicU8 has the size and alignment of u8; `bytes` is not otherwise used while the view lives.
+        let cells: &[AtomicU8] =
+            unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, len) };
+        // Each state is settled once, so a plain store suffices; distances of 255 and more do not fit.
+        let histogram = bfs_compact(&space, &label, progress, None, |rank, d| {
+            cells[rank as usize].store(d.min(255) as u8, Relaxed)
+        })?;
+        if histogram.len() > 255 {
+            return Err(Error::Internal("a label distance does not fit in a byte".into()));
+        }
+        if histogram.iter().sum::<u64>() != len as u64 {
             return Err(Error::Internal(
                 "a label arrangement was not reached".into(),
             ));
         }
-        let bits = match d.max_distance() {
+        let bits = match histogram.len() - 1 {
             0..16 => 4,
             16..64 => 6,
             _ => 8,
         };
-        let table = PackedTable::from_bytes(bits, &d.bytes, u32::from);
+        let table = PackedTable::from_bytes(bits, &bytes, u32::from);
         Ok(LabelTable {
             shape,
             blank_goal,
             labels: space.labels,
             ranker: space.ranker,
             table,
-            histogram: d.histogram,
+            histogram,
         })
     }
 
@@ -280,10 +386,10 @@ pub struct MtmTables<'a> {
     pub cols: &'a LabelTable,
 }
 
-/// The bytes [`LabelTable::build`] needs at its peak for `shape` (one byte per entry while building, then the
-/// packed table).
+/// The bytes [`LabelTable::build`] needs at its peak for `shape` (a byte per entry and two bits per state while
+/// building, then the packed table).
 pub fn label_build_bytes(shape: Shape, blank_goal: usize) -> u64 {
-    label_space_size(shape, blank_goal).map_or(u64::MAX, |n| n + n * 3 / 4 + (64 << 20))
+    label_space_size(shape, blank_goal).map_or(u64::MAX, |n| n + n / 4 + n * 3 / 4 + (64 << 20))
 }
 
 /// Which axis the next push must take (alternation).
@@ -809,6 +915,34 @@ fn tiles_of_pushes(board: &Board, path: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mask_expansion_lists_the_cell_expansion() {
+        // The BMI2 path (masks, PDEP, PEXT, segments) against the plain one (cells, unrank, rank): the same
+        // neighbours in the same order for every state of 3 × 3, 2 × 4 and 3 × 4 and a stride of 4 × 4's.
+        for (shape, blank, stride) in [
+            (Shape::new(3, 3).unwrap(), 8, 1),
+            (Shape::new(2, 4).unwrap(), 7, 1),
+            (Shape::new(3, 4).unwrap(), 11, 1),
+            (Shape::new(4, 4).unwrap(), 15, 9973),
+        ] {
+            let fast = LabelSpace::new(shape, blank).unwrap();
+            if !fast.bmi2 {
+                return;
+            }
+            let mut plain = LabelSpace::new(shape, blank).unwrap();
+            plain.bmi2 = false;
+            let (mut s1, mut s2) = (fast.scratch(), plain.scratch());
+            let mut rank = 0;
+            while rank < fast.size() {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                fast.expand(rank, &mut s1, &mut |r, c| a.push((r, c)));
+                plain.expand(rank, &mut s2, &mut |r, c| b.push((r, c)));
+                assert_eq!(a, b, "{shape} rank {rank}");
+                rank += if rank % 2 == 0 { 1 } else { 2 * stride - 1 };
+            }
+        }
+    }
 
     #[test]
     fn pushes_shift_the_line() {
