@@ -121,21 +121,7 @@ impl LabelSpace {
             return Err(too_large());
         }
         let bmi2 = ranker.pdep_ready() && shape.cells() <= 16;
-        let (n, cols) = (shape.cells(), shape.cols());
-        let mut segments = vec![0u32; n * n];
-        for b in 0..n {
-            for t in 0..n {
-                let same_row = b / cols == t / cols;
-                if b != t && (same_row || b % cols == t % cols) {
-                    let step = if same_row { 1 } else { cols };
-                    let mut i = b;
-                    while i != t {
-                        i = if t > b { i + step } else { i - step };
-                        segments[b * n + t] |= 1 << i;
-                    }
-                }
-            }
-        }
+        let segments = line_segments(shape);
         Ok(LabelSpace {
             shape,
             labels,
@@ -144,6 +130,28 @@ impl LabelSpace {
             segments,
         })
     }
+}
+
+/// `segments[b * cells + t]` for a shape of at most 32 cells: the cells a push of the blank from `b` to `t` (on one
+/// line) shifts one step back toward `b`, `t` included (0 when `b` and `t` share no line). A push is then, on each
+/// label's cell mask `m`, `(m & !s) | (m & s) >> step` (or `<<` when `t < b`).
+fn line_segments(shape: Shape) -> Vec<u32> {
+    let (n, cols) = (shape.cells(), shape.cols());
+    let mut segments = vec![0u32; n * n];
+    for b in 0..n {
+        for t in 0..n {
+            let same_row = b / cols == t / cols;
+            if b != t && (same_row || b % cols == t % cols) {
+                let step = if same_row { 1 } else { cols };
+                let mut i = b;
+                while i != t {
+                    i = if t > b { i + step } else { i - step };
+                    segments[b * n + t] |= 1 << i;
+                }
+            }
+        }
+    }
+    segments
 }
 
 /// Moves the blank of `cells` from `from` to `to` (on one line), shifting the cells between one step toward `from`.
@@ -417,6 +425,9 @@ struct MtmIda<'a, 'l> {
     col_label: [u8; 33],
     /// Each cell's index on the transposed board.
     transposed: [u8; 32],
+    /// [`line_segments`] of the shape and of the transposed shape.
+    segments: Vec<u32>,
+    transposed_segments: Vec<u32>,
     /// The cells of each label of the first table, and of the second on the transposed board (kept up to date
     /// by [`MtmIda::slide`]).
     masks: Masks,
@@ -498,19 +509,30 @@ impl MtmIda<'_, '_> {
     /// left as it is.
     #[inline]
     fn pushed(&self, from: usize, to: usize, step: usize) -> Masks {
-        let mut m = self.masks;
-        let mut i = from;
-        while i != to {
-            let j = if to > from { i + step } else { i - step };
-            let t = self.tiles[j] as usize;
-            let (a, b) = (self.transposed[i], self.transposed[j]);
-            m.rows[self.row_label[t] as usize] ^= (1 << i) | (1 << j);
-            m.cols[self.col_label[t] as usize] ^= (1 << a) | (1 << b);
-            i = j;
+        let m = self.masks;
+        let n = self.n;
+        let (tf, tt) = (self.transposed[from] as usize, self.transposed[to] as usize);
+        let segment = self.segments[from * n + to];
+        let transposed_segment = self.transposed_segments[tf * n + tt];
+        // Along the transposed board, a row of ours is a column: its step is our number of rows, and a column's 1.
+        let transposed_step = if step == 1 { self.rows } else { 1 };
+        let shift = |x: u32, seg: u32, step: usize| {
+            let moving = x & seg;
+            (x & !seg)
+                | if to > from {
+                    moving >> step
+                } else {
+                    moving << step
+                }
+        };
+        let mut out = m;
+        for l in 1..LABELS {
+            out.rows[l] = shift(m.rows[l], segment, step);
+            out.cols[l] = shift(m.cols[l], transposed_segment, transposed_step);
         }
-        m.rows[0] = 1 << to;
-        m.cols[0] = 1 << self.transposed[to];
-        m
+        out.rows[0] = 1 << to;
+        out.cols[0] = 1 << tt;
+        out
     }
 
     /// Pushes: the blank moves from `from` to `to` (`step` apart along a line), the tiles between shift one cell
@@ -729,6 +751,8 @@ impl<'a, 'l> MtmIda<'a, 'l> {
                 cols: [0; LABELS],
             },
             transposed: [0; 32],
+            segments: line_segments(shape),
+            transposed_segments: line_segments(shape.transposed()),
             path: Vec::new(),
             nodes: 0,
             next_check: CHECK_EVERY,
