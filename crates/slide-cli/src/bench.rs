@@ -111,11 +111,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     let mut pdb_bytes = 0;
     if mtm && goal.shape().cells() > slide::engine::table::MAX_TABLE_CELLS {
         // Above 12 cells MTM is searched with the label tables (the heuristic flags are refused in MTM).
-        let (rows, cols) = solver.label_tables(&goal)?;
-        pdb_bytes = rows.packed().bytes();
-        if !Arc::ptr_eq(&rows, &cols) {
-            pdb_bytes += cols.packed().bytes();
-        }
+        pdb_bytes = solver.label_tables(&goal)?.bytes();
     } else if mtm {
         // The complete MTM table answers: load or build it now.
         solver.distance_in(&first.board, &goal, slide::Metric::Mtm)?;

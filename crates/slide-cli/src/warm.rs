@@ -245,13 +245,24 @@ fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
             let (r, c) = goal.shape().coords(goal.blank());
             let t = goal.shape().transposed();
             let tb = c * goal.shape().rows() + r;
-            let bytes = slide::engine::mtm::label_build_bytes(goal.shape(), goal.blank())
-                .max(slide::engine::mtm::label_build_bytes(t, tb));
-            let states = [(goal.shape(), goal.blank()), (t, tb)]
+            let (first, second) = slide::engine::mtm::layouts(goal.shape());
+            let mut tables = Vec::new();
+            for layout in std::iter::once(first).chain(second) {
+                tables.push((goal.shape(), goal.blank(), layout));
+                if (t, tb) != (goal.shape(), goal.blank()) {
+                    tables.push((t, tb, layout));
+                }
+            }
+            let bytes = tables
                 .iter()
-                .map(|&(s, b)| slide::engine::mtm::label_space_size(s, b).unwrap_or(u64::MAX))
+                .map(|&(s, b, l)| slide::engine::mtm::label_build_bytes(s, b, l))
+                .max()
+                .unwrap_or(0);
+            let states = tables
+                .iter()
+                .map(|&(s, b, l)| slide::engine::mtm::label_space_size(s, b, l).unwrap_or(u64::MAX))
                 .fold(0u64, u64::saturating_add);
-            ("MTM label tables", 2, true, bytes, states)
+            ("MTM label tables", tables.len() as u32, true, bytes, states)
         }
         Metric::Mtm => (
             "MTM distance table",

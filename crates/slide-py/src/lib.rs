@@ -1613,8 +1613,11 @@ fn stats<'py>(
 fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BoardError", m.py().get_type::<BoardError>())?;
     m.add("LimitReached", m.py().get_type::<LimitReached>())?;
-    // For the tests: the kind of the MTM label tables' files (their names start with it), to tell whether one is cached.
-    m.add("_LABEL_TABLE_KIND", slide::engine::mtm::LABEL_TABLE_KIND)?;
+    // For the tests: the kinds of the 4x4 MTM label tables' files (their names start with them), to tell whether they
+    // are cached.
+    let (first, second) = slide::engine::mtm::layouts(slide::Shape::new(4, 4).expect("4x4 is a shape"));
+    let kinds: Vec<&str> = std::iter::once(first).chain(second).map(|l| l.kind()).collect();
+    m.add("_LABEL_TABLE_KINDS_4X4", kinds)?;
     m.add_class::<PySolution>()?;
     m.add_function(wrap_pyfunction!(sliding_puzzle, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

@@ -761,11 +761,8 @@ impl Solver {
         };
         let s = self.solve_with(board, goal, &opts)?;
         let d = self::proven(&s, || "the least number of moves from the board".into())?;
-        let (rows, cols) = self.label_tables(goal)?;
-        let tables = crate::search::mtm::MtmTables {
-            rows: &rows,
-            cols: &cols,
-        };
+        let owned = self.label_tables(goal)?;
+        let tables = owned.view();
         let limits = Limits {
             max_depth: None,
             ..opts.limits()

@@ -19,7 +19,7 @@ use crate::search::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PatternManhattan, PdbEval, PdbMax, PdbSet,
     MAX_SEARCH_CELLS,
 };
-use crate::search::mtm::LabelTable;
+use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb};
@@ -274,7 +274,7 @@ pub struct Solver {
     cache_from_cells: usize,
     pdbs: Mutex<HashMap<PdbKey, Arc<Pdb>>>,
     /// MTM label tables by shape and goal blank cell.
-    labels: Mutex<HashMap<(Shape, usize), Arc<LabelTable>>>,
+    labels: Mutex<HashMap<(Shape, usize, Layout), Arc<LabelTable>>>,
     partials: Mutex<HashMap<PartialKey, Arc<PartialTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
@@ -534,9 +534,10 @@ impl Solver {
         // version of the file, and the store records it: later processes skip the pass over every byte, which
         // would read the whole file in before the first answer.
         let mapped = |meta: &Meta| -> Option<Result<T>> {
-            // The MTM label table is read into the process's own memory even so: its search makes two random
-            // reads per child in 378 MB, and mapped file pages (no huge pages) made it about 1.1x slower.
-            if !self.map_files || meta.kind == crate::search::mtm::LABEL_TABLE_KIND {
+            // The MTM label tables (kinds `*-alt`) are read into the process's own memory even so: their search
+            // makes three random reads per child in 756 MB, and mapped file pages (no huge pages) made its user
+            // time 1.1 to 1.5 times longer.
+            if !self.map_files || meta.kind.ends_with("-alt") {
                 return None;
             }
             let m = match store.map(&name) {
@@ -872,10 +873,13 @@ impl Solver {
                 Method::Auto | Method::Table if cells <= MAX_TABLE_CELLS => Ok(Plan::Table),
                 Method::Search if cells <= MAX_TABLE_CELLS => Ok(Plan::MtmSearch),
                 Method::Auto | Method::Search => {
-                    crate::search::mtm::LabelSpace::new(shape, goal.blank())?;
                     let t = shape.transposed();
                     let (r, c) = shape.coords(goal.blank());
-                    crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r)?;
+                    let (first, second) = crate::search::mtm::layouts(shape);
+                    for layout in std::iter::once(first).chain(second) {
+                        crate::search::mtm::LabelSpace::new(shape, goal.blank(), layout)?;
+                        crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r, layout)?;
+                    }
                     Ok(Plan::MtmSearch)
                 }
                 Method::Table => Err(Error::NoTable { shape }),
@@ -930,24 +934,38 @@ impl Solver {
 
     /// The MTM label tables for `goal`'s shape and blank cell (rows, and columns as the transposed shape's rows),
     /// loaded from the cache or built (and saved).
-    pub fn label_tables(&self, goal: &Board) -> Result<(Arc<LabelTable>, Arc<LabelTable>)> {
+    pub fn label_tables(&self, goal: &Board) -> Result<crate::search::mtm::LabelTables> {
         let shape = goal.shape();
         let (r, c) = shape.coords(goal.blank());
-        let rows = self.label_table(shape, goal.blank())?;
-        let cols = self.label_table(shape.transposed(), c * shape.rows() + r)?;
-        Ok((rows, cols))
+        let tb = c * shape.rows() + r;
+        let (first, second) = crate::search::mtm::layouts(shape);
+        let rows = self.label_table(shape, goal.blank(), first)?;
+        let cols = self.label_table(shape.transposed(), tb, first)?;
+        let second = match second {
+            Some(l) => Some((
+                self.label_table(shape, goal.blank(), l)?,
+                self.label_table(shape.transposed(), tb, l)?,
+            )),
+            None => None,
+        };
+        Ok(crate::search::mtm::LabelTables { rows, cols, second })
     }
 
-    fn label_table(&self, shape: Shape, blank: usize) -> Result<Arc<LabelTable>> {
-        self.loaded_once(&self.labels, &(shape, blank), || {
-            self.load_or_build_labels(shape, blank)
+    fn label_table(&self, shape: Shape, blank: usize, layout: Layout) -> Result<Arc<LabelTable>> {
+        self.loaded_once(&self.labels, &(shape, blank, layout), || {
+            self.load_or_build_labels(shape, blank, layout)
         })
     }
 
-    fn load_or_build_labels(&self, shape: Shape, blank: usize) -> Result<LabelTable> {
-        let space = crate::search::mtm::LabelSpace::new(shape, blank)?;
+    fn load_or_build_labels(
+        &self,
+        shape: Shape,
+        blank: usize,
+        layout: Layout,
+    ) -> Result<LabelTable> {
+        let space = crate::search::mtm::LabelSpace::new(shape, blank, layout)?;
         let expected = Meta {
-            kind: crate::search::mtm::LABEL_TABLE_KIND.into(),
+            kind: layout.kind().into(),
             shape,
             blank,
             encoding: "exact".into(),
@@ -963,10 +981,10 @@ impl Solver {
             expected,
             (
                 &format!("the {shape} MTM label table"),
-                crate::search::mtm::label_build_bytes(shape, blank),
+                crate::search::mtm::label_build_bytes(shape, blank, layout),
             ),
-            |meta, packed| LabelTable::from_parts(shape, blank, packed, meta.histogram),
-            |progress| LabelTable::build(shape, blank, progress),
+            |meta, packed| LabelTable::from_parts(shape, blank, layout, packed, meta.histogram),
+            |progress| LabelTable::build(shape, blank, layout, progress),
             |t, meta| Meta {
                 histogram: t.histogram().to_vec(),
                 bits: t.packed().bits(),
@@ -978,11 +996,8 @@ impl Solver {
 
     /// [`Plan::MtmSearch`]: IDA* over pushes with the label tables.
     fn search_mtm(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
-        let (rows, cols) = self.label_tables(goal)?;
-        let tables = crate::search::mtm::MtmTables {
-            rows: &rows,
-            cols: &cols,
-        };
+        let owned = self.label_tables(goal)?;
+        let tables = owned.view();
         let limits = opts.limits();
         Ok(
             match crate::search::mtm::search(board, goal, &tables, &limits)? {

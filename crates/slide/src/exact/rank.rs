@@ -581,7 +581,12 @@ mod tests {
     #[test]
     fn mask_cursors_unrank_in_steps_and_jumps() {
         // Every rank in order (the cursor's carry path) and then jumps, against the plain unranking.
-        for counts in [&[1u8, 2, 1][..], &[1, 3, 3, 2], &[2, 2, 2], &[1, 2, 2, 2, 2]] {
+        for counts in [
+            &[1u8, 2, 1][..],
+            &[1, 3, 3, 2],
+            &[2, 2, 2],
+            &[1, 2, 2, 2, 2],
+        ] {
             let r = MultisetRanker::new(counts).unwrap();
             if !r.pdep_ready() {
                 return;

@@ -46,30 +46,73 @@ pub const MAX_LABEL_ENTRIES: u64 = 600_000_000;
 /// The name of label tables in table files.
 pub const LABEL_TABLE_KIND: &str = "halves-alt";
 
+/// How a label table groups the tiles: each tile gets the label of its goal cell's group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// The first row, the second row, then the left and the right half of the rows below ([`goal_labels`]).
+    HalvesAlt,
+    /// One label per row (rows past the fourth share the fourth's).
+    Rows,
+    /// The four quadrants (the top and the left half rounding up).
+    Quadrants,
+}
+
+impl Layout {
+    /// The name of this layout's tables in table files.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Layout::HalvesAlt => LABEL_TABLE_KIND,
+            Layout::Rows => "rows-alt",
+            Layout::Quadrants => "quadrants-alt",
+        }
+    }
+}
+
+/// The layouts a search in MTM reads for `shape`: the first on the board and on the transposed board, and the
+/// second (if any) likewise.
+///
+/// Square boards: goal rows (and, on the transposed board, goal columns) with the quadrants; the others: the
+/// rows-then-halves layout alone. Chosen by measurement on the 40 random 4 × 4 boards of README.md (nodes of the
+/// whole IDA* runs, one process): rows-then-halves alone 102.2 million; goal rows alone 17.4 million on the first
+/// 8 boards (rows-then-halves alone: 40.2 million); rows-then-halves with goal rows 19.4 million; goal rows with the
+/// quadrants **17.5 million** with three reads per child (the quadrants are their own transpose, so their second
+/// reading is skipped); goal rows with anti-diagonal groups 21.3 million.
+pub fn layouts(shape: Shape) -> (Layout, Option<Layout>) {
+    if shape.rows() == shape.cols() {
+        (Layout::Rows, Some(Layout::Quadrants))
+    } else {
+        (Layout::HalvesAlt, None)
+    }
+}
+
 /// The number of entries of the label table for `shape` with the goal's blank on `blank_goal`, `None` when it does
 /// not fit in a `u64`.
-pub fn label_space_size(shape: Shape, blank_goal: usize) -> Option<u64> {
-    let labels = goal_labels(shape, blank_goal);
+pub fn label_space_size(shape: Shape, blank_goal: usize, layout: Layout) -> Option<u64> {
+    let labels = goal_labels(shape, blank_goal, layout);
     MultisetRanker::new(&counts(&labels))?.size().checked_mul(2)
 }
 
-/// The label of each goal cell: 0 on the blank's cell, 1 on the first row, 2 on the second, then 3 on the left
-/// half of the rows below (rounding up) and 4 on the right half.
+/// The label of each goal cell: 0 on the blank's cell; with [`Layout::HalvesAlt`], 1 on the first row, 2 on the
+/// second, then 3 on the left half of the rows below (rounding up) and 4 on the right half.
 ///
 /// Chosen by measurement on 40 random 4 × 4 boards (the same boards, nodes of the whole IDA* runs): labelling by
 /// goal row with horizontal pushes free (an additive vertical + horizontal bound) took 36 million nodes on one
 /// 35-move board where this scheme takes under 3 million; on the 40 boards, the first row / first column / second
 /// row / rest took 441 million nodes, the first row / second row / first column / rest 171 million, and this one
 /// 124 million.
-fn goal_labels(shape: Shape, blank_goal: usize) -> Vec<u8> {
-    let cols = shape.cols();
+fn goal_labels(shape: Shape, blank_goal: usize, layout: Layout) -> Vec<u8> {
+    let (rows, cols) = (shape.rows(), shape.cols());
     (0..shape.cells())
-        .map(|c| match (c / cols, c % cols) {
+        .map(|c| match (layout, c / cols, c % cols) {
             _ if c == blank_goal => 0,
-            (0, _) => 1,
-            (1, _) => 2,
-            (_, c) if c < cols.div_ceil(2) => 3,
-            _ => 4,
+            (Layout::HalvesAlt, 0, _) => 1,
+            (Layout::HalvesAlt, 1, _) => 2,
+            (Layout::HalvesAlt, _, c) if c < cols.div_ceil(2) => 3,
+            (Layout::HalvesAlt, _, _) => 4,
+            (Layout::Rows, r, _) => r.min(3) as u8 + 1,
+            (Layout::Quadrants, r, c) => {
+                1 + u8::from(r >= rows.div_ceil(2)) * 2 + u8::from(c >= cols.div_ceil(2))
+            }
         })
         .collect()
 }
@@ -98,7 +141,7 @@ pub struct LabelSpace {
 impl LabelSpace {
     /// The space of `shape` whose goal has the blank on `blank_goal`; an error when it has more than
     /// [`MAX_LABEL_ENTRIES`] states.
-    pub fn new(shape: Shape, blank_goal: usize) -> Result<LabelSpace> {
+    pub fn new(shape: Shape, blank_goal: usize, layout: Layout) -> Result<LabelSpace> {
         let too_large = || {
             Error::InvalidOption {
             option: "metric".into(),
@@ -111,7 +154,7 @@ impl LabelSpace {
         if shape.cells() > 32 || blank_goal >= shape.cells() {
             return Err(too_large());
         }
-        let labels = goal_labels(shape, blank_goal);
+        let labels = goal_labels(shape, blank_goal, layout);
         let ranker = MultisetRanker::new(&counts(&labels)).ok_or_else(too_large)?;
         if ranker
             .size()
@@ -296,6 +339,7 @@ impl StateSpace for LabelSpace {
 pub struct LabelTable {
     shape: Shape,
     blank_goal: usize,
+    layout: Layout,
     labels: Vec<u8>,
     ranker: MultisetRanker,
     table: PackedTable,
@@ -305,9 +349,14 @@ pub struct LabelTable {
 impl LabelTable {
     /// Builds the table of `shape` with the goal's blank on `blank_goal` by the compact search ([`bfs_compact`]:
     /// two bits per state while searching), each distance stored in a byte as its state is settled, then packed.
-    pub fn build(shape: Shape, blank_goal: usize, progress: &dyn Progress) -> Result<LabelTable> {
+    pub fn build(
+        shape: Shape,
+        blank_goal: usize,
+        layout: Layout,
+        progress: &dyn Progress,
+    ) -> Result<LabelTable> {
         use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
-        let space = LabelSpace::new(shape, blank_goal)?;
+        let space = LabelSpace::new(shape, blank_goal, layout)?;
         let label = format!("MTM label table {shape}");
         let len = usize::try_from(space.size())
             .map_err(|_| Error::Internal("label table too large".into()))?;
@@ -320,7 +369,9 @@ impl LabelTable {
             cells[rank as usize].store(d.min(255) as u8, Relaxed)
         })?;
         if histogram.len() > 255 {
-            return Err(Error::Internal("a label distance does not fit in a byte".into()));
+            return Err(Error::Internal(
+                "a label distance does not fit in a byte".into(),
+            ));
         }
         if histogram.iter().sum::<u64>() != len as u64 {
             return Err(Error::Internal(
@@ -336,6 +387,7 @@ impl LabelTable {
         Ok(LabelTable {
             shape,
             blank_goal,
+            layout,
             labels: space.labels,
             ranker: space.ranker,
             table,
@@ -347,21 +399,28 @@ impl LabelTable {
     pub fn from_parts(
         shape: Shape,
         blank_goal: usize,
+        layout: Layout,
         table: PackedTable,
         histogram: Vec<u64>,
     ) -> Result<LabelTable> {
-        let space = LabelSpace::new(shape, blank_goal)?;
+        let space = LabelSpace::new(shape, blank_goal, layout)?;
         if table.len() != space.size() {
             return Err(Error::Internal("a label table of the wrong length".into()));
         }
         Ok(LabelTable {
             shape,
             blank_goal,
+            layout,
             labels: space.labels,
             ranker: space.ranker,
             table,
             histogram,
         })
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// The shape.
@@ -392,12 +451,57 @@ pub struct MtmTables<'a> {
     pub rows: &'a LabelTable,
     /// The transposed shape's table.
     pub cols: &'a LabelTable,
+    /// A second layout's tables (the shape's, the transposed shape's), read the same way; the search takes the
+    /// largest of the four readings.
+    pub second: Option<(&'a LabelTable, &'a LabelTable)>,
 }
 
 /// The bytes [`LabelTable::build`] needs at its peak for `shape` (a byte per entry and two bits per state while
 /// building, then the packed table).
-pub fn label_build_bytes(shape: Shape, blank_goal: usize) -> u64 {
-    label_space_size(shape, blank_goal).map_or(u64::MAX, |n| n + n / 4 + n * 3 / 4 + (64 << 20))
+pub fn label_build_bytes(shape: Shape, blank_goal: usize, layout: Layout) -> u64 {
+    label_space_size(shape, blank_goal, layout)
+        .map_or(u64::MAX, |n| n + n / 4 + n * 3 / 4 + (64 << 20))
+}
+
+/// The label tables a search loads for one goal: [`MtmTables`] with owned tables.
+#[derive(Debug, Clone)]
+pub struct LabelTables {
+    /// The shape's table of the first layout.
+    pub rows: std::sync::Arc<LabelTable>,
+    /// The transposed shape's table of the first layout.
+    pub cols: std::sync::Arc<LabelTable>,
+    /// The second layout's, when the search reads one.
+    pub second: Option<(std::sync::Arc<LabelTable>, std::sync::Arc<LabelTable>)>,
+}
+
+impl LabelTables {
+    /// The tables as the search reads them.
+    pub fn view(&self) -> MtmTables<'_> {
+        MtmTables {
+            rows: &self.rows,
+            cols: &self.cols,
+            second: self.second.as_ref().map(|(a, b)| (&**a, &**b)),
+        }
+    }
+
+    /// Bytes of the distinct tables.
+    pub fn bytes(&self) -> usize {
+        let mut seen: Vec<*const LabelTable> = Vec::new();
+        let mut all = vec![&self.rows, &self.cols];
+        if let Some((a, b)) = &self.second {
+            all.extend([a, b]);
+        }
+        all.into_iter()
+            .filter(|t| {
+                let p = std::sync::Arc::as_ptr(t);
+                !seen.contains(&p) && {
+                    seen.push(p);
+                    true
+                }
+            })
+            .map(|t| t.packed().bytes())
+            .sum()
+    }
 }
 
 /// Which axis the next push must take (alternation).
@@ -409,7 +513,10 @@ enum Next {
 }
 
 struct MtmIda<'a, 'l> {
-    tables: &'a MtmTables<'a>,
+    /// The tables read (as many as `reads`): the first layout's on the board and on the transposed board, then
+    /// the second layout's likewise.
+    tables: [&'a LabelTable; MAX_READINGS],
+    reads: usize,
     /// The push-pruning machine of the shape.
     pruner: &'a PushPruner,
     rows: usize,
@@ -419,10 +526,6 @@ struct MtmIda<'a, 'l> {
     tiles: [u8; 32],
     goal: [u8; 32],
     blank: usize,
-    /// Each tile's label in the first table (its goal cell's) and in the second (its transposed goal cell's); 0
-    /// for the blank.
-    row_label: [u8; 33],
-    col_label: [u8; 33],
     /// Each cell's index on the transposed board.
     transposed: [u8; 32],
     /// [`line_segments`] of the shape and of the transposed shape.
@@ -440,12 +543,11 @@ struct MtmIda<'a, 'l> {
     next_bound: u32,
 }
 
-/// The cells of each label: of the first table on the board, and of the second on the transposed board.
-#[derive(Clone, Copy)]
-struct Masks {
-    rows: [u32; LABELS],
-    cols: [u32; LABELS],
-}
+/// The cells of each label, per reading: readings 0 and 2 on the board, 1 and 3 on the transposed board.
+type Masks = [[u32; LABELS]; MAX_READINGS];
+
+/// Most label-table readings a search maximises over: two layouts, each on the board and on the transposed board.
+const MAX_READINGS: usize = 4;
 
 /// The number of labels, the blank's included ([`goal_labels`]).
 const LABELS: usize = 5;
@@ -458,50 +560,51 @@ struct Child {
     next: Next,
     /// The push-pruning machine's state after the push.
     state: u16,
-    row_entry: u64,
-    col_entry: u64,
+    entries: [u64; MAX_READINGS],
 }
 
 const CHECK_EVERY: u64 = 1 << 14;
 
 impl MtmIda<'_, '_> {
-    /// The entries of the two tables for the label masks `m` when the next push is along `next` (not
-    /// [`Next::Any`]): the second reading is the transposed board's, whose vertical is our horizontal. `PEXT`:
+    /// The entries of the tables for the label masks `m` when the next push is along `next` (not
+    /// [`Next::Any`]): the odd readings are the transposed board's, whose vertical is our horizontal. `PEXT`:
     /// ranked by [`MultisetRanker::rank_masks_pext`] (only in [`MtmIda::dfs_bmi2`]).
     #[inline(always)]
-    fn entries<const PEXT: bool>(&self, m: &Masks, next: Next) -> (u64, u64) {
-        let (rows, cols) = (&self.tables.rows.ranker, &self.tables.cols.ranker);
-        #[cfg(target_arch = "x86_64")]
-        let (r, c) = if PEXT {
-            // SAFETY: `PEXT` is true only below `dfs_bmi2`, which `search` enters only when both rankers are
-            // `pext_ready`.
-            unsafe { (rows.rank_masks_pext(&m.rows), cols.rank_masks_pext(&m.cols)) }
-        } else {
-            (rows.rank_masks(&m.rows), cols.rank_masks(&m.cols))
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let (r, c) = (rows.rank_masks(&m.rows), cols.rank_masks(&m.cols));
-        if next == Next::Vertical {
-            (2 * r, 2 * c + 1)
-        } else {
-            (2 * r + 1, 2 * c)
+    fn entries<const PEXT: bool>(&self, m: &Masks, next: Next) -> [u64; MAX_READINGS] {
+        let mut out = [0u64; MAX_READINGS];
+        let vertical = u64::from(next != Next::Vertical);
+        for (i, e) in out.iter_mut().enumerate().take(self.reads) {
+            let ranker = &self.tables[i].ranker;
+            #[cfg(target_arch = "x86_64")]
+            let r = if PEXT {
+                // SAFETY: `PEXT` is true only below `dfs_bmi2`, which `search` enters only when every ranker is
+                // `pext_ready`.
+                unsafe { ranker.rank_masks_pext(&m[i]) }
+            } else {
+                ranker.rank_masks(&m[i])
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let r = ranker.rank_masks(&m[i]);
+            // Axis 0 (vertical first) of the board is axis 1 of the transposed board.
+            *e = 2 * r + (vertical ^ (i as u64 & 1));
         }
+        out
     }
 
-    /// The estimate of the table entries `(row, col)`: the larger reading.
+    /// The estimate of the table entries: the largest reading.
     #[inline]
-    fn read(&self, (row, col): (u64, u64)) -> u32 {
-        self.tables
-            .rows
-            .table
-            .get(row)
-            .max(self.tables.cols.table.get(col))
+    fn read(&self, entries: &[u64; MAX_READINGS]) -> u32 {
+        let mut e = 0;
+        for i in 0..self.reads {
+            e = e.max(self.tables[i].table.get(entries[i]));
+        }
+        e
     }
 
     /// The estimate of the current board when the next push may go along either axis (the root).
     fn estimate_any(&self) -> u32 {
-        let v = self.read(self.entries::<false>(&self.masks, Next::Vertical));
-        let h = self.read(self.entries::<false>(&self.masks, Next::Horizontal));
+        let v = self.read(&self.entries::<false>(&self.masks, Next::Vertical));
+        let h = self.read(&self.entries::<false>(&self.masks, Next::Horizontal));
         v.min(h)
     }
 
@@ -509,7 +612,6 @@ impl MtmIda<'_, '_> {
     /// left as it is.
     #[inline]
     fn pushed(&self, from: usize, to: usize, step: usize) -> Masks {
-        let m = self.masks;
         let n = self.n;
         let (tf, tt) = (self.transposed[from] as usize, self.transposed[to] as usize);
         let segment = self.segments[from * n + to];
@@ -525,13 +627,18 @@ impl MtmIda<'_, '_> {
                     moving << step
                 }
         };
-        let mut out = m;
-        for l in 1..LABELS {
-            out.rows[l] = shift(m.rows[l], segment, step);
-            out.cols[l] = shift(m.cols[l], transposed_segment, transposed_step);
+        let mut out = self.masks;
+        for (i, m) in out.iter_mut().enumerate().take(self.reads) {
+            let (seg, st, blank) = if i & 1 == 0 {
+                (segment, step, to)
+            } else {
+                (transposed_segment, transposed_step, tt)
+            };
+            for x in m[1..].iter_mut() {
+                *x = shift(*x, seg, st);
+            }
+            m[0] = 1 << blank;
         }
-        out.rows[0] = 1 << to;
-        out.cols[0] = 1 << tt;
         out
     }
 
@@ -596,8 +703,7 @@ impl MtmIda<'_, '_> {
             to: 0,
             next: Next::Any,
             state: 0,
-            row_entry: 0,
-            col_entry: 0,
+            entries: [0; MAX_READINGS],
         }; MAX_CHILDREN];
         let mut k = 0;
         let mut add = |ida: &Self, to: usize, step: usize, then: Next| {
@@ -606,15 +712,15 @@ impl MtmIda<'_, '_> {
                 return;
             }
             let masks = ida.pushed(blank, to, step);
-            let (row_entry, col_entry) = ida.entries::<PEXT>(&masks, then);
-            ida.tables.rows.table.prefetch(row_entry);
-            ida.tables.cols.table.prefetch(col_entry);
+            let entries = ida.entries::<PEXT>(&masks, then);
+            for i in 0..ida.reads {
+                ida.tables[i].table.prefetch(entries[i]);
+            }
             children[k] = Child {
                 to: to as u8,
                 next: then,
                 state,
-                row_entry,
-                col_entry,
+                entries,
             };
             k += 1;
         };
@@ -630,7 +736,7 @@ impl MtmIda<'_, '_> {
         }
         for child in &children[..k] {
             self.nodes += 1;
-            let e = self.read((child.row_entry, child.col_entry));
+            let e = self.read(&child.entries);
             let f = g + 1 + e;
             if f > bound {
                 self.next_bound = self.next_bound.min(f);
@@ -697,8 +803,11 @@ impl MtmIda<'_, '_> {
     fn root(&mut self, bound: u32, e: u32) -> bool {
         let state = self.pruner.start(self.blank);
         #[cfg(target_arch = "x86_64")]
-        if self.tables.rows.ranker.pext_ready() && self.tables.cols.ranker.pext_ready() {
-            // SAFETY: both rankers are `pext_ready`, which checked that the processor has BMI2.
+        if self.tables[..self.reads]
+            .iter()
+            .all(|t| t.ranker.pext_ready())
+        {
+            // SAFETY: every ranker is `pext_ready`, which checked that the processor has BMI2.
             return unsafe { self.dfs_bmi2(0, bound, Next::Any, e, state) };
         }
         self.dfs_plain(0, bound, Next::Any, e, state)
@@ -724,19 +833,30 @@ impl<'a, 'l> MtmIda<'a, 'l> {
         let n = shape.cells();
         let blank_goal = goal.blank();
         let t = tables;
-        if n > 32
-            || rows + cols - 2 > MAX_CHILDREN
-            || t.rows.shape != shape
-            || t.rows.blank_goal != blank_goal
-            || t.cols.shape != shape.transposed()
-            || t.cols.blank_goal != (blank_goal % cols) * rows + blank_goal / cols
-        {
+        let transposed_blank = (blank_goal % cols) * rows + blank_goal / cols;
+        let layouts = [Some((t.rows, t.cols)), t.second];
+        let fits = |(a, b): (&LabelTable, &LabelTable)| {
+            a.shape == shape
+                && a.blank_goal == blank_goal
+                && b.shape == shape.transposed()
+                && b.blank_goal == transposed_blank
+                && a.layout == b.layout
+        };
+        if n > 32 || rows + cols - 2 > MAX_CHILDREN || !layouts.iter().flatten().all(|&l| fits(l)) {
             return Err(Error::Internal(
                 "MTM search: tables of another shape or goal".into(),
             ));
         }
+        let (second_rows, second_cols) = t.second.unwrap_or((t.rows, t.cols));
         let mut ida = MtmIda {
-            tables,
+            tables: [t.rows, t.cols, second_rows, second_cols],
+            // A layout that the transposition maps to itself (the quadrants of a square board whose goal blank is on
+            // the diagonal) reads the same on the transposed board: its second reading is skipped.
+            reads: match t.second {
+                None => 2,
+                Some((a, b)) if std::ptr::eq(a, b) && a.layout == Layout::Quadrants => 3,
+                Some(_) => 4,
+            },
             pruner,
             rows,
             cols,
@@ -744,12 +864,7 @@ impl<'a, 'l> MtmIda<'a, 'l> {
             tiles: [0; 32],
             goal: [0; 32],
             blank: board.blank(),
-            row_label: [0; 33],
-            col_label: [0; 33],
-            masks: Masks {
-                rows: [0; LABELS],
-                cols: [0; LABELS],
-            },
+            masks: [[0; LABELS]; MAX_READINGS],
             transposed: [0; 32],
             segments: line_segments(shape),
             transposed_segments: line_segments(shape.transposed()),
@@ -760,21 +875,32 @@ impl<'a, 'l> MtmIda<'a, 'l> {
             stopped: false,
             next_bound: u32::MAX,
         };
+        for c in 0..n {
+            ida.transposed[c] = ((c % cols) * rows + c / cols) as u8;
+        }
+        // Each tile's label in each reading: its goal cell's (on the transposed board, its transposed goal cell's).
+        let mut label = [[0u8; 33]; MAX_READINGS];
         for (c, &tile) in goal.tiles().iter().enumerate() {
             ida.goal[c] = tile as u8;
-            if tile != 0 {
-                ida.row_label[tile as usize] = t.rows.labels[c];
-                ida.col_label[tile as usize] = t.cols.labels[(c % cols) * rows + c / cols];
+            for (i, l) in label.iter_mut().enumerate() {
+                let cell = if i & 1 == 0 {
+                    c
+                } else {
+                    ida.transposed[c] as usize
+                };
+                l[tile as usize] = ida.tables[i].labels[cell];
             }
         }
         for (c, &tile) in board.tiles().iter().enumerate() {
             ida.tiles[c] = tile as u8;
-            ida.transposed[c] = ((c % cols) * rows + c / cols) as u8;
-        }
-        for c in 0..n {
-            let t = ida.tiles[c] as usize;
-            ida.masks.rows[ida.row_label[t] as usize] |= 1 << c;
-            ida.masks.cols[ida.col_label[t] as usize] |= 1 << ida.transposed[c];
+            for (i, m) in ida.masks.iter_mut().enumerate() {
+                let cell = if i & 1 == 0 {
+                    c
+                } else {
+                    ida.transposed[c] as usize
+                };
+                m[label[i][tile as usize] as usize] |= 1 << cell;
+            }
         }
         Ok(ida)
     }
@@ -831,7 +957,7 @@ impl MtmIda<'_, '_> {
     fn estimate(&self, next: Next) -> u32 {
         match next {
             Next::Any => self.estimate_any(),
-            next => self.read(self.entries::<false>(&self.masks, next)),
+            next => self.read(&self.entries::<false>(&self.masks, next)),
         }
     }
 
@@ -941,6 +1067,61 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_quadrants_read_alike_on_the_transposed_board() {
+        // The search skips the quadrant table's reading on the transposed board of a square shape whose goal blank
+        // is on the diagonal; here it is taken too (four reads) and must never tell more, on every 3 × 3 board.
+        let shape = Shape::new(3, 3).unwrap();
+        let rows = LabelTable::build(shape, 8, Layout::Rows, &crate::progress::NoProgress).unwrap();
+        let quadrants =
+            LabelTable::build(shape, 8, Layout::Quadrants, &crate::progress::NoProgress).unwrap();
+        let tables = MtmTables {
+            rows: &rows,
+            cols: &rows,
+            second: Some((&quadrants, &quadrants)),
+        };
+        let goal = Board::goal(shape);
+        let pruner = PushPruner::for_shape(shape);
+        let limits = Limits::default();
+        let mut tiles: Vec<u8> = (0..9).collect();
+        let mut checked = 0;
+        let mut differ = 0;
+        for i in 0..362_880u32 {
+            // Every permutation by its factorial digits; the unsolvable half is skipped.
+            let mut pool: Vec<u8> = (0..9).collect();
+            let mut x = i;
+            for (k, t) in tiles.iter_mut().enumerate() {
+                let f = (1..(9 - k) as u32).product::<u32>();
+                *t = pool.remove((x / f) as usize);
+                x %= f;
+            }
+            let board = Board::new(shape, tiles.iter().map(|&t| t.into()).collect()).unwrap();
+            if !board.is_solvable(&goal).unwrap() {
+                continue;
+            }
+            let mut ida = MtmIda::new(&board, &goal, &tables, &pruner, &limits).unwrap();
+            assert_eq!(ida.reads, 3);
+            for next in [Next::Vertical, Next::Horizontal] {
+                let three = ida.estimate(next);
+                ida.reads = 4;
+                let four = ida.estimate(next);
+                ida.reads = 3;
+                assert_eq!(three, four, "{board}");
+                let only_rows = {
+                    ida.reads = 2;
+                    let e = ida.estimate(next);
+                    ida.reads = 3;
+                    e
+                };
+                differ += usize::from(only_rows != three);
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 181_440);
+        // The quadrants tell something the rows do not (else the test would check nothing).
+        assert!(differ > 1000, "{differ}");
+    }
+
+    #[test]
     fn mask_expansion_lists_the_cell_expansion() {
         // The BMI2 path (masks, PDEP, PEXT, segments) against the plain one (cells, unrank, rank): the same
         // neighbours in the same order for every state of 3 × 3, 2 × 4 and 3 × 4 and a stride of 4 × 4's.
@@ -950,11 +1131,11 @@ mod tests {
             (Shape::new(3, 4).unwrap(), 11, 1),
             (Shape::new(4, 4).unwrap(), 15, 9973),
         ] {
-            let fast = LabelSpace::new(shape, blank).unwrap();
+            let fast = LabelSpace::new(shape, blank, Layout::HalvesAlt).unwrap();
             if !fast.bmi2 {
                 return;
             }
-            let mut plain = LabelSpace::new(shape, blank).unwrap();
+            let mut plain = LabelSpace::new(shape, blank, Layout::HalvesAlt).unwrap();
             plain.bmi2 = false;
             let (mut s1, mut s2) = (fast.scratch(), plain.scratch());
             let mut rank = 0;
