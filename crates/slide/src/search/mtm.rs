@@ -1,34 +1,45 @@
-//! Optimal search in the multi-tile metric (MTM) above 12 cells: IDA* over pushes, guided by a label table.
+//! Optimal search in the multi-tile metric (MTM) above 12 cells: IDA* over pushes, guided by label tables.
 //!
 //! **Alternation.** Two pushes in a row along one axis never help: they equal one push or none (the blank stays on
 //! its line). So an optimal solution alternates vertical and horizontal pushes, and the search generates only
 //! alternating sequences (on a 4 × 4 board: 3 pushes at each node after the first).
 //!
-//! **The label table.** Give every tile the label of its goal region and forget which tile it is: the first row,
-//! the second row, the left half of the rows below and their right half; the blank keeps a label of its own. A
-//! *label arrangement* says which label each cell holds. The [`LabelTable`] holds, for every arrangement and each axis, the least number of pushes of an alternating path
-//! that starts along that axis and reaches the goal's arrangement: a breadth-first search by the one BFS engine
-//! over [`LabelSpace`], whose states are (arrangement, axis of the first push). Every solution of the board is such
-//! a path of its arrangement, so the entry is an admissible estimate. The same table, read for the transposed board
-//! (tiles relabelled by their transposed goal cells, the other axis first), gives a second estimate: the regions are
-//! not symmetric under transposition, so it tells something else; the search takes the larger.
+//! **Label tables.** Give every tile the label of its goal region ([`Layout`]) and forget which tile it is; the
+//! blank keeps a label of its own. A *label arrangement* says which label each cell holds. A [`LabelTable`] holds,
+//! for every arrangement and each axis, the least number of pushes of an alternating path that starts along that
+//! axis and reaches the goal's arrangement: a breadth-first search by the one BFS engine (its compact mode) over
+//! [`LabelSpace`], whose states are (arrangement, axis of the first push). Every solution of the board is such a
+//! path of its arrangement, so the entry is an admissible estimate, and so is the largest of several.
+//!
+//! **Readings.** A table is read for the board and for the transposed board (tiles relabelled by their transposed
+//! goal cells, the other axis first): for goal rows ([`Layout::Rows`]) the second reading is the goal *columns'*
+//! estimate. Square boards read a second layout too, the quadrants ([`Layout::Quadrants`]), which the
+//! transposition maps to themselves when the goal's blank is on the diagonal: their reading on the transposed board
+//! equals the direct one (tested on every 3 × 3 board) and is skipped. So a 4 × 4 child costs three reads; other
+//! shapes read the rows-then-halves layout ([`Layout::HalvesAlt`]) twice. [`layouts`] says which, and why (the
+//! measurements: 102 million nodes on 40 random boards with rows-then-halves alone, 17.5 million with rows and
+//! quadrants).
 //!
 //! **Pruning.** Besides alternation, a push-pruning automaton learned on the shape
 //! ([`crate::search::push_pruning`]) rejects every push sequence that an earlier one of the same effect replaces
 //! (on 4 × 4, 41.4 against 52.6 million nodes on 10 random boards).
 //!
-//! **Per node.** The time goes to memory: every child needs an entry of each reading, two random reads in a 378 MB
-//! table. A node therefore ranks all its children first and prefetches their entries ([`PackedTable::prefetch`]),
-//! so that the reads overlap, and enters only the children within the bound; the ranks use `PEXT` where the
-//! processor has BMI2 ([`MultisetRanker::rank_masks_pext`]). Measured on 10 random 4 × 4 boards, the same nodes:
-//! the prefetching halved the time, `PEXT` took 18% off the rest. Reading the transposed table first and the
-//! other only for the children it does not prune (about half) reads a quarter fewer entries but serialises two
-//! waits: 10% slower, not kept. On the 40 boards of README.md (one process, one thread, the table's loading
-//! included): 21.9 s of CPU and 124 million nodes before these and the pruning, 9.0 s and 102 million after.
+//! **Per node.** The time goes to memory: every child needs an entry of each reading, random reads in tables of
+//! hundreds of megabytes. A node therefore ranks all its children first and prefetches their entries
+//! ([`PackedTable::prefetch`]), so that the reads overlap, and enters only the children within the bound; the ranks
+//! use `PEXT` where the processor has BMI2 ([`MultisetRanker::rank_masks_pext`]), and a push moves the labels of a
+//! whole line segment in every mask at once (`line_segments`). Measured on 10 random 4 × 4 boards, the same
+//! nodes: the prefetching halved the time, `PEXT` took 18% off the rest. Reading one table first and the other only
+//! for the children it does not prune reads fewer entries but serialises two waits: 10% slower, not kept.
 //!
-//! **Sizes**: the 4 × 4 table has 16!/(4!·4!·4!·3!) × 2 = 504,504,000 entries, 6 bits each (378 MB on disk; one
-//! table serves both readings); 3 × 5 needs 30,270,240 and 5 × 3 50,450,400. Boards of two rows or columns fit
-//! too; 4 × 5 and larger do not ([`MAX_LABEL_ENTRIES`]).
+//! **Sizes**: a 4 × 4 table has 16!/(4!·4!·4!·3!) × 2 = 504,504,000 entries, 6 bits each (378 MB on disk); 4 × 4
+//! reads two (756 MB). 3 × 5 needs 30,270,240 entries and 5 × 3 50,450,400. Boards of two rows or columns fit too;
+//! 4 × 5 and larger do not ([`MAX_LABEL_ENTRIES`]).
+//!
+//! **Building** a table: [`LabelSpace::expand`] works on one cell mask per label: the arrangement is unranked by
+//! `PDEP` from a cursor that steps rank by rank (the search scans ranks in order, so most steps change only the
+//! last label's digit), each push shifts a segment of every mask, and the neighbours are ranked by `PEXT`. A 4 × 4
+//! table: about 45 s of CPU (138 s before, with cell arrays and a rank loop), byte-identical.
 
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
