@@ -212,6 +212,13 @@ impl SubsetRanker {
         self.orders
     }
 
+    /// The binomial coefficient C(c, j), for `c <= n`, `j <= k` (the colex rank adds C(c, j) for the `j`-th least
+    /// cell `c` of a subset, counting from 1).
+    #[inline]
+    pub fn binom(&self, c: usize, j: usize) -> u64 {
+        self.binom[c * (self.k as usize + 1) + j]
+    }
+
     /// The colexicographic rank of `mask`, which must have exactly `k` bits set, all below `n`.
     #[inline]
     pub fn rank(&self, mut mask: u64) -> u64 {

@@ -377,6 +377,20 @@ fn manhattan(shape: Shape, items: &[u8], cells: &[u8]) -> u32 {
         .sum()
 }
 
+/// Rearranges `items` into the next permutation in lexicographic order (the last wraps to the first).
+fn next_permutation(items: &mut [u8]) {
+    let Some(i) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
+        items.reverse();
+        return;
+    };
+    let j = (i..items.len())
+        .rev()
+        .find(|&j| items[j] > items[i - 1])
+        .expect("items[i] is larger");
+    items.swap(i - 1, j);
+    items[i..].reverse();
+}
+
 /// Index of the `d`-th (0-based) set bit of `mask`.
 #[inline]
 fn select(mut mask: u64, d: u32) -> u32 {
@@ -406,6 +420,12 @@ pub struct ZeroIndex {
     region_start: Vec<u32>,
     /// The cells of each region, map by map.
     region_masks: Vec<u64>,
+    /// `binom[c * 16 + j]` = C(c, j) (the subset ranker's, in a fixed array: no bounds checks in the search).
+    binom: Box<[u64; 64 * 16]>,
+    /// `order_weights[i]` = (k - 1 - i)!: the weight of item `i`'s digit in the order's rank.
+    order_weights: [u64; MAX_PATTERN],
+    k: usize,
+    orders: u64,
 }
 
 /// Most bytes of region table a [`ZeroIndex`] may take (`C(n, k) * n`): 1 GiB.
@@ -481,8 +501,22 @@ impl ZeroIndex {
         }
         offsets.push(total);
         region_start.push(region_masks.len() as u32);
+        let mut binom = Box::new([0u64; 64 * 16]);
+        for c in 0..=n.min(63) {
+            for j in 0..=k {
+                binom[c * 16 + j] = subsets.binom(c, j);
+            }
+        }
+        let mut order_weights = [0u64; MAX_PATTERN];
+        for (i, w) in order_weights.iter_mut().enumerate().take(k) {
+            *w = (1..(k - i) as u64).product();
+        }
         Ok(ZeroIndex {
             n,
+            binom,
+            order_weights,
+            k,
+            orders,
             subsets,
             offsets,
             region_of,
@@ -504,13 +538,24 @@ impl ZeroIndex {
     /// The entry of the tiles on `items[..k]` (in pattern order) with the blank on `blank` (a free cell).
     #[inline(always)]
     pub fn index(&self, items: &[u8], blank: u8) -> u64 {
+        let items = &items[..self.k];
         let mut mask = 0u64;
-        for &p in &items[..self.subsets.k()] {
+        for &p in items {
             mask |= 1u64 << (p & 63);
         }
-        let m = self.subsets.rank(mask) as usize;
+        // The colex rank of the map and the order's rank, item by item with no chain between items: the cells of
+        // the map below an item's cell give both its colex term and (less those of earlier items) its digit.
+        let (mut colex, mut order, mut used) = (0u64, 0u64, 0u64);
+        for (&p, &w) in items.iter().zip(&self.order_weights) {
+            let below = (1u64 << (p & 63)) - 1;
+            let a = (mask & below).count_ones();
+            colex += self.binom[(p as usize & 63) * 16 + ((a as usize + 1) & 15)];
+            order += (a - (used & below).count_ones()) as u64 * w;
+            used |= 1u64 << (p & 63);
+        }
+        let m = colex as usize;
         let region = self.region_of[m * self.n + (blank as usize)] as u64;
-        self.offsets[m] + region * self.subsets.orders() + self.subsets.order_rank(mask, items)
+        self.offsets[m] + region * self.orders + order
     }
 
     /// The map of entry `r`: its rank.
@@ -781,6 +826,82 @@ impl Pdb {
             histogram,
             capped: overflow.into_inner() + (len - reached),
             zero: Some(index),
+        })
+    }
+
+    /// The plain database of a zero-aware one ([`Pdb::build_zero_aware`]): for each placement, the least entry over
+    /// the blank's regions, and the plain build's histogram (a region of `s` cells at cost `d` is `s` states of the
+    /// plain space at cost `d`, the blank crossing its region for free). Bit for bit what [`Pdb::build`] gives
+    /// (tests compare them). `None` for a plain database, or when some zero-aware entry was capped or never
+    /// reached (its cost is then not known, nor its place in the histogram).
+    pub fn plain_from_zero_aware(z: &Pdb) -> Option<Pdb> {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        let index = z.zero.as_ref()?;
+        if z.capped > 0 {
+            return None;
+        }
+        let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
+        let ranker = PartialRanker::new(shape.cells(), k)?;
+        let len = ranker.size();
+        let words = PackedTable::words_for(PDB_BITS, len);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+        // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
+        let entries: &[AtomicU64] =
+            unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
+        let orders = index.orders;
+        let maps = index.offsets.len() - 1;
+        // Map by map, the orders of the tiles over the map's cells in increasing rank (lexicographic order of the
+        // cells, so each next order is the next permutation), every region's entry read in step.
+        let histogram = (0..maps)
+            .into_par_iter()
+            .fold(Vec::<u64>::new, |mut hist, m| {
+                let mask = index.subsets.unrank(m as u64);
+                let regions = &index.region_masks
+                    [index.region_start[m] as usize..index.region_start[m + 1] as usize];
+                let base = index.offsets[m];
+                let mut items = [0u8; MAX_PATTERN];
+                let mut it = mask;
+                for slot in items[..k].iter_mut() {
+                    *slot = it.trailing_zeros() as u8;
+                    it &= it - 1;
+                }
+                for o in 0..orders {
+                    let md = manhattan(shape, &items[..k], cells) as usize;
+                    let mut best = 15;
+                    for (r, &region) in regions.iter().enumerate() {
+                        let e = z.table.get(base + r as u64 * orders + o);
+                        let d = md + 2 * e as usize;
+                        if hist.len() <= d {
+                            hist.resize(d + 1, 0);
+                        }
+                        hist[d] += region.count_ones() as u64;
+                        best = best.min(e);
+                    }
+                    let p = ranker.rank(&items[..k]);
+                    entries[(p / 16) as usize].fetch_or((best as u64) << ((p % 16) * 4), Relaxed);
+                    next_permutation(&mut items[..k]);
+                }
+                hist
+            })
+            .reduce(Vec::new, |mut a, b| {
+                if a.len() < b.len() {
+                    a.resize(b.len(), 0);
+                }
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            });
+        let table = PackedTable::from_words(PDB_BITS, len, raw)?;
+        Some(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            blank: z.blank,
+            ranker,
+            table,
+            histogram,
+            capped: 0,
+            zero: None,
         })
     }
 
@@ -1097,6 +1218,17 @@ mod tests {
             assert_eq!(pdb.packed().words(), &words[..], "{shape} {cells:?}");
             assert_eq!(pdb.histogram(), &histogram[..], "{shape} {cells:?}");
             assert_eq!(pdb.capped(), capped, "{shape} {cells:?}");
+            // Derived from the zero-aware database: the same, except where a full pattern leaves placements
+            // unreached (the derivation then declines).
+            let z = Pdb::build_zero_aware(shape, &cells, blank, &NoProgress).unwrap();
+            match Pdb::plain_from_zero_aware(&z) {
+                Some(derived) => {
+                    assert_eq!(derived.packed().words(), &words[..], "{shape} {cells:?}");
+                    assert_eq!(derived.histogram(), &histogram[..], "{shape} {cells:?}");
+                    assert_eq!(derived.capped(), capped, "{shape} {cells:?}");
+                }
+                None => assert_eq!(cells.len() + 1, shape.cells(), "{shape} {cells:?}"),
+            }
         }
     }
 }
