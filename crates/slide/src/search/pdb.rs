@@ -403,29 +403,40 @@ fn select(mut mask: u64, d: u32) -> u32 {
 /// The index of a zero-aware database: one entry per placement of the pattern's tiles *and* region of the blank
 /// (the connected cells of the board outside the tiles' cells, which the blank crosses at no cost).
 ///
-/// The entries are map-major: the *map* is the set of cells the tiles cover (ranked colexicographically by
-/// [`SubsetRanker`]); each map owns `regions(map) * k!` consecutive entries, from `offset(map)` (a prefix sum over
-/// the maps), the region's index (regions ordered by their least cell) times `k!`, plus the rank of the tiles' order
-/// over the map's cells. A byte per map and cell names the region of each free cell (`C(n, k) * n` bytes: 206 KB
-/// for 8 tiles of the 15-puzzle, 4.4 MB for 6 of the 24-puzzle); each region's cells are kept as a bit mask.
+/// The *map* is the set of cells the tiles cover (ranked colexicographically by [`SubsetRanker`]); its regions are
+/// numbered map by map (within a map by least cell), `R` in all over the maps. An entry is `order * R + region`,
+/// where `order` ranks the tiles' order over the map's cells (`0..k!`, lexicographic) and `region` is the global
+/// number of the blank's region. Order-major: moving a tile to a neighbouring cell mostly keeps the order (it
+/// changes only when the tile passes another tile's cell in reading order), so the lookups of a search path and
+/// the neighbours of the build's search stay within a window of `R` entries (16 K for 6 tiles of the 15-puzzle,
+/// 35 K for 8), where a map-major layout measured half the search speed. A byte per map and cell names the region
+/// (`C(n, k) * n` bytes: 206 KB for 8 tiles of the 15-puzzle, 4.4 MB for 6 of the 24-puzzle), and each region's
+/// cells are kept as a bit mask.
 #[derive(Debug, Clone)]
 pub struct ZeroIndex {
     n: usize,
     subsets: SubsetRanker,
-    /// `offsets[m]`: the first entry of map `m`; `offsets[maps]` the number of entries.
-    offsets: Vec<u64>,
-    /// `region_of[m * n + c]`: the region of free cell `c` in map `m` (`u8::MAX` on the map's own cells).
+    /// `region_of[m * n + c]`: the region of free cell `c` in map `m`, counted within the map (`u8::MAX` on the
+    /// map's own cells).
     region_of: Vec<u8>,
-    /// `region_start[m]`: map `m`'s first region in `region_masks`.
+    /// `region_start[m]`: the global number of map `m`'s first region; `region_start[maps]` = `R`.
     region_start: Vec<u32>,
-    /// The cells of each region, map by map.
+    /// The map of each region (by global number).
+    region_map: Vec<u32>,
+    /// The cells of each map, by rank.
+    map_masks: Vec<u64>,
+    /// The cells of each region (by global number).
     region_masks: Vec<u64>,
     /// `binom[c * 16 + j]` = C(c, j) (the subset ranker's, in a fixed array: no bounds checks in the search).
     binom: Box<[u64; 64 * 16]>,
     /// `order_weights[i]` = (k - 1 - i)!: the weight of item `i`'s digit in the order's rank.
     order_weights: [u64; MAX_PATTERN],
+    /// The digits of each order, `k` bytes each: item `i` takes the `digit`-th of the map's cells left.
+    order_digits: Vec<u8>,
     k: usize,
     orders: u64,
+    regions: u64,
+    regions_div: strength_reduce::StrengthReducedU64,
 }
 
 /// Most bytes of region table a [`ZeroIndex`] may take (`C(n, k) * n`): 1 GiB.
@@ -485,22 +496,20 @@ impl ZeroIndex {
                 (region_of, masks)
             })
             .collect();
-        let mut offsets = Vec::with_capacity(per_map.len() + 1);
         let mut region_of = Vec::with_capacity(per_map.len() * n);
         let mut region_start = Vec::with_capacity(per_map.len() + 1);
+        let mut region_map = Vec::new();
         let mut region_masks = Vec::new();
-        let mut total = 0u64;
-        for (of, masks) in per_map {
-            offsets.push(total);
-            region_start.push(region_masks.len() as u32);
-            total = total
-                .checked_add(masks.len() as u64 * orders)
-                .ok_or_else(too_large)?;
+        for (m, (of, masks)) in per_map.into_iter().enumerate() {
+            region_start.push(u32::try_from(region_masks.len()).map_err(|_| too_large())?);
             region_of.extend_from_slice(&of);
+            region_map.extend(std::iter::repeat_n(m as u32, masks.len()));
             region_masks.extend_from_slice(&masks);
         }
-        offsets.push(total);
-        region_start.push(region_masks.len() as u32);
+        let regions = region_masks.len() as u64;
+        let map_masks = (0..maps).map(|m| subsets.unrank(m)).collect();
+        region_start.push(u32::try_from(regions).map_err(|_| too_large())?);
+        regions.checked_mul(orders).ok_or_else(too_large)?;
         let mut binom = Box::new([0u64; 64 * 16]);
         for c in 0..=n.min(63) {
             for j in 0..=k {
@@ -511,28 +520,41 @@ impl ZeroIndex {
         for (i, w) in order_weights.iter_mut().enumerate().take(k) {
             *w = (1..(k - i) as u64).product();
         }
+        let mut order_digits = vec![0u8; (orders as usize) * k];
+        for (o, digits) in order_digits.chunks_exact_mut(k).enumerate() {
+            let mut r = o as u64;
+            for i in (0..k).rev() {
+                let base = (k - i) as u64;
+                digits[i] = (r % base) as u8;
+                r /= base;
+            }
+        }
         Ok(ZeroIndex {
             n,
-            binom,
-            order_weights,
-            k,
-            orders,
             subsets,
-            offsets,
             region_of,
             region_start,
+            region_map,
+            map_masks,
             region_masks,
+            binom,
+            order_weights,
+            order_digits,
+            k,
+            orders,
+            regions,
+            regions_div: strength_reduce::StrengthReducedU64::new(regions.max(1)),
         })
     }
 
     /// The number of entries (placements times the blank's regions).
     pub fn size(&self) -> u64 {
-        self.offsets[self.offsets.len() - 1]
+        self.orders * self.regions
     }
 
     /// Tiles in the pattern.
     pub fn k(&self) -> usize {
-        self.subsets.k()
+        self.k
     }
 
     /// The entry of the tiles on `items[..k]` (in pattern order) with the blank on `blank` (a free cell).
@@ -554,28 +576,31 @@ impl ZeroIndex {
             used |= 1u64 << (p & 63);
         }
         let m = colex as usize;
-        let region = self.region_of[m * self.n + (blank as usize)] as u64;
-        self.offsets[m] + region * self.orders + order
+        let region = self.region_start[m] + self.region_of[m * self.n + (blank as usize)] as u32;
+        order * self.regions + region as u64
     }
 
-    /// The map of entry `r`: its rank.
+    /// Writes the cells of the order `order` of the tiles over `mask` to `items[..k]`.
     #[inline]
-    fn map_of(&self, r: u64) -> usize {
-        self.offsets.partition_point(|&o| o <= r) - 1
+    fn order_items(&self, mask: u64, order: u64, items: &mut [u8]) {
+        let k = self.k;
+        let digits = &self.order_digits[order as usize * k..order as usize * k + k];
+        let mut left = mask;
+        for (slot, &d) in items[..k].iter_mut().zip(digits) {
+            let p = select(left, d as u32);
+            *slot = p as u8;
+            left &= !(1u64 << p);
+        }
     }
 
     /// Decodes entry `r` (`< size()`): writes the tiles' cells to `items[..k]`, returns the map's cells and the
     /// blank's region (as cell masks).
     pub fn unindex(&self, r: u64, items: &mut [u8]) -> (u64, u64) {
-        let m = self.map_of(r);
-        let mask = self.subsets.unrank(m as u64);
-        let off = r - self.offsets[m];
-        let (region, order) = (off / self.subsets.orders(), off % self.subsets.orders());
-        self.subsets.order_unrank(mask, order, items);
-        (
-            mask,
-            self.region_masks[self.region_start[m] as usize + region as usize],
-        )
+        let order = r / self.regions_div;
+        let g = (r - order * self.regions) as usize;
+        let mask = self.map_masks[self.region_map[g] as usize];
+        self.order_items(mask, order, items);
+        (mask, self.region_masks[g])
     }
 
     /// The regions of the map of `mask` (the cells of the pattern's tiles), as cell masks in index order.
@@ -596,17 +621,11 @@ pub struct ZeroSpace {
     index: Arc<ZeroIndex>,
     /// Neighbours of each cell, as a mask.
     nb: Vec<u64>,
-    orders_div: strength_reduce::StrengthReducedU64,
 }
 
-/// Working memory of [`ZeroSpace`]: the map last decoded (consecutive entries share it).
+/// Working memory of [`ZeroSpace`] (none).
 #[derive(Debug, Clone, Copy)]
-pub struct ZeroScratch {
-    map: usize,
-    lo: u64,
-    hi: u64,
-    mask: u64,
-}
+pub struct ZeroScratch;
 
 impl ZeroSpace {
     /// The space of the tiles whose goal cells are `cells` on `shape`, for the goal whose blank is on `blank`.
@@ -619,13 +638,11 @@ impl ZeroSpace {
         let nb = (0..shape.cells())
             .map(|c| shape.neighbors(c).fold(0u64, |m, x| m | 1 << x))
             .collect();
-        let orders_div = strength_reduce::StrengthReducedU64::new(index.subsets.orders());
         Ok(ZeroSpace {
             cells: cells.to_vec(),
             blank: blank as u8,
             index,
             nb,
-            orders_div,
         })
     }
 }
@@ -642,31 +659,15 @@ impl StateSpace for ZeroSpace {
     }
 
     fn scratch(&self) -> ZeroScratch {
-        ZeroScratch {
-            map: 0,
-            lo: 1,
-            hi: 0,
-            mask: 0,
-        }
+        ZeroScratch
     }
 
     #[inline]
-    fn expand(&self, rank: u64, s: &mut ZeroScratch, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, _: &mut ZeroScratch, visit: &mut dyn FnMut(u64, u8)) {
         let ix = &*self.index;
         let k = self.cells.len();
-        if !(s.lo..s.hi).contains(&rank) {
-            // The scan visits ranks in order, so the entries of one map come together: decode it once.
-            s.map = ix.map_of(rank);
-            s.lo = ix.offsets[s.map];
-            s.hi = ix.offsets[s.map + 1];
-            s.mask = ix.subsets.unrank(s.map as u64);
-        }
-        let off = rank - s.lo;
-        let region = off / self.orders_div;
-        let order = off - region * ix.subsets.orders();
-        let free = ix.region_masks[ix.region_start[s.map] as usize + region as usize];
         let mut items = [0u8; MAX_PATTERN];
-        ix.subsets.order_unrank(s.mask, order, &mut items);
+        let (_, free) = ix.unindex(rank, &mut items[..k]);
         for i in 0..k {
             let c = items[i];
             let mut targets = self.nb[c as usize] & free;
@@ -848,17 +849,16 @@ impl Pdb {
         // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
         let entries: &[AtomicU64] =
             unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
-        let orders = index.orders;
-        let maps = index.offsets.len() - 1;
+        let (orders, regions) = (index.orders, index.regions);
+        let maps = index.region_start.len() - 1;
         // Map by map, the orders of the tiles over the map's cells in increasing rank (lexicographic order of the
         // cells, so each next order is the next permutation), every region's entry read in step.
         let histogram = (0..maps)
             .into_par_iter()
             .fold(Vec::<u64>::new, |mut hist, m| {
-                let mask = index.subsets.unrank(m as u64);
-                let regions = &index.region_masks
-                    [index.region_start[m] as usize..index.region_start[m + 1] as usize];
-                let base = index.offsets[m];
+                let mask = index.map_masks[m];
+                let first = index.region_start[m] as usize;
+                let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
                 let mut items = [0u8; MAX_PATTERN];
                 let mut it = mask;
                 for slot in items[..k].iter_mut() {
@@ -868,8 +868,8 @@ impl Pdb {
                 for o in 0..orders {
                     let md = manhattan(shape, &items[..k], cells) as usize;
                     let mut best = 15;
-                    for (r, &region) in regions.iter().enumerate() {
-                        let e = z.table.get(base + r as u64 * orders + o);
+                    for (r, &region) in masks.iter().enumerate() {
+                        let e = z.table.get(o * regions + (first + r) as u64);
                         let d = md + 2 * e as usize;
                         if hist.len() <= d {
                             hist.resize(d + 1, 0);
