@@ -292,13 +292,21 @@ pub fn table_build_bytes(shape: Shape) -> u64 {
     states.saturating_add(states.saturating_mul(bits) / 8)
 }
 
-/// Memory a pattern-database build needs: two bits per placement of the pattern and the blank (the compact search),
-/// then a bit and 4 bits per placement of the pattern (placements reached, the entries).
+/// Memory a pattern-database build needs. Through the zero-aware build ([`Pdb::build`]): two bits and four per
+/// zero-aware entry while it searches, then its four bits and the plain table's (4 bits per placement). Else two
+/// bits per placement of the pattern and the blank (the compact search), then a bit and 4 bits per placement of the
+/// pattern (placements reached, the entries).
 pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
     let n = shape.cells();
+    let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
+    if k + 2 <= n {
+        if let Ok(z) = crate::search::pdb::ZeroIndex::new(shape, k) {
+            let entries = z.size() / 2;
+            return (z.size() / 4 + entries).max(entries.saturating_add(placements / 2));
+        }
+    }
     let with_blank =
         crate::exact::rank::PartialRanker::new(n, k + 1).map_or(u64::MAX, |r| r.size());
-    let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     (with_blank / 4).saturating_add(placements / 8 + placements / 2)
 }
 

@@ -702,8 +702,27 @@ pub const PDB_BITS: u32 = 4;
 
 impl Pdb {
     /// Builds the database of the tiles whose goal cells are `cells`, for the goal whose blank is on cell `blank`
-    /// (in parallel, reporting to `progress`).
+    /// (in parallel, reporting to `progress`): through the zero-aware build ([`Pdb::plain_from_zero_aware`]),
+    /// whose search settles placements times regions rather than placements times free cells (2.9 times fewer
+    /// states for 8 tiles of the 15-puzzle), when the pattern leaves the blank a cell (every state then reached) and
+    /// [`ZeroIndex`] indexes it; else by the search over placements and blank cells.
     pub fn build(shape: Shape, cells: &[u8], blank: usize, progress: &dyn Progress) -> Result<Pdb> {
+        if cells.len() + 2 <= shape.cells() && ZeroIndex::new(shape, cells.len()).is_ok() {
+            let z = Pdb::build_zero_aware(shape, cells, blank, progress)?;
+            if let Some(plain) = Pdb::plain_from_zero_aware(&z) {
+                return Ok(plain);
+            }
+        }
+        Pdb::build_direct(shape, cells, blank, progress)
+    }
+
+    /// [`Pdb::build`] by the search over placements and blank cells ([`PatternSpace`], cost-0 blank moves).
+    fn build_direct(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        progress: &dyn Progress,
+    ) -> Result<Pdb> {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         let space = PatternSpace::new(shape, cells, blank)?;
         let label = format!("PDB {shape} {}-tile", cells.len());
@@ -1105,7 +1124,7 @@ mod tests {
         ] {
             let shape: Shape = shape.parse().unwrap();
             let z = Pdb::build_zero_aware(shape, &cells, blank as usize, &NoProgress).unwrap();
-            let plain = Pdb::build(shape, &cells, blank as usize, &NoProgress).unwrap();
+            let plain = Pdb::build_direct(shape, &cells, blank as usize, &NoProgress).unwrap();
             let index = z.zero_index().unwrap().clone();
             let want = reference_states(shape, &cells, blank);
             let mut hit = vec![false; index.size() as usize];
@@ -1213,7 +1232,7 @@ mod tests {
             ("3x5", vec![0, 1, 5, 6, 10, 11], 14),
         ] {
             let shape: Shape = shape.parse().unwrap();
-            let pdb = Pdb::build(shape, &cells, blank, &NoProgress).unwrap();
+            let pdb = Pdb::build_direct(shape, &cells, blank, &NoProgress).unwrap();
             let (words, histogram, capped) = build_with_bytes(shape, &cells, blank);
             assert_eq!(pdb.packed().words(), &words[..], "{shape} {cells:?}");
             assert_eq!(pdb.histogram(), &histogram[..], "{shape} {cells:?}");
@@ -1223,6 +1242,9 @@ mod tests {
             let z = Pdb::build_zero_aware(shape, &cells, blank, &NoProgress).unwrap();
             match Pdb::plain_from_zero_aware(&z) {
                 Some(derived) => {
+                    let built = Pdb::build(shape, &cells, blank, &NoProgress).unwrap();
+                    assert_eq!(built.packed().words(), &words[..], "{shape} {cells:?}");
+                    assert_eq!(built.histogram(), &histogram[..], "{shape} {cells:?}");
                     assert_eq!(derived.packed().words(), &words[..], "{shape} {cells:?}");
                     assert_eq!(derived.histogram(), &histogram[..], "{shape} {cells:?}");
                     assert_eq!(derived.capped(), capped, "{shape} {cells:?}");
