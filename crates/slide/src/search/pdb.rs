@@ -377,6 +377,34 @@ fn manhattan(shape: Shape, items: &[u8], cells: &[u8]) -> u32 {
         .sum()
 }
 
+/// The Manhattan distance of each pattern tile on each cell, for the builds' inner loops (no divisions there).
+struct ManhattanTable {
+    /// `md[i * 64 + c]`: tile `i` of the pattern on cell `c`.
+    md: Vec<u8>,
+}
+
+impl ManhattanTable {
+    fn new(shape: Shape, cells: &[u8]) -> ManhattanTable {
+        let mut md = vec![0u8; cells.len() * 64];
+        for (i, &g) in cells.iter().enumerate() {
+            for c in 0..shape.cells() {
+                md[i * 64 + c] = shape.manhattan(c, g as usize) as u8;
+            }
+        }
+        ManhattanTable { md }
+    }
+
+    /// [`manhattan`] of a placement.
+    #[inline]
+    fn of(&self, items: &[u8]) -> u32 {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| self.md[i * 64 + (p as usize & 63)] as u32)
+            .sum()
+    }
+}
+
 /// Rearranges `items` into the next permutation in lexicographic order (the last wraps to the first).
 fn next_permutation(items: &mut [u8]) {
     let Some(i) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
@@ -818,10 +846,11 @@ impl Pdb {
         let entries: &[AtomicU64] =
             unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
         let overflow = AtomicU64::new(0);
+        let md = ManhattanTable::new(shape, cells);
         let histogram = bfs_compact(&space, &label, progress, None, |rank, d| {
             let mut items = [0u8; MAX_PATTERN];
             index.unindex(rank, &mut items[..k]);
-            let extra = d.saturating_sub(manhattan(shape, &items[..k], cells)) / 2;
+            let extra = d.saturating_sub(md.of(&items[..k])) / 2;
             if extra > 15 {
                 overflow.fetch_add(1, Relaxed);
             }
@@ -870,6 +899,7 @@ impl Pdb {
             unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
         let (orders, regions) = (index.orders, index.regions);
         let maps = index.region_start.len() - 1;
+        let md = ManhattanTable::new(shape, cells);
         // Map by map, the orders of the tiles over the map's cells in increasing rank (lexicographic order of the
         // cells, so each next order is the next permutation), every region's entry read in step.
         let histogram = (0..maps)
@@ -885,7 +915,7 @@ impl Pdb {
                     it &= it - 1;
                 }
                 for o in 0..orders {
-                    let md = manhattan(shape, &items[..k], cells) as usize;
+                    let md = md.of(&items[..k]) as usize;
                     let mut best = 15;
                     for (r, &region) in masks.iter().enumerate() {
                         let e = z.table.get(o * regions + (first + r) as u64);
