@@ -1431,9 +1431,7 @@ impl Solver {
                     pdb_build_bytes(shape, cells.len())
                 },
             ),
-            |meta, packed| {
-                Pdb::from_parts(shape, cells, blank, packed, meta.histogram, zero_aware)
-            },
+            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, zero_aware),
             |progress| {
                 if zero_aware {
                     Pdb::build_zero_aware(shape, cells, blank, progress)

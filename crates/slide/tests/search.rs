@@ -799,7 +799,11 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
         let table = CompleteTable::build(shape, shape.cells() - 1, slide::Metric::Stm, &NoProgress)
             .unwrap();
         for spec in specs {
-            for &reflect in if square { &[false, true][..] } else { &[false][..] } {
+            for &reflect in if square {
+                &[false, true][..]
+            } else {
+                &[false][..]
+            } {
                 let zspec = format!("z{spec}");
                 let mut z = pdb_eval(shape, &zspec, reflect);
                 check_exhaustively(shape, &mut z, &zspec, false);
@@ -825,7 +829,10 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
                     total_z as f64 / table.space().states() as f64,
                     total_plain as f64 / table.space().states() as f64
                 );
-                assert!(higher > 0, "{shape} {zspec}: never above the plain database");
+                assert!(
+                    higher > 0,
+                    "{shape} {zspec}: never above the plain database"
+                );
             }
         }
     }

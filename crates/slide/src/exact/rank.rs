@@ -173,7 +173,11 @@ impl SubsetRanker {
             binom[c * (k + 1)] = 1;
             for j in 1..=k.min(c) {
                 let a = binom[(c - 1) * (k + 1) + j - 1];
-                let b = if j < c { binom[(c - 1) * (k + 1) + j] } else { 0 };
+                let b = if j < c {
+                    binom[(c - 1) * (k + 1) + j]
+                } else {
+                    0
+                };
                 binom[c * (k + 1) + j] = a.checked_add(b)?;
             }
         }
@@ -604,7 +608,7 @@ mod tests {
         let mask: u64 = 0b1010_0110_0001_0000;
         let cells: Vec<u8> = (0..16).filter(|c| mask & (1 << c) != 0).collect();
         let local = PartialRanker::new(5, 5).unwrap();
-        let mut seen = vec![false; 120];
+        let mut seen = [false; 120];
         for o in 0..120 {
             let mut idx = [0u8; 5];
             local.unrank(o, &mut idx);

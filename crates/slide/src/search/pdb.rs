@@ -66,9 +66,9 @@ use crate::error::{Error, Result};
 use crate::exact::bfs::{bfs_compact, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::{PartialRanker, SubsetRanker};
-use std::sync::Arc;
 use crate::metric::Metric;
 use crate::progress::Progress;
+use std::sync::Arc;
 
 /// Most tiles in one pattern.
 pub const MAX_PATTERN: usize = 10;
@@ -657,11 +657,18 @@ pub struct ZeroScratch;
 
 impl ZeroSpace {
     /// The space of the tiles whose goal cells are `cells` on `shape`, for the goal whose blank is on `blank`.
-    pub fn new(shape: Shape, cells: &[u8], blank: usize, index: Arc<ZeroIndex>) -> Result<ZeroSpace> {
+    pub fn new(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        index: Arc<ZeroIndex>,
+    ) -> Result<ZeroSpace> {
         // The same checks as the plain space's.
         PatternSpace::new(shape, cells, blank)?;
         if index.k() != cells.len() || index.n != shape.cells() {
-            return Err(Error::Internal("zero-aware index of another pattern size".into()));
+            return Err(Error::Internal(
+                "zero-aware index of another pattern size".into(),
+            ));
         }
         let nb = (0..shape.cells())
             .map(|c| shape.neighbors(c).fold(0u64, |m, x| m | 1 << x))
@@ -1166,7 +1173,11 @@ mod tests {
                 let i = index.index(pl, *b);
                 hit[i as usize] = true;
                 let stored = z.extra_with_blank(pl, *b);
-                assert_eq!(stored, ((d - md) / 2).min(15), "{shape} {cells:?} at {pl:?}, blank {b}");
+                assert_eq!(
+                    stored,
+                    ((d - md) / 2).min(15),
+                    "{shape} {cells:?} at {pl:?}, blank {b}"
+                );
                 let mut items = vec![0u8; cells.len()];
                 let (mask, region) = index.unindex(i, &mut items);
                 assert_eq!(&items, pl);
@@ -1176,7 +1187,10 @@ mod tests {
                 above += (stored > plain.extra(pl)) as u32;
             }
             if cells.len() + 1 < shape.cells() {
-                assert!(hit.iter().all(|&h| h), "{shape} {cells:?}: an entry no state reads");
+                assert!(
+                    hit.iter().all(|&h| h),
+                    "{shape} {cells:?}: an entry no state reads"
+                );
             } else {
                 // Every tile in the pattern: half the placements have the wrong parity, never reached; they
                 // read 15, as in the plain database.
@@ -1191,7 +1205,10 @@ mod tests {
             // The histogram counts the entries reached (placement and region) at each cost.
             let reached = hit.iter().filter(|&&h| h).count() as u64;
             assert_eq!(z.histogram().iter().sum::<u64>(), reached);
-            assert!(above > 0 || cells.len() + 1 == shape.cells(), "{shape} {cells:?}");
+            assert!(
+                above > 0 || cells.len() + 1 == shape.cells(),
+                "{shape} {cells:?}"
+            );
         }
     }
 
