@@ -405,20 +405,6 @@ impl ManhattanTable {
     }
 }
 
-/// Rearranges `items` into the next permutation in lexicographic order (the last wraps to the first).
-fn next_permutation(items: &mut [u8]) {
-    let Some(i) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
-        items.reverse();
-        return;
-    };
-    let j = (i..items.len())
-        .rev()
-        .find(|&j| items[j] > items[i - 1])
-        .expect("items[i] is larger");
-    items.swap(i - 1, j);
-    items[i..].reverse();
-}
-
 /// Index of the `d`-th (0-based) set bit of `mask`.
 #[inline]
 fn select(mut mask: u64, d: u32) -> u32 {
@@ -907,22 +893,17 @@ impl Pdb {
         let (orders, regions) = (index.orders, index.regions);
         let maps = index.region_start.len() - 1;
         let md = ManhattanTable::new(shape, cells);
-        // Map by map, the orders of the tiles over the map's cells in increasing rank (lexicographic order of the
-        // cells, so each next order is the next permutation), every region's entry read in step.
-        let histogram = (0..maps)
+        // Order by order, the maps in turn: the zero-aware entries are read in their own order (one pass over the
+        // table), each placement's regions side by side; the plain entries are written where their ranks fall.
+        let histogram = (0..orders)
             .into_par_iter()
-            .fold(Vec::<u64>::new, |mut hist, m| {
-                let mask = index.map_masks[m];
-                let first = index.region_start[m] as usize;
-                let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+            .fold(Vec::<u64>::new, |mut hist, o| {
                 let mut items = [0u8; MAX_PATTERN];
-                let mut it = mask;
-                for slot in items[..k].iter_mut() {
-                    *slot = it.trailing_zeros() as u8;
-                    it &= it - 1;
-                }
-                for o in 0..orders {
+                for m in 0..maps {
+                    index.order_items(index.map_masks[m], o, &mut items[..k]);
                     let md = md.of(&items[..k]) as usize;
+                    let first = index.region_start[m] as usize;
+                    let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
                     let mut best = 15;
                     for (r, &region) in masks.iter().enumerate() {
                         let e = z.table.get(o * regions + (first + r) as u64);
@@ -935,7 +916,6 @@ impl Pdb {
                     }
                     let p = ranker.rank(&items[..k]);
                     entries[(p / 16) as usize].fetch_or((best as u64) << ((p % 16) * 4), Relaxed);
-                    next_permutation(&mut items[..k]);
                 }
                 hist
             })
