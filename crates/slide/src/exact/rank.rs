@@ -145,8 +145,8 @@ impl PartialRanker {
 /// assert_eq!(r.unrank(r.rank(0b1000_0100_0001)), 0b1000_0100_0001);
 /// assert_eq!(r.orders(), 6);
 /// let mask = 0b1000_0100_0001;
-/// assert_eq!(r.order_rank(mask, &[0, 5, 11]), 0);
-/// assert_eq!(r.order_rank(mask, &[11, 5, 0]), 5);
+/// assert_eq!(r.order_rank(mask, &[0, 6, 11]), 0);
+/// assert_eq!(r.order_rank(mask, &[11, 6, 0]), 5);
 /// let mut out = [0u8; 3];
 /// r.order_unrank(mask, 3, &mut out);
 /// assert_eq!(r.order_rank(mask, &out), 3);
