@@ -26,8 +26,8 @@
 //! stays admissible). A 6-tile pattern of the 15-puzzle has 16!/10! = 5,765,760 placements: 2.9 MB; 7 tiles
 //! 57,657,600: 28.8 MB; 8 tiles 518,918,400: 259 MB.
 //!
-//! The direct build runs [`bfs_compact`]: two bits per placement *with* the blank (`(n-k)` times the placements: 8 tiles of
-//! 16, 4.15 G states, 1.04 GB), plus a bit per placement (reached yet?) and the entries. The search settles the
+//! The direct build runs [`bfs_compact`]: two bits per placement *with* the blank (`(n-k)` times the placements:
+//! 8 tiles of 16, 4.15 G states, 1.04 GB), plus a bit per placement (reached yet?) and the entries. The search settles the
 //! states in order of distance, so the first state of a placement it settles has the least cost over the blank's
 //! cells: the entry is written then, and the placement's bit keeps later states from writing it again. Placements
 //! never reached (only when the pattern holds every tile) read 15, as before.
