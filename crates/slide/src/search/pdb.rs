@@ -460,8 +460,10 @@ pub struct ZeroIndex {
     regions_div: strength_reduce::StrengthReducedU64,
 }
 
-/// Most bytes of region table a [`ZeroIndex`] may take (`C(n, k) * n`): 1 GiB.
-const MAX_REGION_TABLE: u64 = 1 << 30;
+/// Most bytes of region table a [`ZeroIndex`] may take (`C(n, k) * n`): 32 MiB (8 tiles of the 24-puzzle take
+/// 27 MB). Checked before anything is built, so that asking costs nothing for the patterns far beyond any machine
+/// (whose plain builds are refused by their memory estimates).
+const MAX_REGION_TABLE: u64 = 1 << 25;
 
 impl ZeroIndex {
     /// The index of `k`-tile zero-aware databases on `shape` (at most 64 cells, `1 <= k < cells`).
