@@ -417,6 +417,10 @@ fn shapes_partitions_and_ids_are_checked() {
         ("4294967296,1", false),
         ("-1", false),
         ("2-2-1", true),
+        ("z2-2-1", true),
+        ("z1,2/3,4,5+2-2-1", true),
+        ("z", false),
+        ("zz2-2-1", false),
     ] {
         let args = ["solve", "--search", "--pdb", pdb, "4 1 2/5 0 3"];
         jobs.push((own(&args), "--pdb", if ok { None } else { Some(2) }));

@@ -280,8 +280,8 @@ pub struct Solver {
     map_files: bool,
 }
 
-/// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells.
-type PdbKey = (Shape, usize, Vec<u8>);
+/// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells, zero-aware.
+type PdbKey = (Shape, usize, Vec<u8>, bool);
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {
@@ -292,14 +292,28 @@ pub fn table_build_bytes(shape: Shape) -> u64 {
     states.saturating_add(states.saturating_mul(bits) / 8)
 }
 
-/// Memory a pattern-database build needs: two bits per placement of the pattern and the blank (the compact search),
-/// then a bit and 4 bits per placement of the pattern (placements reached, the entries).
+/// Memory a pattern-database build needs. Through the zero-aware build ([`Pdb::build`]): two bits and four per
+/// zero-aware entry while it searches, then its four bits and the plain table's (4 bits per placement). Else two
+/// bits per placement of the pattern and the blank (the compact search), then a bit and 4 bits per placement of the
+/// pattern (placements reached, the entries).
 pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
     let n = shape.cells();
+    let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
+    if k + 2 <= n {
+        if let Ok(z) = crate::search::pdb::ZeroIndex::new(shape, k) {
+            let entries = z.size() / 2;
+            return (z.size() / 4 + entries).max(entries.saturating_add(placements / 2));
+        }
+    }
     let with_blank =
         crate::exact::rank::PartialRanker::new(n, k + 1).map_or(u64::MAX, |r| r.size());
-    let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     (with_blank / 4).saturating_add(placements / 8 + placements / 2)
+}
+
+/// Memory a zero-aware pattern-database build needs: two bits (the compact search) and four (the entries) per
+/// entry, placements times the blank's regions (`u64::MAX` when the pattern is too large to index).
+pub fn zpdb_build_bytes(shape: Shape, k: usize) -> u64 {
+    crate::search::pdb::ZeroIndex::new(shape, k).map_or(u64::MAX, |z| z.size() / 4 + z.size() / 2)
 }
 
 /// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
@@ -1036,7 +1050,12 @@ impl Solver {
             })
             .is_ok_and(|sets| {
                 sets.iter().all(|cells| {
-                    loaded.contains_key(&(frame.shape(), frame.blank_goal(), cells.clone()))
+                    loaded.contains_key(&(
+                        frame.shape(),
+                        frame.blank_goal(),
+                        cells.clone(),
+                        part.zero_aware(),
+                    ))
                 })
             })
         })
@@ -1329,16 +1348,29 @@ impl Solver {
         })?;
         let mut pdbs = Vec::new();
         for c in cells {
-            pdbs.push(self.pdb(frame.shape(), frame.blank_goal(), &c)?);
+            pdbs.push(if spec.zero_aware() {
+                self.zero_aware_pdb(frame.shape(), frame.blank_goal(), &c)?
+            } else {
+                self.pdb(frame.shape(), frame.blank_goal(), &c)?
+            });
         }
         Ok(PdbSet { pdbs })
     }
 
     /// One pattern database of a canonical shape and goal (its blank's cell), by its goal cells.
     pub fn pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
-        let key = (shape, blank, cells.to_vec());
+        let key = (shape, blank, cells.to_vec(), false);
         self.loaded_once(&self.pdbs, &key, || {
-            self.load_or_build_pdb(shape, blank, cells)
+            self.load_or_build_pdb(shape, blank, cells, false)
+        })
+    }
+
+    /// One zero-aware pattern database ([`Pdb::build_zero_aware`]) of a canonical shape and goal, by its goal
+    /// cells; cached in files of their own kind (`zpdb`).
+    pub fn zero_aware_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
+        let key = (shape, blank, cells.to_vec(), true);
+        self.loaded_once(&self.pdbs, &key, || {
+            self.load_or_build_pdb(shape, blank, cells, true)
         })
     }
 
@@ -1370,18 +1402,28 @@ impl Solver {
         Ok(v)
     }
 
-    fn load_or_build_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Pdb> {
+    fn load_or_build_pdb(
+        &self,
+        shape: Shape,
+        blank: usize,
+        cells: &[u8],
+        zero_aware: bool,
+    ) -> Result<Pdb> {
         PatternSpace::new(shape, cells, blank)?;
-        let len = crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
-            .ok_or_else(|| Error::BadPartition {
-                reason: "pattern too large".into(),
-            })?
-            .size();
+        let len = if zero_aware {
+            crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size()
+        } else {
+            crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
+                .ok_or_else(|| Error::BadPartition {
+                    reason: "pattern too large".into(),
+                })?
+                .size()
+        };
         let expected = Meta {
-            kind: "pdb".into(),
+            kind: if zero_aware { "zpdb" } else { "pdb" }.into(),
             shape,
             blank,
-            encoding: "extra4".into(),
+            encoding: if zero_aware { "zextra4" } else { "extra4" }.into(),
             metric: Metric::Stm.name().into(),
             pattern: cells.iter().map(|&c| c as u32).collect(),
             bits: crate::search::pdb::PDB_BITS,
@@ -1393,11 +1435,25 @@ impl Solver {
             self.store.as_deref(),
             expected,
             (
-                &format!("a {}-tile pattern database of {shape}", cells.len()),
-                pdb_build_bytes(shape, cells.len()),
+                &format!(
+                    "a {}{}-tile pattern database of {shape}",
+                    if zero_aware { "zero-aware " } else { "" },
+                    cells.len()
+                ),
+                if zero_aware {
+                    zpdb_build_bytes(shape, cells.len())
+                } else {
+                    pdb_build_bytes(shape, cells.len())
+                },
             ),
-            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram),
-            |progress| Pdb::build(shape, cells, blank, progress),
+            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, zero_aware),
+            |progress| {
+                if zero_aware {
+                    Pdb::build_zero_aware(shape, cells, blank, progress)
+                } else {
+                    Pdb::build(shape, cells, blank, progress)
+                }
+            },
             |p, meta| Meta {
                 histogram: p.histogram().to_vec(),
                 ..meta

@@ -131,6 +131,162 @@ impl PartialRanker {
     }
 }
 
+/// Ranks and unranks `k`-element subsets of `0..n` (`n <= 64`), given as bit masks, in colexicographic order (the
+/// combinatorial number system: the subset `c_1 < c_2 < … < c_k` has rank `Σ C(c_j, j)`), and the orders of `k`
+/// items over a subset's cells (a Lehmer code over the subset, lexicographic, `0..k!`). Zero-aware pattern
+/// databases index an entry by the subset of cells a pattern's tiles cover, the blank's region, and the tiles'
+/// order over those cells (see [`crate::engine::pdb`]).
+///
+/// ```
+/// use slide::engine::rank::SubsetRanker;
+/// let r = SubsetRanker::new(16, 3).unwrap();
+/// assert_eq!(r.size(), 560);
+/// assert_eq!(r.rank(0b111), 0);
+/// assert_eq!(r.unrank(r.rank(0b1000_0100_0001)), 0b1000_0100_0001);
+/// assert_eq!(r.orders(), 6);
+/// let mask = 0b1000_0100_0001;
+/// assert_eq!(r.order_rank(mask, &[0, 6, 11]), 0);
+/// assert_eq!(r.order_rank(mask, &[11, 6, 0]), 5);
+/// let mut out = [0u8; 3];
+/// r.order_unrank(mask, 3, &mut out);
+/// assert_eq!(r.order_rank(mask, &out), 3);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SubsetRanker {
+    n: u32,
+    k: u32,
+    /// `binom[c * (k + 1) + j]` = C(c, j), for `c <= n`, `j <= k`.
+    binom: Vec<u64>,
+    size: u64,
+    orders: u64,
+}
+
+impl SubsetRanker {
+    /// A ranker for `k`-subsets of `0..n`; `None` when `k > n`, `n > 64`, `k > 20` or a count does not fit in a
+    /// `u64`.
+    pub fn new(n: usize, k: usize) -> Option<SubsetRanker> {
+        if k > n || n > 64 || k > 20 {
+            return None;
+        }
+        let mut binom = vec![0u64; (n + 1) * (k + 1)];
+        for c in 0..=n {
+            binom[c * (k + 1)] = 1;
+            for j in 1..=k.min(c) {
+                let a = binom[(c - 1) * (k + 1) + j - 1];
+                let b = if j < c {
+                    binom[(c - 1) * (k + 1) + j]
+                } else {
+                    0
+                };
+                binom[c * (k + 1) + j] = a.checked_add(b)?;
+            }
+        }
+        let size = binom[n * (k + 1) + k];
+        let orders = (1..=k as u64).product();
+        Some(SubsetRanker {
+            n: n as u32,
+            k: k as u32,
+            binom,
+            size,
+            orders,
+        })
+    }
+
+    /// The number of subsets, C(n, k).
+    #[inline]
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Number of elements of each subset (`k`).
+    #[inline]
+    pub fn k(&self) -> usize {
+        self.k as usize
+    }
+
+    /// Number of values to draw from (`n`).
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The number of orders of `k` items over a subset, `k!`.
+    #[inline]
+    pub fn orders(&self) -> u64 {
+        self.orders
+    }
+
+    /// The binomial coefficient C(c, j), for `c <= n`, `j <= k` (the colex rank adds C(c, j) for the `j`-th least
+    /// cell `c` of a subset, counting from 1).
+    #[inline]
+    pub fn binom(&self, c: usize, j: usize) -> u64 {
+        self.binom[c * (self.k as usize + 1) + j]
+    }
+
+    /// The colexicographic rank of `mask`, which must have exactly `k` bits set, all below `n`.
+    #[inline]
+    pub fn rank(&self, mut mask: u64) -> u64 {
+        let w = self.k as usize + 1;
+        let mut r = 0;
+        let mut j = 1;
+        while mask != 0 {
+            let c = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            r += self.binom[c * w + j];
+            j += 1;
+        }
+        r
+    }
+
+    /// The subset of rank `r` (`< size()`), as a bit mask.
+    pub fn unrank(&self, mut r: u64) -> u64 {
+        let w = self.k as usize + 1;
+        let mut mask = 0u64;
+        let mut c = self.n as usize;
+        for j in (1..=self.k as usize).rev() {
+            // The largest cell c with C(c, j) <= r.
+            c -= 1;
+            while self.binom[c * w + j] > r {
+                c -= 1;
+            }
+            r -= self.binom[c * w + j];
+            mask |= 1u64 << c;
+        }
+        mask
+    }
+
+    /// The rank of the order of `items[..k]` (distinct cells, exactly the cells of `mask`) over `mask`: item `i`'s
+    /// digit counts the cells of `mask` below its cell not taken by items `0..i`, in `0..k!`.
+    #[inline]
+    pub fn order_rank(&self, mask: u64, items: &[u8]) -> u64 {
+        let mut left = mask;
+        let mut r = 0u64;
+        for (i, &p) in items[..self.k as usize].iter().enumerate() {
+            let d = (left & ((1u64 << p) - 1)).count_ones() as u64;
+            r = r * (self.k as u64 - i as u64) + d;
+            left &= !(1u64 << p);
+        }
+        r
+    }
+
+    /// Writes the order of rank `r` (`< k!`) of `k` items over `mask`'s cells to `out[..k]`.
+    pub fn order_unrank(&self, mask: u64, mut r: u64, out: &mut [u8]) {
+        let k = self.k as usize;
+        let mut digits = [0u8; 20];
+        for i in (0..k).rev() {
+            let base = (k - i) as u64;
+            digits[i] = (r % base) as u8;
+            r /= base;
+        }
+        let mut left = mask;
+        for (slot, &d) in out[..k].iter_mut().zip(&digits) {
+            let p = select(left, d as u32);
+            *slot = p as u8;
+            left &= !(1u64 << p);
+        }
+    }
+}
+
 /// Ranks and unranks arrangements of a multiset of labels over `n <= 32` cells: label `l` occurs `counts[l]` times.
 /// The rank is dense in `0..size()`, `size() = n! / (counts[0]! counts[1]! …)`: label 0's cells as a combination of
 /// all `n` cells (colexicographic rank), then label 1's among the cells left, and so on; the last label takes the
@@ -516,6 +672,50 @@ pub fn permutation_parity(perm: &[usize]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subset_ranks_round_trip_in_colex_order() {
+        // Every k-subset of a small n, enumerated independently by counting masks in increasing order (which is
+        // colexicographic order for sets of equal size): ranks are 0, 1, 2, … and unrank inverts rank.
+        for (n, k) in [(1, 0), (1, 1), (5, 2), (9, 4), (12, 6), (16, 8), (16, 1)] {
+            let r = SubsetRanker::new(n, k).unwrap();
+            let mut next = 0u64;
+            for mask in 0u64..(1 << n) {
+                if mask.count_ones() as usize != k {
+                    continue;
+                }
+                assert_eq!(r.rank(mask), next, "{n} {k} {mask:b}");
+                assert_eq!(r.unrank(next), mask);
+                next += 1;
+            }
+            assert_eq!(next, r.size());
+        }
+        let big = SubsetRanker::new(64, 7).unwrap();
+        let mask = (1u64 << 63) | (1 << 40) | (1 << 33) | (1 << 20) | (1 << 9) | (1 << 1) | 1;
+        assert_eq!(big.unrank(big.rank(mask)), mask);
+        assert_eq!(big.rank(u64::MAX << 57), big.size() - 1);
+    }
+
+    #[test]
+    fn orders_over_a_subset_rank_lexicographically() {
+        // The orders of k items over a subset, ranked as PartialRanker ranks the items' indices within the subset.
+        let r = SubsetRanker::new(16, 5).unwrap();
+        let mask: u64 = 0b1010_0110_0001_0000;
+        let cells: Vec<u8> = (0..16).filter(|c| mask & (1 << c) != 0).collect();
+        let local = PartialRanker::new(5, 5).unwrap();
+        let mut seen = [false; 120];
+        for o in 0..120 {
+            let mut idx = [0u8; 5];
+            local.unrank(o, &mut idx);
+            let items: Vec<u8> = idx.iter().map(|&i| cells[i as usize]).collect();
+            assert_eq!(r.order_rank(mask, &items), o);
+            let mut out = [0u8; 5];
+            r.order_unrank(mask, o, &mut out);
+            assert_eq!(&out[..], &items[..]);
+            seen[o as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
 
     #[test]
     fn pext_ranks_equal_the_loop() {

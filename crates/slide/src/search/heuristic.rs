@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::search::pdb::{Pdb, MAX_PATTERN};
+use crate::search::pdb::{Pdb, ZeroIndex, MAX_PATTERN};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
@@ -398,13 +398,25 @@ struct Pat {
     tiles: [u8; MAX_PATTERN],
     weights: [u64; MAX_PATTERN],
     pdb: Arc<Pdb>,
+    /// The index of a zero-aware database (the entry also depends on the blank's region).
+    zero: Option<Arc<ZeroIndex>>,
 }
 
 impl Pat {
-    /// The stored extra of the pattern's placement, each tile's cell read from `pos` (tile → cell).
+    /// The stored extra of the pattern's placement, each tile's cell read from `pos` (tile → cell, the blank's
+    /// cell at `pos[0]`, read by a zero-aware database).
     #[inline(always)]
     fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> u8 {
-        let r = self.rank(pos);
+        let r = match &self.zero {
+            None => self.rank(pos),
+            Some(z) => {
+                let mut items = [0u8; MAX_PATTERN];
+                for (slot, &t) in items.iter_mut().zip(&self.tiles[..self.k]) {
+                    *slot = pos[t as usize & 63];
+                }
+                z.index(&items, pos[0])
+            }
+        };
         let words = self.pdb.packed().words();
         ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
     }
@@ -469,6 +481,7 @@ impl PdbEval {
                 tiles: t,
                 weights: w,
                 pdb: pdb.clone(),
+                zero: pdb.zero_index().cloned(),
             }
         };
         for (p, pdb) in set.pdbs.iter().enumerate() {
@@ -565,6 +578,8 @@ impl Eval for PdbEval {
         self.md.push(t, from, to, u32::MAX);
         self.pos[t as usize & 63] = to;
         self.tpos[t as usize & 63] = self.transpose[to as usize & 63];
+        self.pos[0] = from;
+        self.tpos[0] = self.transpose[from as usize & 63];
         let mut saved = (u8::MAX, u8::MAX);
         let p = self.owner[t as usize & 63] as usize;
         if let Some(pat) = self.pats.get(p) {
@@ -591,6 +606,8 @@ impl Eval for PdbEval {
         let (md, ()) = self.md.probe(t, from, to, budget);
         self.pos[i] = to;
         self.tpos[i] = self.transpose[to as usize & 63];
+        self.pos[0] = from;
+        self.tpos[0] = self.transpose[from as usize & 63];
         let mut sum = self.sum;
         let mut e = u8::MAX;
         let p = self.owner[i] as usize;
@@ -609,6 +626,8 @@ impl Eval for PdbEval {
         }
         self.pos[i] = from;
         self.tpos[i] = self.transpose[from as usize & 63];
+        self.pos[0] = to;
+        self.tpos[0] = self.transpose[to as usize & 63];
         (md + 2 * sum.max(rsum), (e, re))
     }
 
@@ -618,6 +637,8 @@ impl Eval for PdbEval {
         let i = t as usize & 63;
         self.pos[i] = to;
         self.tpos[i] = self.transpose[to as usize & 63];
+        self.pos[0] = from;
+        self.tpos[0] = self.transpose[from as usize & 63];
         let mut saved = (u8::MAX, u8::MAX);
         if e != u8::MAX {
             let p = self.owner[i] as usize & 63;
@@ -639,6 +660,8 @@ impl Eval for PdbEval {
         self.md.pop(t, from, to, ());
         self.pos[t as usize & 63] = from;
         self.tpos[t as usize & 63] = self.transpose[from as usize & 63];
+        self.pos[0] = to;
+        self.tpos[0] = self.transpose[to as usize & 63];
         if a != u8::MAX {
             let p = self.owner[t as usize & 63] as usize & 63;
             self.sum = self.sum + a as u32 - self.extra[p] as u32;

@@ -16,6 +16,9 @@ pub enum PartitionSpec {
     Tiles(Vec<Vec<Tile>>),
     /// Several partitions whose estimates are maximised (`6-6-3+7-8`), each one of the other kinds.
     Max(Vec<PartitionSpec>),
+    /// The same partition with zero-aware databases (`z6-6-3`, `z7-8`, `zdefault`, `z1,2,3/…`): an entry per
+    /// placement and region of the blank (see [`crate::engine::pdb`]), instead of the least over the blank's cells.
+    ZeroAware(Box<PartitionSpec>),
 }
 
 impl PartitionSpec {
@@ -31,6 +34,18 @@ impl PartitionSpec {
             PartitionSpec::Max(v) => v.iter().collect(),
             one => vec![one],
         }
+    }
+
+    /// True when the databases of this (single) partition are zero-aware.
+    ///
+    /// ```
+    /// use slide::PartitionSpec;
+    /// let spec: PartitionSpec = "6-6-3+z7-8".parse().unwrap();
+    /// let zero: Vec<bool> = spec.parts().iter().map(|p| p.zero_aware()).collect();
+    /// assert_eq!(zero, [false, true]);
+    /// ```
+    pub fn zero_aware(&self) -> bool {
+        matches!(self, PartitionSpec::ZeroAware(_))
     }
 }
 
@@ -58,6 +73,13 @@ impl std::str::FromStr for PartitionSpec {
         }
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
+        }
+        if let Some(rest) = t.strip_prefix('z') {
+            let inner: PartitionSpec = rest.parse()?;
+            if rest.trim().is_empty() || inner.zero_aware() {
+                return Err(bad("'z' takes one partition, such as z6-6-3 or zdefault"));
+            }
+            return Ok(PartitionSpec::ZeroAware(Box::new(inner)));
         }
         if t.contains(['/', ',']) {
             let mut pats = Vec::new();
@@ -210,6 +232,7 @@ pub fn resolve(
     tile_cell: impl Fn(Tile) -> Option<usize>,
 ) -> Result<Vec<Vec<u8>>> {
     match spec {
+        PartitionSpec::ZeroAware(inner) => resolve(inner, shape, blank, tile_cell),
         PartitionSpec::Default => by_sizes(shape, blank, &default_sizes(shape)),
         PartitionSpec::Sizes(s) => by_sizes(shape, blank, s),
         PartitionSpec::Max(_) => Err(Error::Internal(
@@ -287,6 +310,21 @@ mod tests {
             ])
         );
         assert!("6-6-3+".parse::<PartitionSpec>().is_err());
+        let z: PartitionSpec = "z7-8+6-6-3".parse().unwrap();
+        assert_eq!(
+            z,
+            PartitionSpec::Max(vec![
+                PartitionSpec::ZeroAware(Box::new(PartitionSpec::Sizes(vec![7, 8]))),
+                PartitionSpec::Sizes(vec![6, 6, 3])
+            ])
+        );
+        assert_eq!(
+            resolve(&"z7-8".parse().unwrap(), s, 15, |_| None).unwrap(),
+            resolve(&"7-8".parse().unwrap(), s, 15, |_| None).unwrap()
+        );
+        assert!("z".parse::<PartitionSpec>().is_err());
+        assert!("zz6-6-3".parse::<PartitionSpec>().is_err());
+        assert!("z6-6-3+z".parse::<PartitionSpec>().is_err());
         // Sizes that no board can take, and that used to overflow their sum.
         assert!("18446744073709551615-1".parse::<PartitionSpec>().is_err());
         assert!("64".parse::<PartitionSpec>().is_err());
