@@ -606,8 +606,8 @@ impl MtmIda<'_, '_> {
     #[inline]
     fn read(&self, entries: &[u64; MAX_READINGS]) -> u32 {
         let mut e = 0;
-        for i in 0..self.reads {
-            e = e.max(self.tables[i].table.get(entries[i]));
+        for (t, &entry) in self.tables.iter().zip(entries).take(self.reads) {
+            e = e.max(t.table.get(entry));
         }
         e
     }
@@ -724,8 +724,8 @@ impl MtmIda<'_, '_> {
             }
             let masks = ida.pushed(blank, to, step);
             let entries = ida.entries::<PEXT>(&masks, then);
-            for i in 0..ida.reads {
-                ida.tables[i].table.prefetch(entries[i]);
+            for (t, &entry) in ida.tables.iter().zip(&entries).take(ida.reads) {
+                t.table.prefetch(entry);
             }
             children[k] = Child {
                 to: to as u8,
