@@ -60,7 +60,7 @@ pub const LABEL_TABLE_KIND: &str = "halves-alt";
 /// How a label table groups the tiles: each tile gets the label of its goal cell's group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Layout {
-    /// The first row, the second row, then the left and the right half of the rows below ([`goal_labels`]).
+    /// The first row, the second row, then the left and the right half of the rows below.
     HalvesAlt,
     /// One label per row (rows past the fourth share the fourth's).
     Rows,
