@@ -499,7 +499,8 @@ impl MultisetRanker {
     ///
     /// # Safety
     ///
-    /// The processor must support BMI2, and [`MultisetRanker::pdep_ready`] must hold.
+    /// The processor must support BMI2, and [`MultisetRanker::pdep_ready`] must hold. A cursor serves one ranker.
+    /// (A rank out of range panics on a table index.)
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2")]
     #[inline]
@@ -534,8 +535,7 @@ impl MultisetRanker {
         };
         for l in from..labels {
             cursor.left[l] = left;
-            // SAFETY (bounds): a digit is below its radix, the length of a tabulated label's combinations.
-            let relative = *self.combos[l].get_unchecked(cursor.digits[l] as usize);
+            let relative = self.combos[l][cursor.digits[l] as usize];
             let mask = core::arch::x86_64::_pdep_u32(relative, left);
             cursor.masks[l] = mask;
             left &= !mask;
