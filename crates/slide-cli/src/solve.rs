@@ -34,7 +34,7 @@ pub struct SolveArgs {
     /// How moves are counted: stm (single-tile moves: every tile slid one cell is a move) or mtm (multi-tile
     /// moves: pushing 1 to k tiles of a row or column toward the blank is one move). With mtm the number is the
     /// least number of pushes and the moves an MTM-optimal sequence (--notation short writes one letter and count
-    /// per push); mtm covers boards of at most 12 cells (tables), 4x4, 3x5, 5x3 and boards of two rows or columns (IDA* over pushes with label tables, built once: 756 MB for 4x4) and single rows and columns.
+    /// per push); mtm covers boards of at most 12 cells (tables), 4x4, 3x5, 5x3 and boards of two rows or columns (IDA* over pushes with label tables, built once: 252 MB for 4x4) and single rows and columns.
     #[arg(long, value_name = "METRIC", default_value = "stm")]
     pub metric: slide::Metric,
     /// Print the moves in a notation, implies --moves: tiles (the tiles that slide into the blank: 5 4 1 2 3),

@@ -549,7 +549,7 @@ impl Solver {
         // would read the whole file in before the first answer.
         let mapped = |meta: &Meta| -> Option<Result<T>> {
             // The MTM label tables (kinds `*-alt`) are read into the process's own memory even so: their search
-            // makes three random reads per child in 756 MB, and mapped file pages (no huge pages) made its user
+            // makes three random reads per child in 252 MB (756 MB when measured), and mapped file pages (no huge pages) made its user
             // time 1.1 to 1.5 times longer.
             if !self.map_files || meta.kind.ends_with("-alt") {
                 return None;
@@ -982,11 +982,11 @@ impl Solver {
             kind: layout.kind().into(),
             shape,
             blank,
-            encoding: "exact".into(),
+            encoding: crate::search::mtm::LABEL_ENCODING.into(),
             metric: Metric::Mtm.name().into(),
             pattern: vec![],
-            bits: 0,
-            len: crate::exact::bfs::StateSpace::size(&space),
+            bits: crate::search::mtm::CODE_BITS,
+            len: space.arrangements(),
             histogram: vec![],
             antipodes: vec![],
         };
