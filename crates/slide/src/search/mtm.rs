@@ -1443,8 +1443,10 @@ mod tests {
                 while let Some((y, b)) = queue.pop_front() {
                     let d = dist[&(y.clone(), b)];
                     for x in pushes(&y, 1 - b) {
-                        if !dist.contains_key(&(x.clone(), 1 - b)) {
-                            dist.insert((x.clone(), 1 - b), d + 1);
+                        if let std::collections::hash_map::Entry::Vacant(v) =
+                            dist.entry((x.clone(), 1 - b))
+                        {
+                            v.insert(d + 1);
                             queue.push_back((x, 1 - b));
                         }
                     }
