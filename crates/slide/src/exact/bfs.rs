@@ -34,7 +34,7 @@ pub trait StateSpace: Sync {
     /// Fresh working memory.
     fn scratch(&self) -> Self::Scratch;
     /// Calls `visit(neighbor, cost)` for each neighbour of `rank`, with `cost` 0 or 1.
-    fn expand(&self, rank: u64, scratch: &mut Self::Scratch, visit: &mut dyn FnMut(u64, u8));
+    fn expand(&self, rank: u64, scratch: &mut Self::Scratch, visit: &mut impl FnMut(u64, u8));
 }
 
 /// The result of a search: one byte per rank holding its distance ([`UNSEEN`] if unreachable).
@@ -426,7 +426,7 @@ mod tests {
             vec![0]
         }
         fn scratch(&self) {}
-        fn expand(&self, r: u64, _: &mut (), visit: &mut dyn FnMut(u64, u8)) {
+        fn expand(&self, r: u64, _: &mut (), visit: &mut impl FnMut(u64, u8)) {
             let next = (r + 1) % self.0;
             let prev = (r + self.0 - 1) % self.0;
             visit(next, if r % 2 == 1 { 0 } else { 1 });
@@ -457,7 +457,7 @@ mod tests {
             vec![3, 17]
         }
         fn scratch(&self) {}
-        fn expand(&self, r: u64, _: &mut (), visit: &mut dyn FnMut(u64, u8)) {
+        fn expand(&self, r: u64, _: &mut (), visit: &mut impl FnMut(u64, u8)) {
             for &(nb, c) in &self.0[r as usize] {
                 visit(nb, c);
             }

@@ -329,7 +329,7 @@ impl StateSpace for FullSpace {
     }
 
     #[inline]
-    fn expand(&self, rank: u64, s: &mut Scratch, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, s: &mut Scratch, visit: &mut impl FnMut(u64, u8)) {
         let n = self.n;
         self.unrank(rank, &mut s.pos[..n]);
         Self::fill_at(&s.pos[..n], &mut s.at[..n]);

@@ -242,7 +242,7 @@ impl LabelSpace {
     /// The processor must support BMI2 and the ranker be [`MultisetRanker::pdep_ready`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2")]
-    unsafe fn expand_bmi2(&self, rank: u64, s: &mut LabelScratch, visit: &mut dyn FnMut(u64, u8)) {
+    unsafe fn expand_bmi2(&self, rank: u64, s: &mut LabelScratch, visit: &mut impl FnMut(u64, u8)) {
         let arrangement = rank >> 1;
         let horizontal = rank & 1 == 0;
         if arrangement != s.arrangement {
@@ -312,7 +312,7 @@ impl StateSpace for LabelSpace {
         }
     }
 
-    fn expand(&self, rank: u64, s: &mut LabelScratch, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, s: &mut LabelScratch, visit: &mut impl FnMut(u64, u8)) {
         #[cfg(target_arch = "x86_64")]
         if self.bmi2 {
             // SAFETY: `bmi2` is set only when the ranker is `pdep_ready` (which implies `pext_ready`).

@@ -338,7 +338,7 @@ impl StateSpace for PatternSpace {
     }
 
     #[inline]
-    fn expand(&self, rank: u64, s: &mut PatternScratch, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, s: &mut PatternScratch, visit: &mut impl FnMut(u64, u8)) {
         let k = self.cells.len();
         let placement = rank / self.group_div;
         let digit = rank - placement * self.group;
@@ -693,7 +693,7 @@ impl StateSpace for ZeroSpace {
     }
 
     #[inline]
-    fn expand(&self, rank: u64, _: &mut ZeroScratch, visit: &mut dyn FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, _: &mut ZeroScratch, visit: &mut impl FnMut(u64, u8)) {
         let ix = &*self.index;
         let k = self.cells.len();
         let mut items = [0u8; MAX_PATTERN];
