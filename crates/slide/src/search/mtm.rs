@@ -41,7 +41,8 @@
 //! **Building** a table: [`LabelSpace::expand`] works on one cell mask per label: the arrangement is unranked by
 //! `PDEP` from a cursor that steps rank by rank (the search scans ranks in order, so most steps change only the
 //! last label's digit), each push shifts a segment of every mask, and the neighbours are ranked by `PEXT`. A 4 × 4
-//! table: about 45 s of CPU (138 s before, with cell arrays and a rank loop), byte-identical.
+//! table: about 45 s of CPU on two threads (138 s before, with cell arrays and a rank loop), then encoded
+//! ([`LabelTable`]).
 
 use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
@@ -53,7 +54,8 @@ use crate::search::ida::{Counted, Limits, Outcome, Tally};
 use crate::search::pruning::DEAD;
 use crate::search::push_pruning::PushPruner;
 
-/// The largest label table built (entries): 4 × 4's (504,504,000) fits, 4 × 5's (about 7.8·10¹⁰) does not.
+/// The largest label-table search built (states: two per arrangement): 4 × 4's (504,504,000) fits, 4 × 5's
+/// (about 7.8·10¹⁰) does not.
 pub const MAX_LABEL_ENTRIES: u64 = 600_000_000;
 
 /// The name of label tables in table files.
