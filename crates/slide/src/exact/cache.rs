@@ -167,6 +167,7 @@ pub fn read(
     let h = read_header(input, file_len, expected, name)?;
     let words = h.words;
     let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
+    prefault(&mut data);
     {
         // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.
         let raw: &mut [u8] =
@@ -182,6 +183,24 @@ pub fn read(
     let table = PackedTable::from_words(h.meta.bits, h.meta.len, data)
         .ok_or_else(|| bad("bad table size"))?;
     Ok((h.meta, table))
+}
+
+/// Touches every page of a large fresh vector from the thread pool: the first touch of a page (the kernel zeroing it,
+/// and on a virtual machine the host's own fault) is most of the time of reading a table of hundreds of megabytes,
+/// and it runs in parallel where the copy from the file would make it one page after another. Measured on the two
+/// 4 × 4 MTM label tables (252 MB) just after another process freed 3 GB: 0.47 to 0.62 s of wall time to the first
+/// answer against 0.76 to 0.80 s (the same 0.7 s of system time); no difference when the pages come quickly.
+fn prefault(data: &mut [u64]) {
+    use rayon::prelude::*;
+    const PAGE_WORDS: usize = 4096 / 8;
+    if data.len() * 8 < (64 << 20) {
+        return;
+    }
+    data.par_chunks_mut(PAGE_WORDS * 512).for_each(|chunk| {
+        for page in chunk.chunks_mut(PAGE_WORDS) {
+            page[0] = 0;
+        }
+    });
 }
 
 /// A table over a whole table file's bytes shared in memory (a file mapped by the [`crate::store::Store`]: processes
