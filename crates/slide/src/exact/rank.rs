@@ -306,6 +306,9 @@ pub struct MultisetRanker {
     counts: Vec<u8>,
     /// `radix[l]` = C(cells left before label l, counts[l]).
     radix: Vec<u64>,
+    /// `weight[l]`: the product of the radices after label `l` (a rank is the sum of each label's digit times its
+    /// weight).
+    weight: Vec<u64>,
     /// For each label whose radix is at most [`COMBO_TABLE`], its combinations by colexicographic rank, as masks
     /// of positions among the cells left (unranking by lookup); empty for the others.
     combos: Vec<Vec<u32>>,
@@ -392,10 +395,15 @@ impl MultisetRanker {
             });
             left -= c as usize;
         }
+        let mut weight = vec![1u64; radix.len()];
+        for l in (0..radix.len().saturating_sub(1)).rev() {
+            weight[l] = weight[l + 1] * radix[l + 1];
+        }
         Some(MultisetRanker {
             n,
             counts: counts.to_vec(),
             radix,
+            weight,
             combos,
             size,
         })
@@ -476,9 +484,10 @@ impl MultisetRanker {
         let mut left: u32 = (1 << self.n) - 1;
         let mut r = 0u64;
         let labels = self.counts.len() - 1;
-        for (&mask, &radix) in masks[..labels].iter().zip(&self.radix) {
+        // Each label's digit times its weight: the products are independent, and only the sum is a chain.
+        for (&mask, &weight) in masks[..labels].iter().zip(&self.weight) {
             let compressed = core::arch::x86_64::_pext_u32(mask, left);
-            r = r * radix + colex16(compressed) as u64;
+            r += colex16(compressed) as u64 * weight;
             left &= !mask;
         }
         r
