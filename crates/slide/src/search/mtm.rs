@@ -564,10 +564,12 @@ impl LabelTable {
         &self.labels
     }
 
-    /// The code of an arrangement ([`encode`]).
+    /// The code of an arrangement ([`encode`]): a nibble, never across words.
     #[inline(always)]
     fn code(&self, arrangement: u64) -> u32 {
-        self.table.get(arrangement)
+        const PER_WORD: u64 = (64 / CODE_BITS) as u64;
+        let word = self.table.words()[(arrangement / PER_WORD) as usize];
+        ((word >> ((arrangement % PER_WORD) as u32 * CODE_BITS)) & ((1 << CODE_BITS) - 1)) as u32
     }
 
     /// The least number of pushes from `arrangement` to the goal's, found by walking down: from each arrangement,
@@ -943,12 +945,8 @@ impl MtmIda<'_, '_> {
         }
         let blank = self.blank;
         let (br, bc) = (blank / self.cols, blank % self.cols);
-        let mut children = [Child {
-            to: 0,
-            next: Next::Any,
-            state: 0,
-            ranks: [0; MAX_READINGS],
-        }; MAX_CHILDREN];
+        // Not zeroed first: a node writes only the few children it has (3 on 4 × 4), of room for the most.
+        let mut children = [const { std::mem::MaybeUninit::<Child>::uninit() }; MAX_CHILDREN];
         let mut k = 0;
         let mut add = |ida: &Self, to: usize, step: usize, then: Next| {
             let state = ida.pruner.step(state, to);
@@ -960,12 +958,12 @@ impl MtmIda<'_, '_> {
             for (t, &rank) in ida.tables.iter().zip(&ranks).take(ida.reads) {
                 t.table.prefetch(rank);
             }
-            children[k] = Child {
+            children[k].write(Child {
                 to: to as u8,
                 next: then,
                 state,
                 ranks,
-            };
+            });
             k += 1;
         };
         if next != Next::Horizontal {
@@ -979,6 +977,8 @@ impl MtmIda<'_, '_> {
             }
         }
         for child in &children[..k] {
+            // SAFETY: the first `k` children were written above.
+            let child = unsafe { child.assume_init_ref() };
             self.nodes += 1;
             let (e, child_ds) = self.read(&child.ranks, &ds, child.next);
             let f = g + 1 + e;
