@@ -1618,6 +1618,7 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let (first, second) = slide::engine::mtm::layouts(slide::Shape::new(4, 4).expect("4x4 is a shape"));
     let kinds: Vec<&str> = std::iter::once(first).chain(second).map(|l| l.kind()).collect();
     m.add("_LABEL_TABLE_KINDS_4X4", kinds)?;
+    m.add("_LABEL_TABLE_ENCODING", slide::engine::mtm::LABEL_ENCODING)?;
     m.add_class::<PySolution>()?;
     m.add_function(wrap_pyfunction!(sliding_puzzle, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
