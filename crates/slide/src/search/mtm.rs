@@ -433,10 +433,11 @@ fn excess(code: u32, axis: usize) -> u32 {
 /// axis (the distance plus the axis's *excess*), in [`CODE_BITS`] bits per arrangement.
 ///
 /// **Encoding.** An arrangement keeps only its distance modulo 3 and its axes' excess, capped at [`MAX_EXCESS`]
-/// (the codes are listed at `encode`). The distance itself is recovered from a neighbour's: one push changes it by at most one (a
-/// push's reverse is a push), and the residue says whether it went down, stayed or went up. The search knows the
-/// distance of every node it enters, so each child costs one read as before; a lone arrangement's distance is
-/// found by walking down to the goal ([`LabelTable::distance`]). Measured on the 40 random 4 × 4 boards: exact
+/// (the codes are listed at `encode`). The distance itself is recovered from a neighbour's: one push changes it by
+/// at most one (a push's reverse is a push), and the residue says whether it went down, stayed or went up. The
+/// search knows the distance of every node it enters, so each child costs one read as before; a lone
+/// arrangement's distance is found by walking down to the goal ([`LabelTable::distance`]). Measured on the 40
+/// random 4 × 4 boards: exact
 /// entries 17.49 million nodes, the excess capped at 4 17.53 million, at 2 **18.56 million**, at 1 21.1 million,
 /// the distance alone 31.6 million. A 4 × 4 table takes 126 MB instead of the 378 MB of six bits per (arrangement,
 /// axis), so the search's tables take a third of the memory and the page faults to fill it.
@@ -768,8 +769,14 @@ impl MtmIda<'_, '_> {
     /// [`MultisetRanker::rank_masks_pext`] (only in [`MtmIda::dfs_bmi2`]).
     #[inline(always)]
     fn ranks<const PEXT: bool>(&self, m: &Masks) -> [u64; MAX_READINGS] {
+        self.ranks_of::<PEXT>(m, self.reads)
+    }
+
+    /// [`MtmIda::ranks`] of the first `reads` readings (a constant in the search's inner loop).
+    #[inline(always)]
+    fn ranks_of<const PEXT: bool>(&self, m: &Masks, reads: usize) -> [u64; MAX_READINGS] {
         let mut out = [0u64; MAX_READINGS];
-        for (i, r) in out.iter_mut().enumerate().take(self.reads) {
+        for (i, r) in out.iter_mut().enumerate().take(reads) {
             let ranker = &self.tables[i].ranker;
             #[cfg(target_arch = "x86_64")]
             {
@@ -805,9 +812,21 @@ impl MtmIda<'_, '_> {
         parent: &Distances,
         next: Next,
     ) -> (u32, Distances) {
+        self.read_of(ranks, parent, next, self.reads)
+    }
+
+    /// [`MtmIda::read`] of the first `reads` readings.
+    #[inline(always)]
+    fn read_of(
+        &self,
+        ranks: &[u64; MAX_READINGS],
+        parent: &Distances,
+        next: Next,
+        reads: usize,
+    ) -> (u32, Distances) {
         let mut e = 0;
         let mut ds = [0u8; MAX_READINGS];
-        for i in 0..self.reads {
+        for i in 0..reads.min(MAX_READINGS) {
             let code = self.tables[i].code(ranks[i]);
             let d = neighbour_distance(u32::from(parent[i]), code);
             ds[i] = d as u8;
@@ -856,6 +875,12 @@ impl MtmIda<'_, '_> {
     /// left as it is.
     #[inline]
     fn pushed(&self, from: usize, to: usize, step: usize) -> Masks {
+        self.pushed_of(from, to, step, self.reads)
+    }
+
+    /// [`MtmIda::pushed`] in the first `reads` readings.
+    #[inline(always)]
+    fn pushed_of(&self, from: usize, to: usize, step: usize, reads: usize) -> Masks {
         let n = self.n;
         let (tf, tt) = (self.transposed[from] as usize, self.transposed[to] as usize);
         let segment = self.segments[from * n + to];
@@ -872,7 +897,7 @@ impl MtmIda<'_, '_> {
                 }
         };
         let mut out = self.masks;
-        for (i, m) in out.iter_mut().enumerate().take(self.reads) {
+        for (i, m) in out.iter_mut().enumerate().take(reads) {
             let (seg, st, blank) = if i & 1 == 0 {
                 (segment, step, to)
             } else {
@@ -928,7 +953,7 @@ impl MtmIda<'_, '_> {
     ///
     /// The body of [`MtmIda::dfs_plain`] and [`MtmIda::dfs_bmi2`] (`PEXT`), which differ in how they rank.
     #[inline(always)]
-    fn dfs<const PEXT: bool>(
+    fn dfs<const PEXT: bool, const R: usize>(
         &mut self,
         g: u32,
         bound: u32,
@@ -953,9 +978,9 @@ impl MtmIda<'_, '_> {
             if state == DEAD {
                 return;
             }
-            let masks = ida.pushed(blank, to, step);
-            let ranks = ida.ranks::<PEXT>(&masks);
-            for (t, &rank) in ida.tables.iter().zip(&ranks).take(ida.reads) {
+            let masks = ida.pushed_of(blank, to, step, R);
+            let ranks = ida.ranks_of::<PEXT>(&masks, R);
+            for (t, &rank) in ida.tables.iter().zip(&ranks).take(R) {
                 t.table.prefetch(rank);
             }
             children[k].write(Child {
@@ -980,7 +1005,7 @@ impl MtmIda<'_, '_> {
             // SAFETY: the first `k` children were written above.
             let child = unsafe { child.assume_init_ref() };
             self.nodes += 1;
-            let (e, child_ds) = self.read(&child.ranks, &ds, child.next);
+            let (e, child_ds) = self.read_of(&child.ranks, &ds, child.next, R);
             let f = g + 1 + e;
             if f > bound {
                 self.next_bound = self.next_bound.min(f);
@@ -993,9 +1018,9 @@ impl MtmIda<'_, '_> {
                 1
             };
             let masks = self.masks;
-            self.slide(blank, to, step, self.pushed(blank, to, step));
+            self.slide(blank, to, step, self.pushed_of(blank, to, step, R));
             self.path.push(child.to);
-            if self.dfs_child::<PEXT>(g + 1, bound, child.next, e, child.state, child_ds) {
+            if self.dfs_child::<PEXT, R>(g + 1, bound, child.next, e, child.state, child_ds) {
                 return true;
             }
             self.path.pop();
@@ -1011,7 +1036,7 @@ impl MtmIda<'_, '_> {
 impl MtmIda<'_, '_> {
     /// The recursive call of [`MtmIda::dfs`]: back into the variant the search runs.
     #[inline(always)]
-    fn dfs_child<const PEXT: bool>(
+    fn dfs_child<const PEXT: bool, const R: usize>(
         &mut self,
         g: u32,
         bound: u32,
@@ -1023,13 +1048,13 @@ impl MtmIda<'_, '_> {
         #[cfg(target_arch = "x86_64")]
         if PEXT {
             // SAFETY: `PEXT` is true only below `dfs_bmi2`, entered only when the processor has BMI2.
-            return unsafe { self.dfs_bmi2(g, bound, next, e, state, ds) };
+            return unsafe { self.dfs_bmi2::<R>(g, bound, next, e, state, ds) };
         }
-        self.dfs_plain(g, bound, next, e, state, ds)
+        self.dfs_plain::<R>(g, bound, next, e, state, ds)
     }
 
     /// [`MtmIda::dfs`] for any processor.
-    fn dfs_plain(
+    fn dfs_plain<const R: usize>(
         &mut self,
         g: u32,
         bound: u32,
@@ -1038,7 +1063,7 @@ impl MtmIda<'_, '_> {
         state: u16,
         ds: Distances,
     ) -> bool {
-        self.dfs::<false>(g, bound, next, e, state, ds)
+        self.dfs::<false, R>(g, bound, next, e, state, ds)
     }
 
     /// [`MtmIda::dfs`] compiled for BMI2 and ranking by `PEXT`.
@@ -1048,7 +1073,7 @@ impl MtmIda<'_, '_> {
     /// The processor must support BMI2, and both tables' rankers be `pext_ready`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    unsafe fn dfs_bmi2(
+    unsafe fn dfs_bmi2<const R: usize>(
         &mut self,
         g: u32,
         bound: u32,
@@ -1057,7 +1082,7 @@ impl MtmIda<'_, '_> {
         state: u16,
         ds: Distances,
     ) -> bool {
-        self.dfs::<true>(g, bound, next, e, state, ds)
+        self.dfs::<true, R>(g, bound, next, e, state, ds)
     }
 
     /// The search below the current board (the root: any axis first, its distances `ds`) at `bound`.
@@ -1069,9 +1094,19 @@ impl MtmIda<'_, '_> {
             .all(|t| t.ranker.pext_ready())
         {
             // SAFETY: every ranker is `pext_ready`, which checked that the processor has BMI2.
-            return unsafe { self.dfs_bmi2(0, bound, Next::Any, e, state, ds) };
+            return unsafe {
+                match self.reads {
+                    2 => self.dfs_bmi2::<2>(0, bound, Next::Any, e, state, ds),
+                    3 => self.dfs_bmi2::<3>(0, bound, Next::Any, e, state, ds),
+                    _ => self.dfs_bmi2::<MAX_READINGS>(0, bound, Next::Any, e, state, ds),
+                }
+            };
         }
-        self.dfs_plain(0, bound, Next::Any, e, state, ds)
+        match self.reads {
+            2 => self.dfs_plain::<2>(0, bound, Next::Any, e, state, ds),
+            3 => self.dfs_plain::<3>(0, bound, Next::Any, e, state, ds),
+            _ => self.dfs_plain::<MAX_READINGS>(0, bound, Next::Any, e, state, ds),
+        }
     }
 }
 
