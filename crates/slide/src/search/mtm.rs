@@ -943,6 +943,35 @@ impl MtmIda<'_, '_> {
         self.stopped
     }
 
+    /// The push of the blank from `from` to `to` (`step` apart), after which the next push goes along `then`, from
+    /// the push-pruning machine's state `state`: `None` when the machine rejects it; else its arrangements ranked
+    /// and their table entries prefetched.
+    #[inline(always)]
+    fn child<const PEXT: bool, const R: usize>(
+        &self,
+        from: usize,
+        to: usize,
+        step: usize,
+        then: Next,
+        state: u16,
+    ) -> Option<Child> {
+        let state = self.pruner.step(state, to);
+        if state == DEAD {
+            return None;
+        }
+        let masks = self.pushed_of(from, to, step, R);
+        let ranks = self.ranks_of::<PEXT>(&masks, R);
+        for (t, &rank) in self.tables.iter().zip(&ranks).take(R) {
+            t.table.prefetch(rank);
+        }
+        Some(Child {
+            to: to as u8,
+            next: then,
+            state,
+            ranks,
+        })
+    }
+
     /// Depth-first search below the current board, `g` pushes made, `e` its estimate; true when the goal was
     /// reached (the path then holds the solution).
     ///
@@ -973,32 +1002,26 @@ impl MtmIda<'_, '_> {
         // Not zeroed first: a node writes only the few children it has (3 on 4 × 4), of room for the most.
         let mut children = [const { std::mem::MaybeUninit::<Child>::uninit() }; MAX_CHILDREN];
         let mut k = 0;
-        let mut add = |ida: &Self, to: usize, step: usize, then: Next| {
-            let state = ida.pruner.step(state, to);
-            if state == DEAD {
-                return;
-            }
-            let masks = ida.pushed_of(blank, to, step, R);
-            let ranks = ida.ranks_of::<PEXT>(&masks, R);
-            for (t, &rank) in ida.tables.iter().zip(&ranks).take(R) {
-                t.table.prefetch(rank);
-            }
-            children[k].write(Child {
-                to: to as u8,
-                next: then,
-                state,
-                ranks,
-            });
-            k += 1;
-        };
+        // A method rather than a closure, so that it is compiled inside `dfs_bmi2` with its processor features (the
+        // `PEXT` ranking then inlines).
         if next != Next::Horizontal {
             for row in (0..self.rows).filter(|&r| r != br) {
-                add(self, row * self.cols + bc, self.cols, Next::Horizontal);
+                let to = row * self.cols + bc;
+                if let Some(c) =
+                    self.child::<PEXT, R>(blank, to, self.cols, Next::Horizontal, state)
+                {
+                    children[k].write(c);
+                    k += 1;
+                }
             }
         }
         if next != Next::Vertical {
             for col in (0..self.cols).filter(|&c| c != bc) {
-                add(self, br * self.cols + col, 1, Next::Vertical);
+                let to = br * self.cols + col;
+                if let Some(c) = self.child::<PEXT, R>(blank, to, 1, Next::Vertical, state) {
+                    children[k].write(c);
+                    k += 1;
+                }
             }
         }
         for child in &children[..k] {
