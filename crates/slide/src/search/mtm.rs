@@ -963,6 +963,7 @@ impl MtmIda<'_, '_> {
         if state == DEAD {
             return None;
         }
+        self.pruner.prefetch(state);
         let masks = self.pushed_of(from, to, step, R);
         let ranks = self.ranks_of::<PEXT>(&masks, R);
         for (t, &rank) in self.tables.iter().zip(&ranks).take(R) {
