@@ -147,6 +147,7 @@ fn counts(labels: &[u8]) -> Vec<u8> {
 
 /// The label arrangements of a shape under multi-tile moves, with the axis of the first push: rank = 2 ·
 /// arrangement + axis (0 vertical, 1 horizontal). Paths alternate axes; every push costs 1.
+#[derive(Debug)]
 pub struct LabelSpace {
     shape: Shape,
     labels: Vec<u8>,
@@ -441,17 +442,16 @@ fn excess(code: u32, axis: usize) -> u32 {
 /// at most one (a push's reverse is a push), and the residue says whether it went down, stayed or went up. The
 /// search knows the distance of every node it enters, so each child costs one read as before; a lone
 /// arrangement's distance is found by walking down to the goal ([`LabelTable::distance`]). Measured on the 40
-/// random 4 × 4 boards: exact
-/// entries 17.49 million nodes, the excess capped at 4 17.53 million, at 2 **18.56 million**, at 1 21.1 million,
-/// the distance alone 31.6 million. A 4 × 4 table takes 126 MB instead of the 378 MB of six bits per (arrangement,
+/// random 4 × 4 boards: exact entries 17.49 million nodes, the excess capped at 4 17.53 million, at 2 **18.56
+/// million**, at 1 21.1 million, the distance alone 31.6 million. A 4 × 4 table takes 126 MB instead of the 378 MB of six bits per (arrangement,
 /// axis), so the search's tables take a third of the memory and the page faults to fill it.
 #[derive(Debug)]
 pub struct LabelTable {
     shape: Shape,
     blank_goal: usize,
     layout: Layout,
-    labels: Vec<u8>,
-    ranker: MultisetRanker,
+    /// The arrangements and their pushes (its ranker and goal labels serve the search too).
+    space: LabelSpace,
     /// The goal's arrangement.
     goal: u64,
     table: PackedTable,
@@ -521,8 +521,7 @@ impl LabelTable {
             shape,
             blank_goal,
             layout,
-            labels: space.labels,
-            ranker: space.ranker,
+            space,
             goal,
             table,
             histogram,
@@ -546,8 +545,7 @@ impl LabelTable {
             shape,
             blank_goal,
             layout,
-            labels: space.labels,
-            ranker: space.ranker,
+            space,
             goal,
             table,
             histogram,
@@ -561,12 +559,12 @@ impl LabelTable {
 
     /// The ranker of the arrangements (cell `i` holds label `cells[i]`, the blank label 0).
     pub fn ranker(&self) -> &MultisetRanker {
-        &self.ranker
+        &self.space.ranker
     }
 
     /// Each cell's label on the goal board.
     pub fn labels(&self) -> &[u8] {
-        &self.labels
+        &self.space.labels
     }
 
     /// The code of an arrangement ([`encode`]): a nibble, never across words.
@@ -585,34 +583,24 @@ impl LabelTable {
         if arrangement >= self.arrangements() {
             return Err(damaged());
         }
-        let (cols, n) = (self.shape.cols(), self.shape.cells());
-        let mut cells = vec![0u8; n];
-        let mut work = vec![0u8; n];
+        let mut scratch = self.space.scratch();
         let mut at = arrangement;
         let mut steps = 0u32;
         while at != self.goal {
-            if steps as usize > self.histogram.len() + 1 {
+            // Distances fit in a byte (the build checks), so a longer walk means a damaged table.
+            if steps > u32::from(u8::MAX) {
                 return Err(damaged());
             }
-            self.ranker.unrank(at, &mut cells);
             let want = (self.code(at) + 2) % 3;
-            let blank = cells.iter().position(|&l| l == 0).ok_or_else(damaged)?;
             let mut down = None;
-            for to in (0..n).filter(|&t| t != blank) {
-                let step = if to / cols == blank / cols {
-                    1
-                } else if to % cols == blank % cols {
-                    cols
-                } else {
-                    continue;
-                };
-                work.copy_from_slice(&cells);
-                push(&mut work, blank, to, step);
-                let r = self.ranker.rank(&work);
-                if self.code(r) % 3 == want {
-                    down = Some(r);
-                    break;
-                }
+            // The pushes of both axes: the expansions of the arrangement's two states (rank = 2 · arrangement +
+            // axis), each listing the arrangements one push away along one axis.
+            for state in [2 * at, 2 * at + 1] {
+                self.space.expand(state, &mut scratch, &mut |r, _| {
+                    if down.is_none() && self.code(r / 2) % 3 == want {
+                        down = Some(r / 2);
+                    }
+                });
             }
             at = down.ok_or_else(damaged)?;
             steps += 1;
@@ -781,7 +769,7 @@ impl MtmIda<'_, '_> {
     fn ranks_of<const PEXT: bool>(&self, m: &Masks, reads: usize) -> [u64; MAX_READINGS] {
         let mut out = [0u64; MAX_READINGS];
         for (i, r) in out.iter_mut().enumerate().take(reads) {
-            let ranker = &self.tables[i].ranker;
+            let ranker = &self.tables[i].space.ranker;
             #[cfg(target_arch = "x86_64")]
             {
                 *r = if PEXT {
@@ -1119,7 +1107,7 @@ impl MtmIda<'_, '_> {
         #[cfg(target_arch = "x86_64")]
         if self.tables[..self.reads]
             .iter()
-            .all(|t| t.ranker.pext_ready())
+            .all(|t| t.space.ranker.pext_ready())
         {
             // SAFETY: every ranker is `pext_ready`, which checked that the processor has BMI2.
             return unsafe {
@@ -1212,7 +1200,7 @@ impl<'a, 'l> MtmIda<'a, 'l> {
                 } else {
                     ida.transposed[c] as usize
                 };
-                l[tile as usize] = ida.tables[i].labels[cell];
+                l[tile as usize] = ida.tables[i].space.labels[cell];
             }
         }
         for (c, &tile) in board.tiles().iter().enumerate() {
