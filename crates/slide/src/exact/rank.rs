@@ -833,6 +833,18 @@ mod tests {
                 unsafe { r.seek_masks_pdep(&mut cursor, i) };
                 check(&cursor, &mut cells, i);
             }
+            // Forward steps of every length from 1 to 97 (the digit-adding path, with carries over several
+            // digits), from a fresh cursor and then from where the last seek left it.
+            let mut cursor = MaskCursor::new();
+            let mut i = 0;
+            let mut step = 1;
+            while i < r.size() {
+                // SAFETY: as above.
+                unsafe { r.seek_masks_pdep(&mut cursor, i) };
+                check(&cursor, &mut cells, i);
+                i += step;
+                step = step % 97 + 1;
+            }
         }
     }
 
