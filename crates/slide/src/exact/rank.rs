@@ -419,6 +419,21 @@ impl MultisetRanker {
         self.n
     }
 
+    /// The weight of label `l`'s digit in a rank (the number of arrangements of the labels after it). When label
+    /// 0 has one cell, its digit is that cell's index, so a rank is `cell * weight(0)` plus the rank of the other
+    /// labels read in cell order without that cell.
+    ///
+    /// ```
+    /// use slide::engine::rank::MultisetRanker;
+    /// let r = MultisetRanker::new(&[1, 2, 1]).unwrap(); // a blank, two 1s, one 2
+    /// assert_eq!(r.weight(0), 3);
+    /// // Moving the blank past the cells after it keeps the others' order: the rank moves by weight(0) a cell.
+    /// assert_eq!(r.rank(&[1, 0, 1, 2]) - r.rank(&[0, 1, 1, 2]), r.weight(0));
+    /// ```
+    pub fn weight(&self, l: usize) -> u64 {
+        self.weight[l]
+    }
+
     /// The rank of an arrangement: `cells[i]` is the label of cell `i` (`cells.len()` = [`MultisetRanker::cells`],
     /// each label as often as its count).
     #[inline]

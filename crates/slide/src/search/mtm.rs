@@ -156,6 +156,9 @@ pub struct LabelSpace {
     bmi2: bool,
     /// `segments[b * cells + t]`: the cells a push of the blank from `b` to `t` (on one line) shifts, `t` included.
     segments: Vec<u32>,
+    /// The weight of the blank's digit in an arrangement's rank ([`MultisetRanker::weight`]): a horizontal push
+    /// moves the rank by this much per cell the blank moves.
+    blank_weight: u64,
 }
 
 impl LabelSpace {
@@ -185,12 +188,15 @@ impl LabelSpace {
         }
         let bmi2 = ranker.pdep_ready() && shape.cells() <= 16;
         let segments = line_segments(shape);
+        // The blank is label 0, on one cell: its digit is its cell (the colexicographic rank of one position).
+        let blank_weight = ranker.weight(0);
         Ok(LabelSpace {
             shape,
             labels,
             ranker,
             bmi2,
             segments,
+            blank_weight,
         })
     }
 
@@ -242,7 +248,8 @@ fn push(cells: &mut [u8], from: usize, to: usize, step: usize) {
 }
 
 impl LabelSpace {
-    /// [`StateSpace::expand`] on label masks: unranked by `PDEP`, each push done on the masks, ranked by `PEXT`.
+    /// The vertical pushes of [`StateSpace::expand`] on label masks: unranked by `PDEP`, each push done on the
+    /// masks, ranked by `PEXT`.
     ///
     /// # Safety
     ///
@@ -251,7 +258,6 @@ impl LabelSpace {
     #[target_feature(enable = "bmi1,bmi2")]
     unsafe fn expand_bmi2(&self, rank: u64, s: &mut LabelScratch, visit: &mut impl FnMut(u64, u8)) {
         let arrangement = rank >> 1;
-        let horizontal = rank & 1 == 0;
         if arrangement != s.arrangement {
             self.ranker.seek_masks_pdep(&mut s.cursor, arrangement);
             s.arrangement = arrangement;
@@ -260,9 +266,9 @@ impl LabelSpace {
         let cols = self.shape.cols();
         let blank = masks[0].trailing_zeros() as usize;
         let (br, bc) = (blank / cols, blank % cols);
-        // The blank moves to `to`, `step` cells apart along its line: the cells from the blank's neighbour to `to`
-        // (`segment`) shift one step back, in every label's mask at once.
-        let mut pushed = |to: usize, step: usize, axis: u64| {
+        // The blank moves to `to` in its column: the cells from the blank's neighbour to `to` (`segment`) shift one
+        // row back, in every label's mask at once.
+        let mut pushed = |to: usize| {
             let mut m = [0u32; LABELS];
             let segment = self.segments[blank * self.shape.cells() + to];
             for (l, out) in m.iter_mut().enumerate().skip(1) {
@@ -270,30 +276,27 @@ impl LabelSpace {
                 let moving = x & segment;
                 *out = (x & !segment)
                     | if to > blank {
-                        moving >> step
+                        moving >> cols
                     } else {
-                        moving << step
+                        moving << cols
                     };
             }
             m[0] = 1 << to;
-            visit(self.ranker.rank_masks_pext(&m) * 2 + axis, 1);
+            visit(self.ranker.rank_masks_pext(&m) * 2, 1);
         };
-        if horizontal {
-            for c in (0..cols).filter(|&c| c != bc) {
-                pushed(br * cols + c, 1, 1);
-            }
-        } else {
-            for r in (0..self.shape.rows()).filter(|&r| r != br) {
-                pushed(r * cols + bc, cols, 0);
-            }
+        for r in (0..self.shape.rows()).filter(|&r| r != br) {
+            pushed(r * cols + bc);
         }
     }
 }
 
-/// Working memory of [`LabelSpace::expand`]: the arrangement last unranked (the two states of an arrangement are
-/// adjacent ranks, and the search scans ranks in order), as cells (the plain path) or as label masks (the BMI2
-/// path's cursor).
+/// Working memory of [`LabelSpace::expand`]: the arrangement last unranked for vertical pushes (the search scans
+/// ranks in order), as cells (the plain path) or as label masks (the BMI2 path's cursor), and the blank's cell for
+/// horizontal pushes.
 pub struct LabelScratch {
+    /// The blank's cell in the arrangements from `blank_from` to `blank_from + blank_weight` (horizontal pushes).
+    blank: u64,
+    blank_from: u64,
     arrangement: u64,
     cells: Vec<u8>,
     cursor: MaskCursor,
@@ -313,6 +316,8 @@ impl StateSpace for LabelSpace {
 
     fn scratch(&self) -> LabelScratch {
         LabelScratch {
+            blank: 0,
+            blank_from: 0,
             arrangement: u64::MAX,
             cells: vec![0; self.shape.cells()],
             cursor: MaskCursor::new(),
@@ -320,15 +325,30 @@ impl StateSpace for LabelSpace {
     }
 
     fn expand(&self, rank: u64, s: &mut LabelScratch, visit: &mut impl FnMut(u64, u8)) {
+        // The state (s', axis) at distance d makes (s, other axis) at d + 1 for each s that reaches s' by one push
+        // along the other axis (pushes are reversible: s' reaches s by one such push).
+        let arrangement = rank >> 1;
+        if rank & 1 == 0 {
+            // A horizontal push keeps the other labels' order read row by row without the blank (the cells it
+            // shifts take the places of their neighbours toward the blank), so only the blank's digit, its cell,
+            // changes: no unranking, no ranking.
+            let w = self.blank_weight;
+            if arrangement.wrapping_sub(s.blank_from) >= w {
+                s.blank = arrangement / w;
+                s.blank_from = s.blank * w;
+            }
+            let cols = self.shape.cols() as u64;
+            let row = s.blank - s.blank % cols;
+            for t in (row..row + cols).filter(|&t| t != s.blank) {
+                visit((arrangement - s.blank_from + t * w) * 2 + 1, 1);
+            }
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if self.bmi2 {
             // SAFETY: `bmi2` is set only when the ranker is `pdep_ready` (which implies `pext_ready`).
             return unsafe { self.expand_bmi2(rank, s, visit) };
         }
-        // The state (s', axis) at distance d makes (s, other axis) at d + 1 for each s that reaches s' by one push
-        // along the other axis (pushes are reversible: s' reaches s by one such push).
-        let arrangement = rank >> 1;
-        let horizontal = rank & 1 == 0;
         if arrangement != s.arrangement {
             self.ranker.unrank(arrangement, &mut s.cells);
             s.arrangement = arrangement;
@@ -339,22 +359,10 @@ impl StateSpace for LabelSpace {
         let (br, bc) = (blank / cols, blank % cols);
         let mut work = [0u8; 32];
         let n = cells.len();
-        if horizontal {
-            for c in 0..cols {
-                if c != bc {
-                    work[..n].copy_from_slice(cells);
-                    push(&mut work[..n], blank, br * cols + c, 1);
-                    visit(self.ranker.rank(&work[..n]) * 2 + 1, 1);
-                }
-            }
-        } else {
-            for r in 0..self.shape.rows() {
-                if r != br {
-                    work[..n].copy_from_slice(cells);
-                    push(&mut work[..n], blank, r * cols + bc, cols);
-                    visit(self.ranker.rank(&work[..n]) * 2, 1);
-                }
-            }
+        for r in (0..self.shape.rows()).filter(|&r| r != br) {
+            work[..n].copy_from_slice(cells);
+            push(&mut work[..n], blank, r * cols + bc, cols);
+            visit(self.ranker.rank(&work[..n]) * 2, 1);
         }
     }
 }
