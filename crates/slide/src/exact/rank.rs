@@ -290,7 +290,11 @@ impl SubsetRanker {
 /// Ranks and unranks arrangements of a multiset of labels over `n <= 32` cells: label `l` occurs `counts[l]` times.
 /// The rank is dense in `0..size()`, `size() = n! / (counts[0]! counts[1]! …)`: label 0's cells as a combination of
 /// all `n` cells (colexicographic rank), then label 1's among the cells left, and so on; the last label takes the
-/// cells that remain.
+/// cells that remain. Label 0's digit is the least significant, then the last label's, up to label 1's: with label
+/// 0 the blank, the arrangements that differ only in where the blank is (the other labels read in cell order, the
+/// blank skipped) have consecutive ranks, so a table read by rank keeps them in one cache line.
+/// [`MultisetRanker::label0_major`] makes label 0's digit the most significant instead (a scan in rank order then
+/// moves the blank least often).
 ///
 /// ```
 /// use slide::engine::rank::MultisetRanker;
@@ -306,9 +310,11 @@ pub struct MultisetRanker {
     counts: Vec<u8>,
     /// `radix[l]` = C(cells left before label l, counts[l]).
     radix: Vec<u64>,
-    /// `weight[l]`: the product of the radices after label `l` (a rank is the sum of each label's digit times its
-    /// weight).
+    /// `weight[l]`: the product of the radices of the digits less significant than label `l`'s (a rank is the sum
+    /// of each label's digit times its weight).
     weight: Vec<u64>,
+    /// The labels from the least significant digit to the most.
+    low_to_high: Vec<usize>,
     /// For each label whose radix is at most [`COMBO_TABLE`], its combinations by colexicographic rank, as masks
     /// of positions among the cells left (unranking by lookup); empty for the others.
     combos: Vec<Vec<u32>>,
@@ -376,6 +382,20 @@ impl MultisetRanker {
     /// A ranker for arrangements with `counts[l]` cells of label `l`; `None` when there are more than 32 cells or
     /// fewer than one label, or the count of arrangements does not fit in a `u64`.
     pub fn new(counts: &[u8]) -> Option<MultisetRanker> {
+        let labels = counts.len();
+        MultisetRanker::ordered(
+            counts,
+            std::iter::once(0).chain((1..labels).rev()).collect(),
+        )
+    }
+
+    /// A ranker like [`MultisetRanker::new`] whose label 0 has the most significant digit (then label 1, and so
+    /// on: the plain mixed-radix order of the labels).
+    pub fn label0_major(counts: &[u8]) -> Option<MultisetRanker> {
+        MultisetRanker::ordered(counts, (0..counts.len()).rev().collect())
+    }
+
+    fn ordered(counts: &[u8], low_to_high: Vec<usize>) -> Option<MultisetRanker> {
         let n: usize = counts.iter().map(|&c| c as usize).sum();
         if n > 32 || counts.is_empty() {
             return None;
@@ -396,14 +416,17 @@ impl MultisetRanker {
             left -= c as usize;
         }
         let mut weight = vec![1u64; radix.len()];
-        for l in (0..radix.len().saturating_sub(1)).rev() {
-            weight[l] = weight[l + 1] * radix[l + 1];
+        let mut w = 1;
+        for &l in &low_to_high {
+            weight[l] = w;
+            w *= radix[l];
         }
         Some(MultisetRanker {
             n,
             counts: counts.to_vec(),
             radix,
             weight,
+            low_to_high,
             combos,
             size,
         })
@@ -419,16 +442,16 @@ impl MultisetRanker {
         self.n
     }
 
-    /// The weight of label `l`'s digit in a rank (the number of arrangements of the labels after it). When label
-    /// 0 has one cell, its digit is that cell's index, so a rank is `cell * weight(0)` plus the rank of the other
-    /// labels read in cell order without that cell.
+    /// The weight of label `l`'s digit in a rank (a rank is the sum of the digits times their weights; label 0's is
+    /// 1). When label 0 has one cell, its digit is that cell's index, so a rank is that cell plus `n` times the rank
+    /// of the other labels read in cell order without that cell.
     ///
     /// ```
     /// use slide::engine::rank::MultisetRanker;
     /// let r = MultisetRanker::new(&[1, 2, 1]).unwrap(); // a blank, two 1s, one 2
-    /// assert_eq!(r.weight(0), 3);
-    /// // Moving the blank past the cells after it keeps the others' order: the rank moves by weight(0) a cell.
-    /// assert_eq!(r.rank(&[1, 0, 1, 2]) - r.rank(&[0, 1, 1, 2]), r.weight(0));
+    /// assert_eq!((r.weight(0), r.weight(2), r.weight(1)), (1, 4, 4));
+    /// // Moving the blank past the cells after it keeps the others' order: the rank moves by one a cell.
+    /// assert_eq!(r.rank(&[1, 1, 0, 2]) - r.rank(&[0, 1, 1, 2]), 2);
     /// ```
     pub fn weight(&self, l: usize) -> u64 {
         self.weight[l]
@@ -456,7 +479,7 @@ impl MultisetRanker {
         };
         let mut r = 0u64;
         let labels = self.counts.len() - 1;
-        for (&mask, &radix) in masks[..labels].iter().zip(&self.radix) {
+        for (&mask, &weight) in masks[..labels].iter().zip(&self.weight) {
             let mut m = mask;
             let mut comb = 0u64;
             let mut j = 0;
@@ -467,7 +490,7 @@ impl MultisetRanker {
                 let below = (left & ((1u32 << p) - 1)).count_ones() as usize;
                 comb += BINOMIAL[below][j];
             }
-            r = r * radix + comb;
+            r += comb * weight;
             left &= !mask;
         }
         r
@@ -518,9 +541,10 @@ impl MultisetRanker {
 
     /// Moves `cursor` to the arrangement of rank `r` (`r < size()`), whose cell masks it then holds (the inverse of
     /// [`MultisetRanker::rank_masks`]): each label's combination read from its table and spread over the cells left
-    /// by one `PDEP`. From a smaller rank, the step is added to the digits from the last, dividing only where a
-    /// digit carries, and only the labels whose digits change are recomputed (usually the last: scans in rank order
-    /// pay few divisions; a scan that skips ranks, as the BFS's levels do, 0.7 times the time of a full seek each).
+    /// by one `PDEP`. From a smaller rank, the step is added to the digits from the least significant, dividing
+    /// only where a digit carries, and only the labels from the first whose digit changes are recomputed (with
+    /// [`MultisetRanker::label0_major`], usually the last: scans in rank order pay few divisions; a scan that skips
+    /// ranks, as the BFS's levels do, 0.7 times the time of a full seek each).
     ///
     /// # Safety
     ///
@@ -532,32 +556,27 @@ impl MultisetRanker {
     pub unsafe fn seek_masks_pdep(&self, cursor: &mut MaskCursor, r: u64) {
         let labels = self.counts.len();
         let from = if cursor.rank < r {
-            // Add the step to the digits, from the last, dividing only where a digit carries (a scan's steps are
-            // mostly short: most change the last digits alone).
+            // Add the step to the digits, from the least significant, dividing only where a digit carries (a scan's
+            // steps are mostly short: most change the least significant digits alone). `from`: the first label
+            // whose digit changed (its mask and those after it are recomputed).
             let mut add = r - cursor.rank;
-            let mut l = labels;
-            loop {
-                if l == 0 {
-                    break 0;
-                }
-                l -= 1;
+            let mut from = labels;
+            for &l in &self.low_to_high {
                 let radix = self.radix[l];
                 let v = cursor.digits[l] as u64 + add;
+                from = from.min(l);
                 if v < radix {
                     cursor.digits[l] = v as u32;
-                    break l;
+                    break;
                 }
                 if radix > 1 {
                     cursor.digits[l] = (v % radix) as u32;
                     add = v / radix;
                 }
             }
+            from
         } else {
-            let mut q = r;
-            for l in (0..labels).rev() {
-                cursor.digits[l] = (q % self.radix[l]) as u32;
-                q /= self.radix[l];
-            }
+            self.digits(r, &mut cursor.digits);
             0
         };
         let mut left = if from == 0 {
@@ -575,14 +594,19 @@ impl MultisetRanker {
         cursor.rank = r;
     }
 
-    /// Writes the arrangement of rank `r` (`r < size()`) into `cells` (length [`MultisetRanker::cells`]).
-    pub fn unrank(&self, mut r: u64, cells: &mut [u8]) {
-        let labels = self.counts.len();
-        let mut digits = [0u64; 32];
-        for l in (0..labels).rev() {
-            digits[l] = r % self.radix[l];
+    /// Each label's digit of rank `r`.
+    fn digits(&self, mut r: u64, digits: &mut [u32]) {
+        for &l in &self.low_to_high {
+            digits[l] = (r % self.radix[l]) as u32;
             r /= self.radix[l];
         }
+    }
+
+    /// Writes the arrangement of rank `r` (`r < size()`) into `cells` (length [`MultisetRanker::cells`]).
+    pub fn unrank(&self, r: u64, cells: &mut [u8]) {
+        let labels = self.counts.len();
+        let mut digits = [0u32; 32];
+        self.digits(r, &mut digits);
         let mut left: u32 = if self.n == 32 {
             u32::MAX
         } else {
@@ -591,7 +615,11 @@ impl MultisetRanker {
         for (l, &d) in digits[..labels].iter().enumerate() {
             let relative = match self.combos[l].get(d as usize) {
                 Some(&m) => m,
-                None => colex_unrank(d, self.counts[l] as usize, left.count_ones() as usize),
+                None => colex_unrank(
+                    d.into(),
+                    self.counts[l] as usize,
+                    left.count_ones() as usize,
+                ),
             };
             // The cells left, in ascending order: those whose index among them is in `relative` take label l.
             let mut free = left;
@@ -754,26 +782,51 @@ mod tests {
         // Labels as the 4 × 4 and 3 × 5 multi-tile tables count them, and an uneven one; every rank checked
         // against the plain loop, the arrangements from a fixed pseudo-random stream.
         for counts in [&[1u8, 4, 4, 4, 3][..], &[1, 5, 5, 2, 2], &[1, 2, 7, 6]] {
-            let r = MultisetRanker::new(counts).unwrap();
-            if !r.pext_ready() {
-                return;
-            }
-            let mut cells = vec![0u8; r.cells()];
-            let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-            for _ in 0..20_000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let i = x % r.size();
-                r.unrank(i, &mut cells);
-                let mut masks = [0u32; 32];
-                for (c, &l) in cells.iter().enumerate() {
-                    masks[l as usize] |= 1 << c;
+            for r in both_orders(counts) {
+                if !r.pext_ready() {
+                    return;
                 }
-                // SAFETY: pext_ready said the processor has BMI2 and the ranker has at most 16 cells.
-                #[cfg(target_arch = "x86_64")]
-                assert_eq!(unsafe { r.rank_masks_pext(&masks) }, i);
-                assert_eq!(r.rank_masks(&masks), i);
+                let mut cells = vec![0u8; r.cells()];
+                let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+                for _ in 0..20_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let i = x % r.size();
+                    r.unrank(i, &mut cells);
+                    let mut masks = [0u32; 32];
+                    for (c, &l) in cells.iter().enumerate() {
+                        masks[l as usize] |= 1 << c;
+                    }
+                    // SAFETY: pext_ready said the processor has BMI2 and the ranker has at most 16 cells.
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(unsafe { r.rank_masks_pext(&masks) }, i);
+                    assert_eq!(r.rank_masks(&masks), i);
+                }
+            }
+        }
+    }
+
+    /// The ranker of `counts` in both significance orders.
+    fn both_orders(counts: &[u8]) -> [MultisetRanker; 2] {
+        [
+            MultisetRanker::new(counts).unwrap(),
+            MultisetRanker::label0_major(counts).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn the_two_orders_move_label_0s_digit() {
+        // With one cell of label 0 on n cells: new() ranks rest · n + cell, label0_major() cell · (size / n) + rest.
+        for counts in [&[1u8, 2, 1][..], &[1, 3, 3, 2], &[1, 4, 4, 4, 3]] {
+            let [minor, major] = both_orders(counts);
+            let n = minor.cells() as u64;
+            let w = minor.size() / n;
+            assert_eq!((minor.weight(0), major.weight(0)), (1, w));
+            let mut cells = vec![0u8; minor.cells()];
+            for i in (0..minor.size()).step_by((minor.size() / 3000).max(1) as usize) {
+                minor.unrank(i, &mut cells);
+                assert_eq!(major.rank(&cells), (i % n) * w + i / n, "{counts:?} {i}");
             }
         }
     }
@@ -819,46 +872,47 @@ mod tests {
             &[2, 2, 2],
             &[1, 2, 2, 2, 2],
         ] {
-            let r = MultisetRanker::new(counts).unwrap();
-            if !r.pdep_ready() {
-                return;
-            }
-            let mut cursor = MaskCursor::new();
-            let mut cells = vec![0u8; r.cells()];
-            let check = |cursor: &MaskCursor, cells: &mut Vec<u8>, i: u64| {
-                r.unrank(i, cells);
-                for (l, &m) in cursor.masks()[..counts.len()].iter().enumerate() {
-                    let want: u32 = cells
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &x)| x as usize == l)
-                        .map(|(c, _)| 1u32 << c)
-                        .sum();
-                    assert_eq!(m, want, "{counts:?} rank {i} label {l}");
+            for r in both_orders(counts) {
+                if !r.pdep_ready() {
+                    return;
                 }
-                assert_eq!(r.rank_masks(&cursor.masks()[..]), i);
-            };
-            for i in 0..r.size() {
-                // SAFETY: `pdep_ready` was checked.
-                unsafe { r.seek_masks_pdep(&mut cursor, i) };
-                check(&cursor, &mut cells, i);
-            }
-            for i in (0..r.size()).rev().step_by(7) {
-                // SAFETY: as above.
-                unsafe { r.seek_masks_pdep(&mut cursor, i) };
-                check(&cursor, &mut cells, i);
-            }
-            // Forward steps of every length from 1 to 97 (the digit-adding path, with carries over several
-            // digits), from a fresh cursor and then from where the last seek left it.
-            let mut cursor = MaskCursor::new();
-            let mut i = 0;
-            let mut step = 1;
-            while i < r.size() {
-                // SAFETY: as above.
-                unsafe { r.seek_masks_pdep(&mut cursor, i) };
-                check(&cursor, &mut cells, i);
-                i += step;
-                step = step % 97 + 1;
+                let mut cursor = MaskCursor::new();
+                let mut cells = vec![0u8; r.cells()];
+                let check = |cursor: &MaskCursor, cells: &mut Vec<u8>, i: u64| {
+                    r.unrank(i, cells);
+                    for (l, &m) in cursor.masks()[..counts.len()].iter().enumerate() {
+                        let want: u32 = cells
+                            .iter()
+                            .enumerate()
+                            .filter(|&(_, &x)| x as usize == l)
+                            .map(|(c, _)| 1u32 << c)
+                            .sum();
+                        assert_eq!(m, want, "{counts:?} rank {i} label {l}");
+                    }
+                    assert_eq!(r.rank_masks(&cursor.masks()[..]), i);
+                };
+                for i in 0..r.size() {
+                    // SAFETY: `pdep_ready` was checked.
+                    unsafe { r.seek_masks_pdep(&mut cursor, i) };
+                    check(&cursor, &mut cells, i);
+                }
+                for i in (0..r.size()).rev().step_by(7) {
+                    // SAFETY: as above.
+                    unsafe { r.seek_masks_pdep(&mut cursor, i) };
+                    check(&cursor, &mut cells, i);
+                }
+                // Forward steps of every length from 1 to 97 (the digit-adding path, with carries over several
+                // digits), from a fresh cursor and then from where the last seek left it.
+                let mut cursor = MaskCursor::new();
+                let mut i = 0;
+                let mut step = 1;
+                while i < r.size() {
+                    // SAFETY: as above.
+                    unsafe { r.seek_masks_pdep(&mut cursor, i) };
+                    check(&cursor, &mut cells, i);
+                    i += step;
+                    step = step % 97 + 1;
+                }
             }
         }
     }
@@ -873,29 +927,30 @@ mod tests {
             &[5],
             &[1, 1],
         ] {
-            let r = MultisetRanker::new(counts).unwrap();
-            let n = r.cells();
-            let expected = (1..=n as u64).product::<u64>()
-                / counts
-                    .iter()
-                    .map(|&c| (1..=c as u64).product::<u64>())
-                    .product::<u64>();
-            assert_eq!(r.size(), expected, "{counts:?}");
-            let step = (r.size() / 5000).max(1);
-            let mut cells = vec![0u8; n];
-            let mut seen = std::collections::HashSet::new();
-            let mut i = 0;
-            while i < r.size() {
-                r.unrank(i, &mut cells);
-                for (l, &c) in counts.iter().enumerate() {
-                    assert_eq!(
-                        cells.iter().filter(|&&x| x as usize == l).count(),
-                        c as usize
-                    );
+            for r in both_orders(counts) {
+                let n = r.cells();
+                let expected = (1..=n as u64).product::<u64>()
+                    / counts
+                        .iter()
+                        .map(|&c| (1..=c as u64).product::<u64>())
+                        .product::<u64>();
+                assert_eq!(r.size(), expected, "{counts:?}");
+                let step = (r.size() / 5000).max(1);
+                let mut cells = vec![0u8; n];
+                let mut seen = std::collections::HashSet::new();
+                let mut i = 0;
+                while i < r.size() {
+                    r.unrank(i, &mut cells);
+                    for (l, &c) in counts.iter().enumerate() {
+                        assert_eq!(
+                            cells.iter().filter(|&&x| x as usize == l).count(),
+                            c as usize
+                        );
+                    }
+                    assert_eq!(r.rank(&cells), i);
+                    assert!(seen.insert(cells.clone()));
+                    i += step;
                 }
-                assert_eq!(r.rank(&cells), i);
-                assert!(seen.insert(cells.clone()));
-                i += step;
             }
         }
         assert!(MultisetRanker::new(&[20, 13]).is_none());
