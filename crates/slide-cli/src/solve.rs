@@ -420,8 +420,12 @@ struct Job<'a> {
 impl Job<'_> {
     /// Answers a chunk on the pool: a large chunk board by board in parallel, a small one (a single hard board,
     /// say) board after board, each search shared among the threads.
+    ///
+    /// The multi-tile search cannot share one board among threads, so in MTM every chunk goes board by board in
+    /// parallel, one board per task.
     fn answer_all(&self, chunk: &[(usize, &'static str, Input)]) -> Vec<Answer> {
-        if chunk.len() < PARALLEL_BOARDS {
+        let shared = self.opts.metric == slide::Metric::Stm;
+        if shared && chunk.len() < PARALLEL_BOARDS {
             return chunk
                 .iter()
                 .map(|(n, w, t)| self.answer(*n, w, t, true))
@@ -429,7 +433,7 @@ impl Job<'_> {
         }
         chunk
             .par_iter()
-            .with_min_len(PARALLEL_BOARDS)
+            .with_min_len(if shared { PARALLEL_BOARDS } else { 1 })
             .map(|(n, w, t)| self.answer(*n, w, t, false))
             .collect()
     }
