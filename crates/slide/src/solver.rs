@@ -465,7 +465,7 @@ impl Solver {
         };
         let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
         if self.tables[i].get().is_none() {
-            let t = self.load_or_build(shape, blank, metric)?;
+            let t = off_pool(|| self.load_or_build(shape, blank, metric))?;
             let _ = self.tables[i].set(Arc::new(t));
         }
         self.tables[i]
@@ -1376,11 +1376,11 @@ impl Solver {
 
     /// The value under `key` in `map`, else `load`'s, kept there: loaded once per solver (concurrent first callers
     /// wait for one build, under the solver's build lock).
-    fn loaded_once<K: Eq + std::hash::Hash + Clone, V>(
+    fn loaded_once<K: Eq + std::hash::Hash + Clone, V: Send>(
         &self,
         map: &Mutex<HashMap<K, Arc<V>>>,
         key: &K,
-        load: impl FnOnce() -> Result<V>,
+        load: impl FnOnce() -> Result<V> + Send,
     ) -> Result<Arc<V>> {
         let known = || {
             map.lock()
@@ -1395,7 +1395,7 @@ impl Solver {
         if let Some(v) = known() {
             return Ok(v);
         }
-        let v = Arc::new(load()?);
+        let v = Arc::new(off_pool(load)?);
         map.lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(key.clone(), v.clone());
@@ -1942,6 +1942,35 @@ fn auto_heuristic(cells: usize) -> HeuristicChoice {
     }
 }
 
+/// Runs a build that holds one of the solver's build locks so that it cannot deadlock a rayon pool.
+///
+/// A build uses rayon. Called from a worker of a pool (a batch solved board by board in parallel), the build's
+/// parallel loops would run on that pool, and a worker waiting for them may take another board of the batch,
+/// which asks for the same table and blocks on the lock its own thread holds; workers blocked on the lock could
+/// also leave no thread to run the build. So inside a pool the build runs on a thread of its own with a pool of
+/// its own (as many threads as the caller's), and the caller blocks without taking other work. Outside any pool
+/// it runs here, on the global pool.
+fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    if rayon::current_thread_index().is_none() {
+        return build();
+    }
+    let threads = rayon::current_num_threads();
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("slide-build-{i}"))
+                .build()
+                .map_err(|e| Error::Internal(format!("cannot start the build's threads: {e}")))?;
+            pool.install(build)
+        });
+        match worker.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 /// IDA* on one thread, or shared among the rayon pool's threads.
 fn run_ida<E: Eval + Clone + Send + Sync>(
     g: &Geometry,
@@ -2253,6 +2282,56 @@ mod tests {
             drop(long_build);
             assert_eq!(got.unwrap().unwrap(), Some(31));
         });
+    }
+
+    /// A build started by a worker of a rayon pool cannot deadlock it: here the build's parallel half is taken by
+    /// the pool's other worker, which meanwhile queues a second request for the same value. Building on the caller's
+    /// pool, the first worker would take that request while it waits and block on the lock it holds itself.
+    #[test]
+    fn a_build_inside_a_pool_cannot_deadlock_it() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Not a scoped thread: if it deadlocks, the test fails rather than waiting for it.
+        std::thread::spawn(move || {
+            let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+            let map: Mutex<HashMap<u8, Arc<u32>>> = Mutex::new(HashMap::new());
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            {
+                let got = pool.install(|| {
+                    let second = Mutex::new(None);
+                    rayon::scope(|scope| {
+                        let build = || {
+                            let stolen = AtomicBool::new(false);
+                            rayon::join(
+                                || {
+                                    while !stolen.load(Ordering::Acquire) {
+                                        std::thread::yield_now();
+                                    }
+                                },
+                                || {
+                                    stolen.store(true, Ordering::Release);
+                                    scope.spawn(|_| {
+                                        let v = s.loaded_once(&map, &7, || Ok(1)).map(|v| *v);
+                                        *second.lock().unwrap() = Some(v);
+                                    });
+                                    std::thread::sleep(std::time::Duration::from_millis(200));
+                                },
+                            );
+                            Ok(42)
+                        };
+                        let first = s.loaded_once(&map, &7, build).map(|v| *v);
+                        assert_eq!(first.unwrap(), 42);
+                    });
+                    second.into_inner().unwrap()
+                });
+                let _ = tx.send(got);
+            }
+        });
+        let got = rx.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(got.expect("deadlocked").unwrap().unwrap(), 42);
     }
 
     /// The one planning point: methods by shape and options, and "never wait for a build" falling back to linear

@@ -446,6 +446,9 @@ impl MultisetRanker {
     /// 1). When label 0 has one cell, its digit is that cell's index, so a rank is that cell plus `n` times the rank
     /// of the other labels read in cell order without that cell.
     ///
+    /// # Panics
+    /// If `l` is not a label of this multiset (`l` at least the length of the counts it was made from).
+    ///
     /// ```
     /// use slide::engine::rank::MultisetRanker;
     /// let r = MultisetRanker::new(&[1, 2, 1]).unwrap(); // a blank, two 1s, one 2
