@@ -35,6 +35,19 @@ pub trait StateSpace: Sync {
     fn scratch(&self) -> Self::Scratch;
     /// Calls `visit(neighbor, cost)` for each neighbour of `rank`, with `cost` 0 or 1.
     fn expand(&self, rank: u64, scratch: &mut Self::Scratch, visit: &mut impl FnMut(u64, u8));
+    /// [`StateSpace::expand`], returning a value the space works out on the way for [`bfs_compact`]'s callback
+    /// (a zero-aware pattern space: the Manhattan distance of its tiles), so that the callback need not decode the
+    /// rank again. By default 0.
+    #[inline(always)]
+    fn expand_noted(
+        &self,
+        rank: u64,
+        scratch: &mut Self::Scratch,
+        visit: &mut impl FnMut(u64, u8),
+    ) -> u32 {
+        self.expand(rank, scratch, visit);
+        0
+    }
 }
 
 /// The result of a search: one byte per rank holding its distance ([`UNSEEN`] if unreachable).
@@ -214,10 +227,11 @@ const C_UNSEEN: u64 = 0b00;
 /// A cell expanded (its distance handed to the callback), in [`bfs_compact`].
 const C_DONE: u64 = 0b11;
 
-/// The search of [`bfs`] in two bits per state: calls `settle(rank, distance)` exactly once for every state
+/// The search of [`bfs`] in two bits per state: calls `settle(rank, distance, note)` exactly once for every state
 /// reachable from the goals, in order of distance (all states of distance `d` before any of `d + 1`; in parallel,
 /// from the rayon pool's threads, so within a level in no particular order), and returns the histogram (states at
-/// each distance). `cancel` stops the search between levels (an error is returned).
+/// each distance), `note` being what [`StateSpace::expand_noted`] returned for the state. `cancel` stops the search
+/// between levels (an error is returned).
 ///
 /// The invariants of the level-synchronous 0-1 search: a state's cell is `00` (unseen), `11` (done: expanded, its
 /// distance settled), or one of `01`/`10`, which name the level being expanded and the next level in turn (at
@@ -229,7 +243,7 @@ const C_DONE: u64 = 0b11;
 /// next level's code becomes the current one without a pass over the cells, and the code just freed names the next.
 ///
 /// Memory: two bits per rank (`size / 4` bytes), plus small per-thread stacks.
-pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32) + Sync>(
+pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
     space: &S,
     label: &str,
     progress: &dyn Progress,
@@ -280,11 +294,11 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32) + Sync>(
                     let mut expand =
                         |r: u64, scratch: &mut S::Scratch, batch: &mut Vec<(u64, u8)>| {
                             count += 1;
-                            settle(r, d);
-                            space.expand(r, scratch, &mut |nb, cost| {
+                            let note = space.expand_noted(r, scratch, &mut |nb, cost| {
                                 prefetch(cells, nb);
                                 batch.push((nb, cost));
                             });
+                            settle(r, d, note);
                         };
                     // Offers the listed neighbours, and expands the states they put on this level (reached at cost
                     // 0), until none is left.
@@ -495,7 +509,7 @@ mod tests {
             let want = bfs(space, "bytes", &NoProgress, None).unwrap();
             let got = Mutex::new(vec![u32::MAX; space.size() as usize]);
             let last = std::sync::atomic::AtomicU32::new(0);
-            let hist = bfs_compact(space, "compact", &NoProgress, None, |r, d| {
+            let hist = bfs_compact(space, "compact", &NoProgress, None, |r, d, _| {
                 assert!(last.fetch_max(d, Relaxed) <= d, "settled out of order");
                 let mut g = got.lock().unwrap();
                 assert_eq!(g[r as usize], u32::MAX, "rank {r} settled twice");

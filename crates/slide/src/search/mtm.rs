@@ -525,7 +525,7 @@ impl LabelTable {
         let cells: &[AtomicU8] =
             unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, len) };
         // Each state is settled once, so a plain store suffices; distances of 255 and more do not fit.
-        let histogram = bfs_compact(&space, &label, progress, None, |rank, d| {
+        let histogram = bfs_compact(&space, &label, progress, None, |rank, d, _| {
             cells[rank as usize].store(d.min(255) as u8, Relaxed)
         })?;
         if histogram.len() > 255 {

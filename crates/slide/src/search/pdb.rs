@@ -385,6 +385,7 @@ fn manhattan(shape: Shape, items: &[u8], cells: &[u8]) -> u32 {
 }
 
 /// The Manhattan distance of each pattern tile on each cell, for the builds' inner loops (no divisions there).
+#[derive(Debug, Clone)]
 struct ManhattanTable {
     /// `md[i * 64 + c]`: tile `i` of the pattern on cell `c`.
     md: Vec<u8>,
@@ -619,11 +620,37 @@ impl ZeroIndex {
     /// Decodes entry `r` (`< size()`): writes the tiles' cells to `items[..k]`, returns the map's cells and the
     /// blank's region (as cell masks).
     pub fn unindex(&self, r: u64, items: &mut [u8]) -> (u64, u64) {
+        let e = self.decode(r, items);
+        (e.mask, e.region)
+    }
+
+    /// [`ZeroIndex::unindex`] with the parts of the entry kept, for the build's incremental neighbours.
+    #[inline(always)]
+    fn decode(&self, r: u64, items: &mut [u8]) -> Entry {
         let order = r / self.regions_div;
         let g = (r - order * self.regions) as usize;
-        let mask = self.map_masks[self.region_map[g] as usize];
+        let map = self.region_map[g] as usize;
+        let mask = self.map_masks[map];
         self.order_items(mask, order, items);
-        (mask, self.region_masks[g])
+        Entry {
+            order,
+            map,
+            mask,
+            region: self.region_masks[g],
+        }
+    }
+
+    /// The entry of a decoded entry's tiles, one of them moved from cell `from` to cell `to` with no tile of the
+    /// pattern on the cells between (so that the tiles keep their order over the map's cells: only the moved
+    /// tile's colex term changes, and the order not at all), the blank's region the one holding `from`.
+    #[inline(always)]
+    fn index_slid(&self, e: &Entry, from: u8, to: u8) -> u64 {
+        let below = (e.mask & ((1u64 << (from & 63)) - 1)).count_ones() as usize + 1;
+        let map = e.map as u64 - self.binom[(from as usize & 63) * 16 + (below & 15)]
+            + self.binom[(to as usize & 63) * 16 + (below & 15)];
+        let m = map as usize;
+        let region = self.region_start[m] + self.region_of[m * self.n + (from as usize)] as u32;
+        e.order * self.regions + region as u64
     }
 
     /// The regions of the map of `mask` (the cells of the pattern's tiles), as cell masks in index order.
@@ -631,6 +658,19 @@ impl ZeroIndex {
         let m = self.subsets.rank(mask) as usize;
         &self.region_masks[self.region_start[m] as usize..self.region_start[m + 1] as usize]
     }
+}
+
+/// A decoded entry of a [`ZeroIndex`].
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// The rank of the tiles' order over the map's cells.
+    order: u64,
+    /// The colex rank of the map.
+    map: usize,
+    /// The map's cells.
+    mask: u64,
+    /// The cells of the blank's region.
+    region: u64,
 }
 
 /// The abstract space of a zero-aware pattern database, searched by the BFS engine: a state is an entry of
@@ -644,6 +684,9 @@ pub struct ZeroSpace {
     index: Arc<ZeroIndex>,
     /// Neighbours of each cell, as a mask.
     nb: Vec<u64>,
+    /// `between[from * 64 + to]`: the cells strictly between two cells in reading order.
+    between: Vec<u64>,
+    md: ManhattanTable,
 }
 
 /// Working memory of [`ZeroSpace`] (none).
@@ -668,11 +711,20 @@ impl ZeroSpace {
         let nb = (0..shape.cells())
             .map(|c| shape.neighbors(c).fold(0u64, |m, x| m | 1 << x))
             .collect();
+        let mut between = vec![0u64; 64 * 64];
+        for a in 0..shape.cells() {
+            for b in 0..shape.cells() {
+                let (lo, hi) = (a.min(b), a.max(b));
+                between[a * 64 + b] = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
+            }
+        }
         Ok(ZeroSpace {
             cells: cells.to_vec(),
             blank: blank as u8,
             index,
             nb,
+            between,
+            md: ManhattanTable::new(shape, cells),
         })
     }
 }
@@ -693,23 +745,37 @@ impl StateSpace for ZeroSpace {
     }
 
     #[inline]
-    fn expand(&self, rank: u64, _: &mut ZeroScratch, visit: &mut impl FnMut(u64, u8)) {
+    fn expand(&self, rank: u64, scratch: &mut ZeroScratch, visit: &mut impl FnMut(u64, u8)) {
+        self.expand_noted(rank, scratch, visit);
+    }
+
+    /// Returns the Manhattan distance of the pattern's tiles.
+    #[inline]
+    fn expand_noted(&self, rank: u64, _: &mut ZeroScratch, visit: &mut impl FnMut(u64, u8)) -> u32 {
         let ix = &*self.index;
         let k = self.cells.len();
         let mut items = [0u8; MAX_PATTERN];
-        let (_, free) = ix.unindex(rank, &mut items[..k]);
+        let e = ix.decode(rank, &mut items[..k]);
+        let mut md = 0;
         for i in 0..k {
             let c = items[i];
-            let mut targets = self.nb[c as usize] & free;
+            md += self.md.md[i * 64 + (c as usize & 63)] as u32;
+            let mut targets = self.nb[c as usize & 63] & e.region;
             while targets != 0 {
                 let b = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                // The tile slides from c onto b; the blank's region is now the one holding c.
-                items[i] = b;
-                visit(ix.index(&items[..k], c), 1);
+                // The tile slides from c onto b; the blank's region is now the one holding c. Along a row, and
+                // along a column when no tile of the pattern lies between, the tiles keep their order.
+                if e.mask & self.between[(c as usize & 63) * 64 + (b as usize & 63)] == 0 {
+                    visit(ix.index_slid(&e, c, b), 1);
+                } else {
+                    items[i] = b;
+                    visit(ix.index(&items[..k], c), 1);
+                    items[i] = c;
+                }
             }
-            items[i] = c;
         }
+        md
     }
 }
 
@@ -776,7 +842,7 @@ impl Pdb {
         let overflow = AtomicU64::new(0);
         let group = space.group;
         let group_div = space.group_div;
-        let histogram = bfs_compact(&space, &label, progress, None, |rank, d| {
+        let histogram = bfs_compact(&space, &label, progress, None, |rank, d, _| {
             let p = rank / group_div;
             let bit = 1u64 << (p % 64);
             let w = &reached[(p / 64) as usize];
@@ -848,11 +914,8 @@ impl Pdb {
         let entries: &[AtomicU64] =
             unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
         let overflow = AtomicU64::new(0);
-        let md = ManhattanTable::new(shape, cells);
-        let histogram = bfs_compact(&space, &label, progress, None, |rank, d| {
-            let mut items = [0u8; MAX_PATTERN];
-            index.unindex(rank, &mut items[..k]);
-            let extra = d.saturating_sub(md.of(&items[..k])) / 2;
+        let histogram = bfs_compact(&space, &label, progress, None, |rank, d, md| {
+            let extra = d.saturating_sub(md) / 2;
             if extra > 15 {
                 overflow.fetch_add(1, Relaxed);
             }
