@@ -645,12 +645,78 @@ impl ZeroIndex {
     /// tile's colex term changes, and the order not at all), the blank's region the one holding `from`.
     #[inline(always)]
     fn index_slid(&self, e: &Entry, from: u8, to: u8) -> u64 {
+        debug_assert_eq!(self.between(from, to) & e.mask, 0);
         let below = (e.mask & ((1u64 << (from & 63)) - 1)).count_ones() as usize + 1;
         let map = e.map as u64 - self.binom[(from as usize & 63) * 16 + (below & 15)]
             + self.binom[(to as usize & 63) * 16 + (below & 15)];
         let m = map as usize;
         let region = self.region_start[m] + self.region_of[m * self.n + (from as usize)] as u32;
         e.order * self.regions + region as u64
+    }
+
+    /// The cells strictly between two cells in reading order.
+    #[inline(always)]
+    fn between(&self, a: u8, b: u8) -> u64 {
+        let (lo, hi) = (a.min(b) as u32 & 63, a.max(b) as u32 & 63);
+        ((1u64 << hi) - 1) & !((2u64 << lo) - 1)
+    }
+
+    /// The entry of a decoded entry's tiles, tile `i` moved from cell `from` to cell `to` past the `s >= 0` tiles of
+    /// the pattern on the cells between (a slide along a column), the blank's region the one holding `from`;
+    /// `slot[c]` is the tile on cell `c`. Only the moved tile and those it passes change their place among the
+    /// map's cells: the moved tile's colex term and theirs change, and, of the order's digits (each tile's place
+    /// among the cells not taken by earlier tiles), the moved tile's (by the tiles passed, less those earlier
+    /// than it) and those of the passed tiles earlier than it (by one each). The others keep their digits.
+    #[inline(always)]
+    fn index_jumped(&self, e: &Entry, slot: &[u8; 64], i: usize, from: u8, to: u8) -> u64 {
+        let f = from as usize & 63;
+        let t = to as usize & 63;
+        let passed = e.mask & self.between(from, to);
+        let j = (e.mask & ((1u64 << f) - 1)).count_ones() as usize;
+        let s = passed.count_ones() as usize;
+        let binom = |c: usize, r: usize| self.binom[(c & 63) * 16 + (r & 15)];
+        let (mut colex, mut order) = (e.map as u64, e.order);
+        let (mut earlier, mut earlier_weights) = (0u64, 0u64);
+        let mut bits = passed;
+        if t < f {
+            // Up the board: the tile's place drops from j to j - s, and each passed tile's rises by one.
+            colex = colex - binom(f, j + 1) + binom(t, j - s + 1);
+            let mut place = j - s;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                colex = colex - binom(x, place + 1) + binom(x, place + 2);
+                place += 1;
+                let u = slot[x] as usize;
+                if u < i {
+                    earlier += 1;
+                    earlier_weights += self.order_weights[u];
+                }
+            }
+            order = order + earlier_weights + earlier * self.order_weights[i]
+                - s as u64 * self.order_weights[i];
+        } else {
+            // Down the board: the tile's place rises from j to j + s, and each passed tile's drops by one.
+            colex = colex - binom(f, j + 1) + binom(t, j + s + 1);
+            let mut place = j + 1;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                colex = colex - binom(x, place + 1) + binom(x, place);
+                place += 1;
+                let u = slot[x] as usize;
+                if u < i {
+                    earlier += 1;
+                    earlier_weights += self.order_weights[u];
+                }
+            }
+            order = order + s as u64 * self.order_weights[i]
+                - earlier * self.order_weights[i]
+                - earlier_weights;
+        }
+        let m = colex as usize;
+        let region = self.region_start[m] + self.region_of[m * self.n + f] as u32;
+        order * self.regions + region as u64
     }
 
     /// The regions of the map of `mask` (the cells of the pattern's tiles), as cell masks in index order.
@@ -684,8 +750,6 @@ pub struct ZeroSpace {
     index: Arc<ZeroIndex>,
     /// Neighbours of each cell, as a mask.
     nb: Vec<u64>,
-    /// `between[from * 64 + to]`: the cells strictly between two cells in reading order.
-    between: Vec<u64>,
     md: ManhattanTable,
 }
 
@@ -711,19 +775,11 @@ impl ZeroSpace {
         let nb = (0..shape.cells())
             .map(|c| shape.neighbors(c).fold(0u64, |m, x| m | 1 << x))
             .collect();
-        let mut between = vec![0u64; 64 * 64];
-        for a in 0..shape.cells() {
-            for b in 0..shape.cells() {
-                let (lo, hi) = (a.min(b), a.max(b));
-                between[a * 64 + b] = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
-            }
-        }
         Ok(ZeroSpace {
             cells: cells.to_vec(),
             blank: blank as u8,
             index,
             nb,
-            between,
             md: ManhattanTable::new(shape, cells),
         })
     }
@@ -756,23 +812,32 @@ impl StateSpace for ZeroSpace {
         let k = self.cells.len();
         let mut items = [0u8; MAX_PATTERN];
         let e = ix.decode(rank, &mut items[..k]);
+        let mut slot = [0u8; 64];
         let mut md = 0;
+        for (i, &c) in items[..k].iter().enumerate() {
+            slot[c as usize & 63] = i as u8;
+            md += self.md.md[i * 64 + (c as usize & 63)] as u32;
+        }
         for i in 0..k {
             let c = items[i];
-            md += self.md.md[i * 64 + (c as usize & 63)] as u32;
             let mut targets = self.nb[c as usize & 63] & e.region;
             while targets != 0 {
                 let b = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 // The tile slides from c onto b; the blank's region is now the one holding c. Along a row, and
                 // along a column when no tile of the pattern lies between, the tiles keep their order.
-                if e.mask & self.between[(c as usize & 63) * 64 + (b as usize & 63)] == 0 {
-                    visit(ix.index_slid(&e, c, b), 1);
+                let r = if e.mask & ix.between(c, b) == 0 {
+                    ix.index_slid(&e, c, b)
                 } else {
+                    ix.index_jumped(&e, &slot, i, c, b)
+                };
+                #[cfg(debug_assertions)]
+                {
                     items[i] = b;
-                    visit(ix.index(&items[..k], c), 1);
+                    debug_assert_eq!(r, ix.index(&items[..k], c));
                     items[i] = c;
                 }
+                visit(r, 1);
             }
         }
         md
