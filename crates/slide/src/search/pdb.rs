@@ -818,8 +818,7 @@ impl StateSpace for ZeroSpace {
             slot[c as usize & 63] = i as u8;
             md += self.md.md[i * 64 + (c as usize & 63)] as u32;
         }
-        for i in 0..k {
-            let c = items[i];
+        for (i, &c) in items[..k].iter().enumerate() {
             let mut targets = self.nb[c as usize & 63] & e.region;
             while targets != 0 {
                 let b = targets.trailing_zeros() as u8;
@@ -833,9 +832,9 @@ impl StateSpace for ZeroSpace {
                 };
                 #[cfg(debug_assertions)]
                 {
-                    items[i] = b;
-                    debug_assert_eq!(r, ix.index(&items[..k], c));
-                    items[i] = c;
+                    let mut moved = items;
+                    moved[i] = b;
+                    debug_assert_eq!(r, ix.index(&moved[..k], c));
                 }
                 visit(r, 1);
             }
