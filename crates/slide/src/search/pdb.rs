@@ -584,6 +584,12 @@ impl ZeroIndex {
     /// The entry of the tiles on `items[..k]` (in pattern order) with the blank on `blank` (a free cell).
     #[inline(always)]
     pub fn index(&self, items: &[u8], blank: u8) -> u64 {
+        self.at(&self.placed(items), blank)
+    }
+
+    /// The placement of the tiles on `items[..k]` (in pattern order), ranked.
+    #[inline(always)]
+    pub fn placed(&self, items: &[u8]) -> Placed {
         let items = &items[..self.k];
         let mut mask = 0u64;
         for &p in items {
@@ -599,9 +605,19 @@ impl ZeroIndex {
             order += (a - (used & below).count_ones()) as u64 * w;
             used |= 1u64 << (p & 63);
         }
-        let m = colex as usize;
-        let region = self.region_start[m] + self.region_of[m * self.n + (blank as usize)] as u32;
-        order * self.regions + region as u64
+        Placed {
+            order,
+            map: colex as usize,
+            mask,
+        }
+    }
+
+    /// The entry of a placement with the blank on `blank` (a cell outside the placement).
+    #[inline(always)]
+    pub fn at(&self, p: &Placed, blank: u8) -> u64 {
+        let m = p.map;
+        let region = self.region_start[m] + self.region_of[m * self.n + (blank as usize & 63)] as u32;
+        p.order * self.regions + region as u64
     }
 
     /// Writes the cells of the order `order` of the tiles over `mask` to `items[..k]`.
@@ -620,38 +636,20 @@ impl ZeroIndex {
     /// Decodes entry `r` (`< size()`): writes the tiles' cells to `items[..k]`, returns the map's cells and the
     /// blank's region (as cell masks).
     pub fn unindex(&self, r: u64, items: &mut [u8]) -> (u64, u64) {
-        let e = self.decode(r, items);
-        (e.mask, e.region)
+        let (p, region) = self.decode(r, items);
+        (p.mask, region)
     }
 
-    /// [`ZeroIndex::unindex`] with the parts of the entry kept, for the build's incremental neighbours.
+    /// [`ZeroIndex::unindex`] with the placement's rank kept, for the build's incremental neighbours: the
+    /// placement and the blank's region (as a cell mask).
     #[inline(always)]
-    fn decode(&self, r: u64, items: &mut [u8]) -> Entry {
+    fn decode(&self, r: u64, items: &mut [u8]) -> (Placed, u64) {
         let order = r / self.regions_div;
         let g = (r - order * self.regions) as usize;
         let map = self.region_map[g] as usize;
         let mask = self.map_masks[map];
         self.order_items(mask, order, items);
-        Entry {
-            order,
-            map,
-            mask,
-            region: self.region_masks[g],
-        }
-    }
-
-    /// The entry of a decoded entry's tiles, one of them moved from cell `from` to cell `to` with no tile of the
-    /// pattern on the cells between (so that the tiles keep their order over the map's cells: only the moved
-    /// tile's colex term changes, and the order not at all), the blank's region the one holding `from`.
-    #[inline(always)]
-    fn index_slid(&self, e: &Entry, from: u8, to: u8) -> u64 {
-        debug_assert_eq!(self.between(from, to) & e.mask, 0);
-        let below = (e.mask & ((1u64 << (from & 63)) - 1)).count_ones() as usize + 1;
-        let map = e.map as u64 - self.binom[(from as usize & 63) * 16 + (below & 15)]
-            + self.binom[(to as usize & 63) * 16 + (below & 15)];
-        let m = map as usize;
-        let region = self.region_start[m] + self.region_of[m * self.n + (from as usize)] as u32;
-        e.order * self.regions + region as u64
+        (Placed { order, map, mask }, self.region_masks[g])
     }
 
     /// The cells strictly between two cells in reading order.
@@ -661,62 +659,66 @@ impl ZeroIndex {
         ((1u64 << hi) - 1) & !((2u64 << lo) - 1)
     }
 
-    /// The entry of a decoded entry's tiles, tile `i` moved from cell `from` to cell `to` past the `s >= 0` tiles of
-    /// the pattern on the cells between (a slide along a column), the blank's region the one holding `from`;
-    /// `slot[c]` is the tile on cell `c`. Only the moved tile and those it passes change their place among the
-    /// map's cells: the moved tile's colex term and theirs change, and, of the order's digits (each tile's place
-    /// among the cells not taken by earlier tiles), the moved tile's (by the tiles passed, less those earlier
-    /// than it) and those of the passed tiles earlier than it (by one each). The others keep their digits.
+    /// The placement `p` with tile `i` slid from cell `from` to the free cell `to`, worked out from `p`'s rank;
+    /// `slot[c]` is the tile on cell `c` of `p`. Only the moved tile and the tiles of the pattern it passes (on the
+    /// cells between, in reading order: none along a row, and none along a column as often as not) change their
+    /// place among the map's cells, so only their colex terms change; of the order's digits (each tile's place
+    /// among the cells not taken by earlier tiles), only the moved tile's (by the tiles passed, less those earlier
+    /// than it) and those of the passed tiles earlier than it (by one each) change.
     #[inline(always)]
-    fn index_jumped(&self, e: &Entry, slot: &[u8; 64], i: usize, from: u8, to: u8) -> u64 {
+    pub fn slid(&self, p: &Placed, slot: &[u8; 64], i: usize, from: u8, to: u8) -> Placed {
         let f = from as usize & 63;
         let t = to as usize & 63;
-        let passed = e.mask & self.between(from, to);
-        let j = (e.mask & ((1u64 << f) - 1)).count_ones() as usize;
-        let s = passed.count_ones() as usize;
+        let mut bits = p.mask & self.between(from, to);
+        let j = (p.mask & ((1u64 << f) - 1)).count_ones() as usize;
+        let s = bits.count_ones() as usize;
         let binom = |c: usize, r: usize| self.binom[(c & 63) * 16 + (r & 15)];
-        let (mut colex, mut order) = (e.map as u64, e.order);
-        let (mut earlier, mut earlier_weights) = (0u64, 0u64);
-        let mut bits = passed;
-        if t < f {
-            // Up the board: the tile's place drops from j to j - s, and each passed tile's rises by one.
-            colex = colex - binom(f, j + 1) + binom(t, j - s + 1);
-            let mut place = j - s;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                colex = colex - binom(x, place + 1) + binom(x, place + 2);
-                place += 1;
-                let u = slot[x] as usize;
-                if u < i {
-                    earlier += 1;
-                    earlier_weights += self.order_weights[u];
-                }
-            }
-            order = order + earlier_weights + earlier * self.order_weights[i]
-                - s as u64 * self.order_weights[i];
+        let (mut colex, mut order) = (p.map as u64, p.order);
+        let w = self.order_weights[i];
+        if bits == 0 {
+            // The tiles keep their order: one colex term changes.
+            colex = colex - binom(f, j + 1) + binom(t, j + 1);
         } else {
-            // Down the board: the tile's place rises from j to j + s, and each passed tile's drops by one.
-            colex = colex - binom(f, j + 1) + binom(t, j + s + 1);
-            let mut place = j + 1;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                colex = colex - binom(x, place + 1) + binom(x, place);
-                place += 1;
-                let u = slot[x] as usize;
-                if u < i {
-                    earlier += 1;
-                    earlier_weights += self.order_weights[u];
+            let (mut earlier, mut earlier_weights) = (0u64, 0u64);
+            if t < f {
+                // Up the board: the tile's place drops from j to j - s, and each passed tile's rises by one.
+                colex = colex - binom(f, j + 1) + binom(t, j - s + 1);
+                let mut place = j - s;
+                while bits != 0 {
+                    let x = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    colex = colex - binom(x, place + 1) + binom(x, place + 2);
+                    place += 1;
+                    let u = slot[x] as usize;
+                    if u < i {
+                        earlier += 1;
+                        earlier_weights += self.order_weights[u];
+                    }
                 }
+                order = order + earlier_weights + earlier * w - s as u64 * w;
+            } else {
+                // Down the board: the tile's place rises from j to j + s, and each passed tile's drops by one.
+                colex = colex - binom(f, j + 1) + binom(t, j + s + 1);
+                let mut place = j + 1;
+                while bits != 0 {
+                    let x = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    colex = colex - binom(x, place + 1) + binom(x, place);
+                    place += 1;
+                    let u = slot[x] as usize;
+                    if u < i {
+                        earlier += 1;
+                        earlier_weights += self.order_weights[u];
+                    }
+                }
+                order = order + s as u64 * w - earlier * w - earlier_weights;
             }
-            order = order + s as u64 * self.order_weights[i]
-                - earlier * self.order_weights[i]
-                - earlier_weights;
         }
-        let m = colex as usize;
-        let region = self.region_start[m] + self.region_of[m * self.n + f] as u32;
-        order * self.regions + region as u64
+        Placed {
+            order,
+            map: colex as usize,
+            mask: p.mask ^ (1u64 << f) ^ (1u64 << t),
+        }
     }
 
     /// The regions of the map of `mask` (the cells of the pattern's tiles), as cell masks in index order.
@@ -726,17 +728,16 @@ impl ZeroIndex {
     }
 }
 
-/// A decoded entry of a [`ZeroIndex`].
-#[derive(Debug, Clone, Copy)]
-struct Entry {
+/// A placement of a zero-aware pattern's tiles, ranked as [`ZeroIndex`] reads it; with the blank's cell it makes
+/// an entry ([`ZeroIndex::at`]). The search keeps one per pattern and moves it tile by tile ([`ZeroIndex::slid`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
     /// The rank of the tiles' order over the map's cells.
-    order: u64,
+    pub order: u64,
     /// The colex rank of the map.
-    map: usize,
+    pub map: usize,
     /// The map's cells.
-    mask: u64,
-    /// The cells of the blank's region.
-    region: u64,
+    pub mask: u64,
 }
 
 /// The abstract space of a zero-aware pattern database, searched by the BFS engine: a state is an entry of
@@ -811,7 +812,7 @@ impl StateSpace for ZeroSpace {
         let ix = &*self.index;
         let k = self.cells.len();
         let mut items = [0u8; MAX_PATTERN];
-        let e = ix.decode(rank, &mut items[..k]);
+        let (p, region) = ix.decode(rank, &mut items[..k]);
         let mut slot = [0u8; 64];
         let mut md = 0;
         for (i, &c) in items[..k].iter().enumerate() {
@@ -819,17 +820,12 @@ impl StateSpace for ZeroSpace {
             md += self.md.md[i * 64 + (c as usize & 63)] as u32;
         }
         for (i, &c) in items[..k].iter().enumerate() {
-            let mut targets = self.nb[c as usize & 63] & e.region;
+            let mut targets = self.nb[c as usize & 63] & region;
             while targets != 0 {
                 let b = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                // The tile slides from c onto b; the blank's region is now the one holding c. Along a row, and
-                // along a column when no tile of the pattern lies between, the tiles keep their order.
-                let r = if e.mask & ix.between(c, b) == 0 {
-                    ix.index_slid(&e, c, b)
-                } else {
-                    ix.index_jumped(&e, &slot, i, c, b)
-                };
+                // The tile slides from c onto b; the blank's region is now the one holding c.
+                let r = ix.at(&ix.slid(&p, &slot, i, c, b), c);
                 #[cfg(debug_assertions)]
                 {
                     let mut moved = items;
