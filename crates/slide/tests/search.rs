@@ -62,6 +62,14 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
             moved[t as usize] = b as u8;
             eval.pop(t, c as u8, b as u8, undo);
             assert_eq!(eval.h(), h, "{name}: pop did not restore");
+            // After the pop, a probe and a push of its values give the same state again (what a zero-aware
+            // pattern keeps of its placement was restored too), and the pop after them restores it.
+            let (hp, probe) = eval.probe(t, c as u8, b as u8, u32::MAX);
+            assert_eq!(hp, h2, "{name}: probe after pop differs at {moved:?}");
+            let undo = eval.push_probed(t, c as u8, b as u8, probe);
+            assert_eq!(eval.h(), h2, "{name}: push_probed differs at {moved:?}");
+            eval.pop(t, c as u8, b as u8, undo);
+            assert_eq!(eval.h(), h, "{name}: pop after push_probed did not restore");
             eval.reset(&moved);
             assert_eq!(
                 eval.h(),

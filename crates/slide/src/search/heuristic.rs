@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::search::pdb::{Pdb, ZeroIndex, MAX_PATTERN};
+use crate::search::pdb::{Pdb, Placed, ZeroIndex, MAX_PATTERN};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
@@ -417,6 +417,12 @@ impl Pat {
                 z.index(&items, pos[0])
             }
         };
+        self.entry(r)
+    }
+
+    /// The stored extra of entry `r`.
+    #[inline(always)]
+    fn entry(&self, r: u64) -> u8 {
         let words = self.pdb.packed().words();
         ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
     }
@@ -433,6 +439,55 @@ impl Pat {
             used |= 1u64 << p;
         }
         r
+    }
+}
+
+/// Where a zero-aware pattern's tiles are, kept move by move so that a child's entry is worked out from its
+/// parent's placement ([`ZeroIndex::slid`]) rather than ranked anew.
+#[derive(Debug, Clone, Copy)]
+struct ZState {
+    placed: Placed,
+    /// `slot[c]`: the pattern's tile (its index in the pattern) on cell `c`, for the cells of `placed.mask`.
+    slot: [u8; MAX_SEARCH_CELLS],
+}
+
+impl ZState {
+    const EMPTY: ZState = ZState {
+        placed: Placed {
+            order: 0,
+            map: 0,
+            mask: 0,
+        },
+        slot: [0; MAX_SEARCH_CELLS],
+    };
+
+    /// The state of pattern `pat`'s tiles on `pos` (tile → cell).
+    fn of(pat: &Pat, z: &ZeroIndex, pos: &[u8; MAX_SEARCH_CELLS]) -> ZState {
+        let mut items = [0u8; MAX_PATTERN];
+        let mut slot = [0u8; MAX_SEARCH_CELLS];
+        for (i, (item, &t)) in items.iter_mut().zip(&pat.tiles[..pat.k]).enumerate() {
+            *item = pos[t as usize & 63];
+            slot[*item as usize & 63] = i as u8;
+        }
+        ZState {
+            placed: z.placed(&items[..pat.k]),
+            slot,
+        }
+    }
+
+    /// The entry after the pattern's tile `i` slid from `from` to `to` (the blank then on `from`), and the
+    /// placement it leaves.
+    #[inline(always)]
+    fn probe(&self, z: &ZeroIndex, i: u8, from: u8, to: u8) -> (u64, Placed) {
+        let placed = z.slid(&self.placed, &self.slot, i as usize, from, to);
+        (z.at(&placed, from), placed)
+    }
+
+    /// Moves tile `i` from `from` to `to`.
+    #[inline(always)]
+    fn slide(&mut self, z: &ZeroIndex, i: u8, from: u8, to: u8) {
+        self.placed = z.slid(&self.placed, &self.slot, i as usize, from, to);
+        self.slot[to as usize & 63] = i;
     }
 }
 
@@ -456,6 +511,12 @@ pub struct PdbEval {
     rextra: [u8; MAX_SEARCH_CELLS],
     sum: u32,
     rsum: u32,
+    /// Each tile's index in its pattern, and in its reflected pattern.
+    item: [u8; MAX_SEARCH_CELLS],
+    ritem: [u8; MAX_SEARCH_CELLS],
+    /// The placements of the zero-aware patterns (unused for plain ones), and of the reflected ones.
+    zs: Vec<ZState>,
+    rzs: Vec<ZState>,
 }
 
 impl PdbEval {
@@ -465,6 +526,8 @@ impl PdbEval {
         let n = g.n;
         let mut owner = [u8::MAX; MAX_SEARCH_CELLS];
         let mut rowner = [u8::MAX; MAX_SEARCH_CELLS];
+        let mut item = [0u8; MAX_SEARCH_CELLS];
+        let mut ritem = [0u8; MAX_SEARCH_CELLS];
         let mut pats = Vec::new();
         let mut rpats = Vec::new();
         let reflect = reflect && g.reflectable();
@@ -504,6 +567,7 @@ impl PdbEval {
                     });
                 }
                 owner[t as usize] = p as u8;
+                item[t as usize] = tiles.len() as u8;
                 tiles.push(t);
             }
             pats.push(make(tiles, pdb));
@@ -513,8 +577,9 @@ impl PdbEval {
                     .iter()
                     .map(|&c| g.tile_at_goal[g.transpose(c) as usize])
                     .collect();
-                for &t in &ts {
+                for (i, &t) in ts.iter().enumerate() {
                     rowner[t as usize] = p as u8;
+                    ritem[t as usize] = i as u8;
                 }
                 rpats.push(make(ts, pdb));
             }
@@ -541,6 +606,10 @@ impl PdbEval {
             rextra: [0; MAX_SEARCH_CELLS],
             sum: 0,
             rsum: 0,
+            item,
+            ritem,
+            zs: vec![ZState::EMPTY; set.pdbs.len()],
+            rzs: vec![ZState::EMPTY; set.pdbs.len()],
         })
     }
 }
@@ -558,11 +627,17 @@ impl Eval for PdbEval {
         self.md.reset(pos);
         self.sum = 0;
         for (p, pat) in self.pats.iter().enumerate() {
+            if let Some(z) = &pat.zero {
+                self.zs[p] = ZState::of(pat, z, &self.pos);
+            }
             self.extra[p] = pat.extra(&self.pos);
             self.sum += self.extra[p] as u32;
         }
         self.rsum = 0;
         for (p, pat) in self.rpats.iter().enumerate() {
+            if let Some(z) = &pat.zero {
+                self.rzs[p] = ZState::of(pat, z, &self.tpos);
+            }
             self.rextra[p] = pat.extra(&self.tpos);
             self.rsum += self.rextra[p] as u32;
         }
@@ -581,17 +656,34 @@ impl Eval for PdbEval {
         self.pos[0] = from;
         self.tpos[0] = self.transpose[from as usize & 63];
         let mut saved = (u8::MAX, u8::MAX);
-        let p = self.owner[t as usize & 63] as usize;
+        let i = t as usize & 63;
+        let p = self.owner[i] as usize;
         if let Some(pat) = self.pats.get(p) {
             saved.0 = self.extra[p & 63];
-            let e = pat.extra(&self.pos);
+            let e = match &pat.zero {
+                Some(z) => {
+                    self.zs[p].slide(z, self.item[i], from, to);
+                    pat.entry(z.at(&self.zs[p].placed, from))
+                }
+                None => pat.extra(&self.pos),
+            };
             self.sum = self.sum + e as u32 - saved.0 as u32;
             self.extra[p & 63] = e;
         }
-        let rp = self.rowner[t as usize & 63] as usize;
+        let rp = self.rowner[i] as usize;
         if let Some(pat) = self.rpats.get(rp) {
             saved.1 = self.rextra[rp & 63];
-            let e = pat.extra(&self.tpos);
+            let e = match &pat.zero {
+                Some(z) => {
+                    let (tf, tt) = (
+                        self.transpose[from as usize & 63],
+                        self.transpose[to as usize & 63],
+                    );
+                    self.rzs[rp].slide(z, self.ritem[i], tf, tt);
+                    pat.entry(z.at(&self.rzs[rp].placed, tf))
+                }
+                None => pat.extra(&self.tpos),
+            };
             self.rsum = self.rsum + e as u32 - saved.1 as u32;
             self.rextra[rp & 63] = e;
         }
@@ -612,7 +704,10 @@ impl Eval for PdbEval {
         let mut e = u8::MAX;
         let p = self.owner[i] as usize;
         if let Some(pat) = self.pats.get(p) {
-            e = pat.extra(&self.pos);
+            e = match &pat.zero {
+                Some(z) => pat.entry(self.zs[p].probe(z, self.item[i], from, to).0),
+                None => pat.extra(&self.pos),
+            };
             sum = sum + e as u32 - self.extra[p & 63] as u32;
         }
         let mut re = u8::MAX;
@@ -620,7 +715,13 @@ impl Eval for PdbEval {
         if md + 2 * sum <= budget {
             let rp = self.rowner[i] as usize;
             if let Some(pat) = self.rpats.get(rp) {
-                re = pat.extra(&self.tpos);
+                re = match &pat.zero {
+                    Some(z) => {
+                        let (tf, tt) = (self.tpos[0], self.tpos[i]);
+                        pat.entry(self.rzs[rp].probe(z, self.ritem[i], tf, tt).0)
+                    }
+                    None => pat.extra(&self.tpos),
+                };
                 rsum = rsum + re as u32 - self.rextra[rp & 63] as u32;
             }
         }
@@ -645,12 +746,18 @@ impl Eval for PdbEval {
             saved.0 = self.extra[p];
             self.sum = self.sum + e as u32 - saved.0 as u32;
             self.extra[p] = e;
+            if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero.as_ref()) {
+                self.zs[p].slide(z, self.item[i], from, to);
+            }
         }
         if re != u8::MAX {
             let rp = self.rowner[i] as usize & 63;
             saved.1 = self.rextra[rp];
             self.rsum = self.rsum + re as u32 - saved.1 as u32;
             self.rextra[rp] = re;
+            if let Some(z) = self.rpats.get(rp).and_then(|pat| pat.zero.as_ref()) {
+                self.rzs[rp].slide(z, self.ritem[i], self.tpos[0], self.tpos[i]);
+            }
         }
         saved
     }
@@ -662,15 +769,23 @@ impl Eval for PdbEval {
         self.tpos[t as usize & 63] = self.transpose[from as usize & 63];
         self.pos[0] = to;
         self.tpos[0] = self.transpose[to as usize & 63];
+        let i = t as usize & 63;
         if a != u8::MAX {
-            let p = self.owner[t as usize & 63] as usize & 63;
+            let p = self.owner[i] as usize & 63;
             self.sum = self.sum + a as u32 - self.extra[p] as u32;
             self.extra[p] = a;
+            if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero.as_ref()) {
+                self.zs[p].slide(z, self.item[i], to, from);
+            }
         }
         if b != u8::MAX {
-            let rp = self.rowner[t as usize & 63] as usize & 63;
+            let rp = self.rowner[i] as usize & 63;
             self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
             self.rextra[rp] = b;
+            if let Some(z) = self.rpats.get(rp).and_then(|pat| pat.zero.as_ref()) {
+                // Back from the reflected `to` (where the blank is now) to the reflected `from`.
+                self.rzs[rp].slide(z, self.ritem[i], self.tpos[0], self.tpos[i]);
+            }
         }
     }
 }

@@ -616,7 +616,8 @@ impl ZeroIndex {
     #[inline(always)]
     pub fn at(&self, p: &Placed, blank: u8) -> u64 {
         let m = p.map;
-        let region = self.region_start[m] + self.region_of[m * self.n + (blank as usize & 63)] as u32;
+        let region =
+            self.region_start[m] + self.region_of[m * self.n + (blank as usize & 63)] as u32;
         p.order * self.regions + region as u64
     }
 
