@@ -359,9 +359,10 @@ pub fn run(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
                 entry.phase = Phase::Loading;
             }
         }
+        // The pool runs nothing but this, so builds may stay on it (and report their progress from this thread).
         let work = || {
             WARMING.set(true);
-            let r = load(solver, warm, &goal, metric);
+            let r = Solver::build_here(|| load(solver, warm, &goal, metric));
             WARMING.set(false);
             r
         };

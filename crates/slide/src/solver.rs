@@ -407,6 +407,22 @@ impl Solver {
         self
     }
 
+    /// Runs `work` on the current thread with any table or database build it starts kept on the current thread
+    /// and rayon pool (and its progress reported from there), for a pool given over to builds, such as a server's
+    /// warm-up pool. Elsewhere, a build started from a pool's worker runs on a thread and pool of its own, since the
+    /// worker could otherwise take other work of its pool that waits for the same build and deadlock; so call this
+    /// only where the pool runs nothing else that may need a table.
+    pub fn build_here<R>(work: impl FnOnce() -> R) -> R {
+        struct Reset(bool);
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                BUILD_HERE.set(self.0);
+            }
+        }
+        let _reset = Reset(BUILD_HERE.replace(true));
+        work()
+    }
+
     /// Caches tables of at least `cells` cells on disk (default [`DEFAULT_CACHE_FROM_CELLS`]); tests use small
     /// shapes to exercise the cache quickly.
     pub fn cache_from_cells(mut self, cells: usize) -> Solver {
@@ -1942,6 +1958,11 @@ fn auto_heuristic(cells: usize) -> HeuristicChoice {
     }
 }
 
+thread_local! {
+    /// Set by [`Solver::build_here`]: builds run on the current thread and pool.
+    static BUILD_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Runs a build that holds one of the solver's build locks so that it cannot deadlock a rayon pool.
 ///
 /// A build uses rayon. Called from a worker of a pool (a batch solved board by board in parallel), the build's
@@ -1949,9 +1970,9 @@ fn auto_heuristic(cells: usize) -> HeuristicChoice {
 /// which asks for the same table and blocks on the lock its own thread holds; workers blocked on the lock could
 /// also leave no thread to run the build. So inside a pool the build runs on a thread of its own with a pool of
 /// its own (as many threads as the caller's), and the caller blocks without taking other work. Outside any pool
-/// it runs here, on the global pool.
+/// it runs here, on the global pool; so it does in a pool given over to builds ([`Solver::build_here`]).
 fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    if rayon::current_thread_index().is_none() {
+    if rayon::current_thread_index().is_none() || BUILD_HERE.get() {
         return build();
     }
     let threads = rayon::current_num_threads();
@@ -2332,6 +2353,26 @@ mod tests {
         });
         let got = rx.recv_timeout(std::time::Duration::from_secs(60));
         assert_eq!(got.expect("deadlocked").unwrap().unwrap(), 42);
+    }
+
+    /// In a pool given over to builds ([`Solver::build_here`]) a build stays on the calling thread (a server's
+    /// warm-up reports its progress from there); elsewhere in a pool it moves to a thread of its own.
+    #[test]
+    fn build_here_keeps_builds_on_the_callers_thread() {
+        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let map: Mutex<HashMap<u8, Arc<std::thread::ThreadId>>> = Mutex::new(HashMap::new());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let here = std::thread::current().id();
+            let thread = || Ok(std::thread::current().id());
+            let built = Solver::build_here(|| s.loaded_once(&map, &1, thread)).unwrap();
+            assert_eq!(*built, here);
+            let elsewhere = s.loaded_once(&map, &2, thread).unwrap();
+            assert_ne!(*elsewhere, here);
+        });
     }
 
     /// The one planning point: methods by shape and options, and "never wait for a build" falling back to linear
