@@ -403,21 +403,12 @@ struct Pat {
 }
 
 impl Pat {
-    /// The stored extra of the pattern's placement, each tile's cell read from `pos` (tile → cell, the blank's
-    /// cell at `pos[0]`, read by a zero-aware database).
+    /// The stored extra of a plain database's placement, each tile's cell read from `pos` (tile → cell). A
+    /// zero-aware database's entries are read through its [`ZState`] instead.
     #[inline(always)]
     fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> u8 {
-        let r = match &self.zero {
-            None => self.rank(pos),
-            Some(z) => {
-                let mut items = [0u8; MAX_PATTERN];
-                for (slot, &t) in items.iter_mut().zip(&self.tiles[..self.k]) {
-                    *slot = pos[t as usize & 63];
-                }
-                z.index(&items, pos[0])
-            }
-        };
-        self.entry(r)
+        debug_assert!(self.zero.is_none());
+        self.entry(self.rank(pos))
     }
 
     /// The stored extra of entry `r`.
@@ -475,12 +466,13 @@ impl ZState {
         }
     }
 
-    /// The entry after the pattern's tile `i` slid from `from` to `to` (the blank then on `from`), and the
-    /// placement it leaves.
+    /// The entry after the pattern's tile `i` slid from `from` to `to` (the blank then on `from`).
     #[inline(always)]
-    fn probe(&self, z: &ZeroIndex, i: u8, from: u8, to: u8) -> (u64, Placed) {
-        let placed = z.slid(&self.placed, &self.slot, i as usize, from, to);
-        (z.at(&placed, from), placed)
+    fn probe(&self, z: &ZeroIndex, i: u8, from: u8, to: u8) -> u64 {
+        z.at(
+            &z.slid(&self.placed, &self.slot, i as usize, from, to),
+            from,
+        )
     }
 
     /// Moves tile `i` from `from` to `to`.
@@ -627,18 +619,24 @@ impl Eval for PdbEval {
         self.md.reset(pos);
         self.sum = 0;
         for (p, pat) in self.pats.iter().enumerate() {
-            if let Some(z) = &pat.zero {
-                self.zs[p] = ZState::of(pat, z, &self.pos);
-            }
-            self.extra[p] = pat.extra(&self.pos);
+            self.extra[p] = match &pat.zero {
+                Some(z) => {
+                    self.zs[p] = ZState::of(pat, z, &self.pos);
+                    pat.entry(z.at(&self.zs[p].placed, self.pos[0]))
+                }
+                None => pat.extra(&self.pos),
+            };
             self.sum += self.extra[p] as u32;
         }
         self.rsum = 0;
         for (p, pat) in self.rpats.iter().enumerate() {
-            if let Some(z) = &pat.zero {
-                self.rzs[p] = ZState::of(pat, z, &self.tpos);
-            }
-            self.rextra[p] = pat.extra(&self.tpos);
+            self.rextra[p] = match &pat.zero {
+                Some(z) => {
+                    self.rzs[p] = ZState::of(pat, z, &self.tpos);
+                    pat.entry(z.at(&self.rzs[p].placed, self.tpos[0]))
+                }
+                None => pat.extra(&self.tpos),
+            };
             self.rsum += self.rextra[p] as u32;
         }
     }
@@ -705,7 +703,7 @@ impl Eval for PdbEval {
         let p = self.owner[i] as usize;
         if let Some(pat) = self.pats.get(p) {
             e = match &pat.zero {
-                Some(z) => pat.entry(self.zs[p].probe(z, self.item[i], from, to).0),
+                Some(z) => pat.entry(self.zs[p].probe(z, self.item[i], from, to)),
                 None => pat.extra(&self.pos),
             };
             sum = sum + e as u32 - self.extra[p & 63] as u32;
@@ -718,7 +716,7 @@ impl Eval for PdbEval {
                 re = match &pat.zero {
                     Some(z) => {
                         let (tf, tt) = (self.tpos[0], self.tpos[i]);
-                        pat.entry(self.rzs[rp].probe(z, self.ritem[i], tf, tt).0)
+                        pat.entry(self.rzs[rp].probe(z, self.ritem[i], tf, tt))
                     }
                     None => pat.extra(&self.tpos),
                 };

@@ -589,7 +589,7 @@ impl ZeroIndex {
 
     /// The placement of the tiles on `items[..k]` (in pattern order), ranked.
     #[inline(always)]
-    pub fn placed(&self, items: &[u8]) -> Placed {
+    pub(crate) fn placed(&self, items: &[u8]) -> Placed {
         let items = &items[..self.k];
         let mut mask = 0u64;
         for &p in items {
@@ -614,7 +614,7 @@ impl ZeroIndex {
 
     /// The entry of a placement with the blank on `blank` (a cell outside the placement).
     #[inline(always)]
-    pub fn at(&self, p: &Placed, blank: u8) -> u64 {
+    pub(crate) fn at(&self, p: &Placed, blank: u8) -> u64 {
         let m = p.map;
         let region =
             self.region_start[m] + self.region_of[m * self.n + (blank as usize & 63)] as u32;
@@ -667,7 +667,7 @@ impl ZeroIndex {
     /// among the cells not taken by earlier tiles), only the moved tile's (by the tiles passed, less those earlier
     /// than it) and those of the passed tiles earlier than it (by one each) change.
     #[inline(always)]
-    pub fn slid(&self, p: &Placed, slot: &[u8; 64], i: usize, from: u8, to: u8) -> Placed {
+    pub(crate) fn slid(&self, p: &Placed, slot: &[u8; 64], i: usize, from: u8, to: u8) -> Placed {
         let f = from as usize & 63;
         let t = to as usize & 63;
         let mut bits = p.mask & self.between(from, to);
@@ -732,13 +732,13 @@ impl ZeroIndex {
 /// A placement of a zero-aware pattern's tiles, ranked as [`ZeroIndex`] reads it; with the blank's cell it makes
 /// an entry ([`ZeroIndex::at`]). The search keeps one per pattern and moves it tile by tile ([`ZeroIndex::slid`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placed {
+pub(crate) struct Placed {
     /// The rank of the tiles' order over the map's cells.
-    pub order: u64,
+    pub(crate) order: u64,
     /// The colex rank of the map.
-    pub map: usize,
+    pub(crate) map: usize,
     /// The map's cells.
-    pub mask: u64,
+    pub(crate) mask: u64,
 }
 
 /// The abstract space of a zero-aware pattern database, searched by the BFS engine: a state is an entry of
