@@ -45,6 +45,7 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
         }
         // every move from here
         let b = pos[0] as usize;
+        let mut children: Vec<(u8, u8, u32)> = Vec::new();
         for c in shape.neighbors(b) {
             let t = (0..n).find(|&t| pos[t] as usize == c).unwrap() as u8;
             let undo = eval.push(t, c as u8, b as u8, u32::MAX);
@@ -77,6 +78,32 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
                 "{name}: incremental and fresh values differ at {moved:?}"
             );
             eval.reset(&pos);
+            children.push((t, c as u8, h2));
+        }
+        // The children probed together: exact within the budget (and pushed as such), over it when not.
+        let moves: Vec<(u8, u8)> = children.iter().map(|&(t, c, _)| (t, c)).collect();
+        for budget in [u32::MAX, h + 1, h.saturating_sub(1)] {
+            let mut out = [(0, E::Probe::default()); 4];
+            eval.probe_all(&moves, b as u8, budget, &mut out);
+            assert_eq!(
+                eval.h(),
+                h,
+                "{name}: probe_all changed the state at {pos:?}"
+            );
+            for (&(t, c, h2), &(hp, probe)) in children.iter().zip(&out) {
+                if h2 <= budget {
+                    assert_eq!(hp, h2, "{name}: probe_all differs at {pos:?}, tile {t}");
+                    let undo = eval.push_probed(t, c, b as u8, probe);
+                    assert_eq!(eval.h(), h2, "{name}: push of probe_all differs at {pos:?}");
+                    eval.pop(t, c, b as u8, undo);
+                    assert_eq!(eval.h(), h, "{name}: pop after probe_all did not restore");
+                } else {
+                    assert!(
+                        hp > budget && hp <= h2,
+                        "{name}: probe_all over the budget gave {hp} (exact {h2}, budget {budget})"
+                    );
+                }
+            }
         }
     }
     assert_eq!(zero_seen, 1, "{name}: h is 0 only on the goal");

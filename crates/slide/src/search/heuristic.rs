@@ -104,6 +104,21 @@ pub trait Eval {
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, Self::Probe);
     /// `push` with the values a `probe` of the same move found.
     fn push_probed(&mut self, t: u8, from: u8, to: u8, probe: Self::Probe) -> Self::Undo;
+    /// Probes the children of the current state together: `out[j]` is [`Eval::probe`]`(t, from, to, budget)`
+    /// for `(t, from) = moves[j]` (at most four moves, every one into the blank on `to`). An implementation may
+    /// work out every child's lookups before it reads any, so that their memory loads overlap.
+    #[inline(always)]
+    fn probe_all(
+        &mut self,
+        moves: &[(u8, u8)],
+        to: u8,
+        budget: u32,
+        out: &mut [(u32, Self::Probe); 4],
+    ) {
+        for (o, &(t, from)) in out.iter_mut().zip(moves) {
+            *o = self.probe(t, from, to, budget);
+        }
+    }
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -414,8 +429,19 @@ impl Pat {
     /// The stored extra of entry `r`.
     #[inline(always)]
     fn entry(&self, r: u64) -> u8 {
-        let words = self.pdb.packed().words();
-        ((words[(r >> 4) as usize] >> ((r & 15) << 2)) & 15) as u8
+        Pat::extract(self.word(r), r)
+    }
+
+    /// The packed word that holds entry `r` (the memory load of a lookup).
+    #[inline(always)]
+    fn word(&self, r: u64) -> u64 {
+        self.pdb.packed().words()[(r >> 4) as usize]
+    }
+
+    /// Entry `r`'s extra in its packed word.
+    #[inline(always)]
+    fn extract(word: u64, r: u64) -> u8 {
+        ((word >> ((r & 15) << 2)) & 15) as u8
     }
 
     /// The rank of the pattern's placement.
@@ -689,45 +715,92 @@ impl Eval for PdbEval {
     }
 
     /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
-    /// never entered, so its probe is never pushed.
+    /// never entered, so its probe is never pushed. [`Eval::probe_all`] of one move.
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, (u8, u8)) {
-        let i = t as usize & 63;
-        let (md, ()) = self.md.probe(t, from, to, budget);
-        self.pos[i] = to;
-        self.tpos[i] = self.transpose[to as usize & 63];
-        self.pos[0] = from;
-        self.tpos[0] = self.transpose[from as usize & 63];
-        let mut sum = self.sum;
-        let mut e = u8::MAX;
-        let p = self.owner[i] as usize;
-        if let Some(pat) = self.pats.get(p) {
-            e = match &pat.zero {
-                Some(z) => pat.entry(self.zs[p].probe(z, self.item[i], from, to)),
-                None => pat.extra(&self.pos),
-            };
-            sum = sum + e as u32 - self.extra[p & 63] as u32;
-        }
-        let mut re = u8::MAX;
-        let mut rsum = self.rsum;
-        if md + 2 * sum <= budget {
-            let rp = self.rowner[i] as usize;
-            if let Some(pat) = self.rpats.get(rp) {
-                re = match &pat.zero {
-                    Some(z) => {
-                        let (tf, tt) = (self.tpos[0], self.tpos[i]);
-                        pat.entry(self.rzs[rp].probe(z, self.ritem[i], tf, tt))
+        let mut out = [(0, (u8::MAX, u8::MAX)); 4];
+        self.probe_all(&[(t, from)], to, budget, &mut out);
+        out[0]
+    }
+
+    /// Three passes over the children: every direct lookup's word is loaded before any is read, then the
+    /// reflected words of the children still within `budget` (a child over it is never entered, so its probe is
+    /// never pushed), then the estimates.
+    #[inline(always)]
+    fn probe_all(
+        &mut self,
+        moves: &[(u8, u8)],
+        to: u8,
+        budget: u32,
+        out: &mut [(u32, (u8, u8)); 4],
+    ) {
+        let m = moves.len().min(4);
+        let mut md = [0u32; 4];
+        let mut rank = [0u64; 4];
+        let mut word = [0u64; 4];
+        let tto = self.transpose[to as usize & 63];
+        for j in 0..m {
+            let (t, from) = moves[j];
+            let i = t as usize & 63;
+            md[j] = self.md.probe(t, from, to, budget).0;
+            let p = self.owner[i] as usize;
+            if let Some(pat) = self.pats.get(p) {
+                rank[j] = match &pat.zero {
+                    Some(z) => self.zs[p].probe(z, self.item[i], from, to),
+                    None => {
+                        self.pos[i] = to;
+                        let r = pat.rank(&self.pos);
+                        self.pos[i] = from;
+                        r
                     }
-                    None => pat.extra(&self.tpos),
                 };
-                rsum = rsum + re as u32 - self.rextra[rp & 63] as u32;
+                word[j] = pat.word(rank[j]);
             }
         }
-        self.pos[i] = from;
-        self.tpos[i] = self.transpose[from as usize & 63];
-        self.pos[0] = to;
-        self.tpos[0] = self.transpose[to as usize & 63];
-        (md + 2 * sum.max(rsum), (e, re))
+        let mut sum = [0u32; 4];
+        let mut rrank = [0u64; 4];
+        let mut rword = [0u64; 4];
+        let mut looked = [false; 4];
+        for j in 0..m {
+            let (t, from) = moves[j];
+            let i = t as usize & 63;
+            let p = self.owner[i] as usize;
+            let mut e = u8::MAX;
+            sum[j] = self.sum;
+            if p < self.pats.len() {
+                e = Pat::extract(word[j], rank[j]);
+                sum[j] = self.sum + e as u32 - self.extra[p & 63] as u32;
+            }
+            out[j].1 = (e, u8::MAX);
+            if md[j] + 2 * sum[j] <= budget {
+                let rp = self.rowner[i] as usize;
+                if let Some(pat) = self.rpats.get(rp) {
+                    let tf = self.transpose[from as usize & 63];
+                    rrank[j] = match &pat.zero {
+                        Some(z) => self.rzs[rp].probe(z, self.ritem[i], tf, tto),
+                        None => {
+                            self.tpos[i] = tto;
+                            let r = pat.rank(&self.tpos);
+                            self.tpos[i] = tf;
+                            r
+                        }
+                    };
+                    rword[j] = pat.word(rrank[j]);
+                    looked[j] = true;
+                }
+            }
+        }
+        for j in 0..m {
+            let mut rsum = self.rsum;
+            if looked[j] {
+                let (t, _) = moves[j];
+                let rp = self.rowner[t as usize & 63] as usize;
+                let re = Pat::extract(rword[j], rrank[j]);
+                rsum = self.rsum + re as u32 - self.rextra[rp & 63] as u32;
+                out[j].1 .1 = re;
+            }
+            out[j].0 = md[j] + 2 * sum[j].max(rsum);
+        }
     }
 
     #[inline(always)]
@@ -852,6 +925,42 @@ impl Eval for PdbMax {
             }
         }
         (h, probes)
+    }
+
+    /// Each partition probes together the children that the partitions before it left within `budget`.
+    #[inline(always)]
+    fn probe_all(
+        &mut self,
+        moves: &[(u8, u8)],
+        to: u8,
+        budget: u32,
+        out: &mut [(u32, Self::Probe); 4],
+    ) {
+        let m = moves.len().min(4);
+        for o in out.iter_mut() {
+            *o = (0, [(u8::MAX, u8::MAX); MAX_PARTITIONS]);
+        }
+        for (k, e) in self.evals.iter_mut().enumerate() {
+            let mut live = [0usize; 4];
+            let mut sub = [(0u8, 0u8); 4];
+            let mut n = 0;
+            for j in 0..m {
+                if out[j].0 <= budget {
+                    live[n] = j;
+                    sub[n] = moves[j];
+                    n += 1;
+                }
+            }
+            if n == 0 {
+                break;
+            }
+            let mut found = [(0, (u8::MAX, u8::MAX)); 4];
+            e.probe_all(&sub[..n], to, budget, &mut found);
+            for (&j, &(h, p)) in live[..n].iter().zip(&found) {
+                out[j].0 = out[j].0.max(h);
+                out[j].1[k & (MAX_PARTITIONS - 1)] = p;
+            }
+        }
     }
 
     #[inline(always)]

@@ -197,8 +197,10 @@ impl<E: Eval> Ida<'_, '_, E> {
         } else {
             u32::MAX
         };
-        let mut inside = [(0u8, 0u16, 0u32, E::Probe::default()); 4];
-        let mut k = 0;
+        // The children: every move but the one back and those the pruning automaton rejects, probed together.
+        let mut moves = [(0u8, 0u8); 4];
+        let mut states = [0u16; 4];
+        let mut m = 0;
         for (&c, &d) in nbrs[..deg].iter().zip(&dirs) {
             if c == prev {
                 continue;
@@ -207,8 +209,17 @@ impl<E: Eval> Ida<'_, '_, E> {
             if sc == DEAD {
                 continue;
             }
-            let t = self.tiles[c as usize & 63];
-            let (mut hc, probe) = self.eval.probe(t, c, b, budget);
+            moves[m] = (self.tiles[c as usize & 63], c);
+            states[m] = sc;
+            m += 1;
+        }
+        let mut probes = [(0u32, E::Probe::default()); 4];
+        self.eval.probe_all(&moves[..m], b, budget, &mut probes);
+        let mut inside = [(0u8, 0u16, 0u32, E::Probe::default()); 4];
+        let mut k = 0;
+        for j in 0..m {
+            let (c, sc) = (moves[j].1, states[j]);
+            let (mut hc, probe) = probes[j];
             self.nodes += 1;
             if E::INCONSISTENT {
                 hc = hc.max(h.saturating_sub(1));
