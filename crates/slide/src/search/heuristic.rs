@@ -432,6 +432,29 @@ impl Pat {
         Pat::extract(self.word(r), r)
     }
 
+    /// The entry index after tile `t` (the pattern's tile `item`) slid from `from` to `to`: a plain database
+    /// ranks `pos` (tile → cell, left as it was), a zero-aware one works it out from its kept placement `zs`.
+    #[inline(always)]
+    fn child_rank(
+        &self,
+        zs: &ZState,
+        pos: &mut [u8; MAX_SEARCH_CELLS],
+        t: usize,
+        item: u8,
+        from: u8,
+        to: u8,
+    ) -> u64 {
+        match &self.zero {
+            Some(z) => zs.probe(z, item, from, to),
+            None => {
+                pos[t & 63] = to;
+                let r = self.rank(pos);
+                pos[t & 63] = from;
+                r
+            }
+        }
+    }
+
     /// The packed word that holds entry `r` (the memory load of a lookup).
     #[inline(always)]
     fn word(&self, r: u64) -> u64 {
@@ -745,15 +768,7 @@ impl Eval for PdbEval {
             md[j] = self.md.probe(t, from, to, budget).0;
             let p = self.owner[i] as usize;
             if let Some(pat) = self.pats.get(p) {
-                rank[j] = match &pat.zero {
-                    Some(z) => self.zs[p].probe(z, self.item[i], from, to),
-                    None => {
-                        self.pos[i] = to;
-                        let r = pat.rank(&self.pos);
-                        self.pos[i] = from;
-                        r
-                    }
-                };
+                rank[j] = pat.child_rank(&self.zs[p], &mut self.pos, i, self.item[i], from, to);
                 word[j] = pat.word(rank[j]);
             }
         }
@@ -776,15 +791,8 @@ impl Eval for PdbEval {
                 let rp = self.rowner[i] as usize;
                 if let Some(pat) = self.rpats.get(rp) {
                     let tf = self.transpose[from as usize & 63];
-                    rrank[j] = match &pat.zero {
-                        Some(z) => self.rzs[rp].probe(z, self.ritem[i], tf, tto),
-                        None => {
-                            self.tpos[i] = tto;
-                            let r = pat.rank(&self.tpos);
-                            self.tpos[i] = tf;
-                            r
-                        }
-                    };
+                    rrank[j] =
+                        pat.child_rank(&self.rzs[rp], &mut self.tpos, i, self.ritem[i], tf, tto);
                     rword[j] = pat.word(rrank[j]);
                     looked[j] = true;
                 }
