@@ -515,7 +515,7 @@ impl Solver {
         self.cached(
             store,
             expected,
-            (&what, table_build_bytes(shape)),
+            (&what, || table_build_bytes(shape)),
             |meta, packed| {
                 CompleteTable::from_parts(
                     shape,
@@ -539,7 +539,8 @@ impl Solver {
     }
 
     /// Loads the table file in `store` that matches `expected`, or builds the table (after checking its memory
-    /// need against the limit) and saves it there; without a store, builds in memory. A damaged or foreign file is
+    /// need, worked out by `needed` only then, against the limit) and saves it there; without a store, builds in
+    /// memory. A damaged or foreign file is
     /// reported through [`Progress::warn`] and rebuilt; a file that cannot be written leaves the table in memory
     /// only, with a warning.
     #[allow(clippy::too_many_arguments)]
@@ -547,7 +548,7 @@ impl Solver {
         &self,
         store: Option<&dyn Store>,
         expected: Meta,
-        (what, needed): (&str, u64),
+        (what, needed): (&str, impl FnOnce() -> u64),
         from_file: impl Fn(Meta, PackedTable) -> Result<T>,
         build: impl FnOnce(&dyn Progress) -> Result<T>,
         meta_of: impl FnOnce(&T, Meta) -> Meta,
@@ -555,7 +556,7 @@ impl Solver {
     ) -> Result<T> {
         let progress: &dyn Progress = &*self.progress;
         let Some(store) = store else {
-            self.check_memory(what, needed)?;
+            self.check_memory(what, needed())?;
             return build(progress);
         };
         let name = cache::file_name(&expected);
@@ -607,7 +608,7 @@ impl Solver {
             Ok(None) => {}
             Err(e) => progress.warn(&format!("cannot read {place}: {e}; rebuilding")),
         }
-        self.check_memory(what, needed)?;
+        self.check_memory(what, needed())?;
         let t = build(progress)?;
         let meta = meta_of(&t, expected);
         if let Err(e) = store.write(&name, &mut |w| cache::write(w, &meta, packed(&t))) {
@@ -1009,10 +1010,9 @@ impl Solver {
         self.cached(
             self.store.as_deref(),
             expected,
-            (
-                &format!("the {shape} MTM label table"),
-                crate::search::mtm::label_build_bytes(shape, blank, layout),
-            ),
+            (&format!("the {shape} MTM label table"), || {
+                crate::search::mtm::label_build_bytes(shape, blank, layout)
+            }),
             |meta, packed| LabelTable::from_parts(shape, blank, layout, packed, meta.histogram),
             |progress| LabelTable::build(shape, blank, layout, progress),
             |t, meta| Meta {
@@ -1456,10 +1456,12 @@ impl Solver {
                     if zero_aware { "zero-aware " } else { "" },
                     cells.len()
                 ),
-                if zero_aware {
-                    zpdb_build_bytes(shape, cells.len())
-                } else {
-                    pdb_build_bytes(shape, cells.len())
+                || {
+                    if zero_aware {
+                        zpdb_build_bytes(shape, cells.len())
+                    } else {
+                        pdb_build_bytes(shape, cells.len())
+                    }
                 },
             ),
             |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, zero_aware),
@@ -1595,7 +1597,7 @@ impl Solver {
         self.cached(
             self.store.as_deref(),
             expected,
-            (&what, needed),
+            (&what, || needed),
             |meta, packed| PartialTable::from_parts(key, packed, meta.histogram),
             |progress| PartialTable::build(key, progress),
             |t, meta| Meta {
