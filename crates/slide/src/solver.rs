@@ -540,9 +540,8 @@ impl Solver {
 
     /// Loads the table file in `store` that matches `expected`, or builds the table (after checking its memory
     /// need, worked out by `needed` only then, against the limit) and saves it there; without a store, builds in
-    /// memory. A damaged or foreign file is
-    /// reported through [`Progress::warn`] and rebuilt; a file that cannot be written leaves the table in memory
-    /// only, with a warning.
+    /// memory. A damaged or foreign file is reported through [`Progress::warn`] and rebuilt; a file that cannot be
+    /// written leaves the table in memory only, with a warning.
     #[allow(clippy::too_many_arguments)]
     fn cached<T>(
         &self,

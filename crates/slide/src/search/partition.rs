@@ -193,9 +193,11 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
         ]);
     }
     if (shape.rows(), shape.cols()) == (5, 5) && blank == 24 && sizes == [7, 7, 5, 5] {
-        // Two blocks of the default each take a cell of a third and of the fourth, which keep the blank's two
-        // neighbours together (docs/korf24.md: fewer nodes than the default on some instances, more on others,
-        // so the two are best maximised):
+        // The default's top-left block takes a cell of the bottom-left one, its top-right block one of the block
+        // around the blank, which keeps the blank's two neighbours. Measured on six instances (docs/korf24.md):
+        // 0.83 times the default's nodes and 0.93 times its time, far fewer nodes on some and more on others;
+        // maximised with the default, 0.54 times the nodes in the same time. Not the default: a 25-minute build.
+        //
         //   A A A B B
         //   A A A B B
         //   A C B B B
