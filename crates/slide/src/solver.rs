@@ -1166,14 +1166,30 @@ impl Solver {
             }
             HeuristicChoice::Pdb(spec) => {
                 let sets = self.pdb_sets(goal, frame, spec)?;
-                let mut evals = sets
+                // Plain databases only: the evaluator without zero-aware paths (fewer instructions per node).
+                let zero = sets
                     .iter()
-                    .map(|set| PdbEval::new(geometry, set, opts.reflect))
-                    .collect::<Result<Vec<_>>>()?;
-                if evals.len() == 1 {
-                    job.run(geometry, evals.remove(0))
+                    .any(|set| set.pdbs.iter().any(|p| p.zero_index().is_some()));
+                if zero {
+                    let mut evals = sets
+                        .iter()
+                        .map(|set| PdbEval::new(geometry, set, opts.reflect))
+                        .collect::<Result<Vec<_>>>()?;
+                    if evals.len() == 1 {
+                        job.run(geometry, evals.remove(0))
+                    } else {
+                        job.run(geometry, PdbMax::new(evals)?)
+                    }
                 } else {
-                    job.run(geometry, PdbMax::new(evals)?)
+                    let mut evals = sets
+                        .iter()
+                        .map(|set| PdbEval::plain(geometry, set, opts.reflect))
+                        .collect::<Result<Vec<_>>>()?;
+                    if evals.len() == 1 {
+                        job.run(geometry, evals.remove(0))
+                    } else {
+                        job.run(geometry, PdbMax::new(evals)?)
+                    }
                 }
             }
         })

@@ -110,15 +110,27 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
     jumps
 }
 
-fn pdb_eval(shape: Shape, spec: &str, reflect: bool) -> PdbEval {
+fn pdb_set(shape: Shape, spec: &str) -> (Geometry, PdbSet) {
     let s = solver();
     let goal = Board::goal(shape);
     let frame = slide::engine::frame::Frame::new(&goal);
     let set: PdbSet = s
         .pdb_set(&goal, &frame, &spec.parse::<PartitionSpec>().unwrap())
         .unwrap();
-    let g = Geometry::new(shape, shape.cells() - 1).unwrap();
+    (Geometry::new(shape, shape.cells() - 1).unwrap(), set)
+}
+
+/// The evaluator that reads plain and zero-aware databases.
+fn pdb_eval(shape: Shape, spec: &str, reflect: bool) -> PdbEval {
+    let (g, set) = pdb_set(shape, spec);
     PdbEval::new(&g, &set, reflect).unwrap()
+}
+
+/// The evaluator for plain databases only (no zero-aware code in its loop), which the search uses when no
+/// database is zero-aware.
+fn pdb_plain(shape: Shape, spec: &str, reflect: bool) -> PdbEval<false> {
+    let (g, set) = pdb_set(shape, spec);
+    PdbEval::plain(&g, &set, reflect).unwrap()
 }
 
 // Manhattan distance and linear conflicts are consistent. Pattern databases keep, for each placement of their tiles,
@@ -141,6 +153,11 @@ fn heuristics_admissible_and_consistent_on_3x3() {
         let jumps = check_exhaustively(shape, &mut pdb_eval(shape, spec, reflect), spec, false);
         eprintln!("3x3 pdb {spec} reflect {reflect}: h changed by more than 1 across {jumps} of about {moves} moves");
         assert!(jumps * 5 < moves, "pdb {spec}: {jumps} jumps");
+        let plain = check_exhaustively(shape, &mut pdb_plain(shape, spec, reflect), spec, false);
+        assert_eq!(
+            plain, jumps,
+            "{spec}: the plain evaluator gives other estimates"
+        );
     }
     // Two partitions maximised: admissible, incremental updates equal to fresh evaluations, and at least as
     // strong as either partition alone on every state.
@@ -150,6 +167,16 @@ fn heuristics_admissible_and_consistent_on_3x3() {
     ])
     .unwrap();
     check_exhaustively(shape, &mut max, "4-4+1,2,3/4,5/6,7,8", false);
+    let mut plain_max = PdbMax::new(vec![
+        pdb_plain(shape, "4-4", true),
+        pdb_plain(shape, "1,2,3/4,5/6,7,8", true),
+    ])
+    .unwrap();
+    check_exhaustively(shape, &mut plain_max, "plain 4-4+1,2,3/4,5/6,7,8", false);
+    // A zero-aware database is refused by the plain evaluator, by name.
+    let (g, zset) = pdb_set(shape, "z4-4");
+    let err = PdbEval::plain(&g, &zset, true).unwrap_err().to_string();
+    assert!(err.contains("zero-aware"), "{err}");
     let (mut a, mut b) = (
         pdb_eval(shape, "4-4", true),
         pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
@@ -179,6 +206,11 @@ fn heuristics_admissible_and_consistent_on_2x4() {
     check_exhaustively(shape, &mut LinearConflict::new(&g), "lc", true);
     for spec in ["4-3", "2-2-3"] {
         let jumps = check_exhaustively(shape, &mut pdb_eval(shape, spec, false), spec, false);
+        let plain = check_exhaustively(shape, &mut pdb_plain(shape, spec, false), spec, false);
+        assert_eq!(
+            plain, jumps,
+            "{spec}: the plain evaluator gives other estimates"
+        );
         eprintln!("2x4 pdb {spec}: h changed by more than 1 across {jumps} of about 50,400 moves");
         assert!(jumps * 4 < 20_160 * 5 / 2, "pdb {spec}: {jumps} jumps");
     }

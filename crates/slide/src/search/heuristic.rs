@@ -418,41 +418,21 @@ struct Pat {
 }
 
 impl Pat {
-    /// The stored extra of a plain database's placement, each tile's cell read from `pos` (tile → cell). A
-    /// zero-aware database's entries are read through its [`ZState`] instead.
+    /// The zero-aware index, if the pattern has one and the evaluator reads zero-aware patterns (`ZERO`): a plain
+    /// evaluator's code has no zero-aware path at all.
     #[inline(always)]
-    fn extra(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> u8 {
-        debug_assert!(self.zero.is_none());
-        self.entry(self.rank(pos))
+    fn zero<const ZERO: bool>(&self) -> Option<&Arc<ZeroIndex>> {
+        if ZERO {
+            self.zero.as_ref()
+        } else {
+            None
+        }
     }
 
     /// The stored extra of entry `r`.
     #[inline(always)]
     fn entry(&self, r: u64) -> u8 {
         Pat::extract(self.word(r), r)
-    }
-
-    /// The entry index after tile `t` (the pattern's tile `item`) slid from `from` to `to`: a plain database
-    /// ranks `pos` (tile → cell, left as it was), a zero-aware one works it out from its kept placement `zs`.
-    #[inline(always)]
-    fn child_rank(
-        &self,
-        zs: &ZState,
-        pos: &mut [u8; MAX_SEARCH_CELLS],
-        t: usize,
-        item: u8,
-        from: u8,
-        to: u8,
-    ) -> u64 {
-        match &self.zero {
-            Some(z) => zs.probe(z, item, from, to),
-            None => {
-                pos[t & 63] = to;
-                let r = self.rank(pos);
-                pos[t & 63] = from;
-                r
-            }
-        }
     }
 
     /// The packed word that holds entry `r` (the memory load of a lookup).
@@ -482,113 +462,198 @@ impl Pat {
     }
 }
 
-/// Where a zero-aware pattern's tiles are, kept move by move so that a child's entry is worked out from its
-/// parent's placement ([`ZeroIndex::slid`]) rather than ranked anew.
-#[derive(Debug, Clone, Copy)]
-struct ZState {
-    placed: Placed,
-    /// `slot[c]`: the pattern's tile (its index in the pattern) on cell `c`, for the cells of `placed.mask`.
+/// The board as one lookup reads it (directly, or reflected about the main diagonal): the patterns read in it,
+/// their stored extras, and for zero-aware databases the placements a child's entry is worked out from
+/// ([`ZeroIndex::slid`]) instead of indexed anew.
+#[derive(Debug, Clone)]
+struct View {
+    pats: Vec<Pat>,
+    /// Pattern of each tile (`u8::MAX`: none), and the tile's index in it.
+    owner: [u8; MAX_SEARCH_CELLS],
+    item: [u8; MAX_SEARCH_CELLS],
+    /// Tile → cell in this view (`pos[0]`: the blank's).
+    pos: [u8; MAX_SEARCH_CELLS],
+    /// Cell → the index in its pattern of the tile on it, read only for the cells of a zero-aware pattern's tiles
+    /// (kept by a zero-aware evaluator only).
     slot: [u8; MAX_SEARCH_CELLS],
+    /// Each pattern's stored extra, and their sum.
+    extra: [u8; MAX_SEARCH_CELLS],
+    sum: u32,
+    /// The placements of the zero-aware patterns (unused for plain ones).
+    zs: Vec<Placed>,
 }
 
-impl ZState {
-    const EMPTY: ZState = ZState {
-        placed: Placed {
+impl View {
+    fn new() -> View {
+        View {
+            pats: Vec::new(),
+            owner: [u8::MAX; MAX_SEARCH_CELLS],
+            item: [0; MAX_SEARCH_CELLS],
+            pos: [0; MAX_SEARCH_CELLS],
+            slot: [0; MAX_SEARCH_CELLS],
+            extra: [0; MAX_SEARCH_CELLS],
+            sum: 0,
+            zs: Vec::new(),
+        }
+    }
+
+    /// Adds a pattern of `tiles` (in the order of `pdb`'s cells) read from `pdb`.
+    fn add(&mut self, tiles: &[u8], pdb: &Arc<Pdb>) {
+        let p = self.pats.len() as u8;
+        let mut t = [0u8; MAX_PATTERN];
+        t[..tiles.len()].copy_from_slice(tiles);
+        let mut weights = [0u64; MAX_PATTERN];
+        let ranker = pdb.ranker();
+        for (i, w) in weights.iter_mut().enumerate().take(tiles.len()) {
+            *w = ranker.weight(i);
+        }
+        for (i, &tile) in tiles.iter().enumerate() {
+            self.owner[tile as usize & 63] = p;
+            self.item[tile as usize & 63] = i as u8;
+        }
+        self.pats.push(Pat {
+            k: tiles.len(),
+            tiles: t,
+            weights,
+            pdb: pdb.clone(),
+            zero: pdb.zero_index().cloned(),
+        });
+        self.zs.push(Placed {
             order: 0,
             map: 0,
             mask: 0,
-        },
-        slot: [0; MAX_SEARCH_CELLS],
-    };
+        });
+    }
 
-    /// The state of pattern `pat`'s tiles on `pos` (tile → cell).
-    fn of(pat: &Pat, z: &ZeroIndex, pos: &[u8; MAX_SEARCH_CELLS]) -> ZState {
-        let mut items = [0u8; MAX_PATTERN];
-        let mut slot = [0u8; MAX_SEARCH_CELLS];
-        for (i, (item, &t)) in items.iter_mut().zip(&pat.tiles[..pat.k]).enumerate() {
-            *item = pos[t as usize & 63];
-            slot[*item as usize & 63] = i as u8;
+    /// Sets up for the state `pos` (tile → cell in this view, `n` tiles with the blank).
+    fn reset(&mut self, pos: &[u8]) {
+        self.pos[..pos.len()].copy_from_slice(pos);
+        for (t, &c) in pos.iter().enumerate() {
+            self.slot[c as usize & 63] = self.item[t & 63];
         }
-        ZState {
-            placed: z.placed(&items[..pat.k]),
-            slot,
+        self.sum = 0;
+        for (p, pat) in self.pats.iter().enumerate() {
+            let mut items = [0u8; MAX_PATTERN];
+            for (c, &t) in items.iter_mut().zip(&pat.tiles[..pat.k]) {
+                *c = self.pos[t as usize & 63];
+            }
+            let r = match &pat.zero {
+                Some(z) => {
+                    self.zs[p] = z.placed(&items[..pat.k]);
+                    z.at(&self.zs[p], self.pos[0])
+                }
+                None => pat.rank(&self.pos),
+            };
+            self.extra[p] = pat.entry(r);
+            self.sum += self.extra[p] as u32;
         }
     }
 
-    /// The entry after the pattern's tile `i` slid from `from` to `to` (the blank then on `from`).
+    /// The entry of pattern `p` (which must exist) after its tile `t` slid from `from` to `to`, the blank's cell,
+    /// and the packed word that holds it (the memory load of the lookup).
     #[inline(always)]
-    fn probe(&self, z: &ZeroIndex, i: u8, from: u8, to: u8) -> u64 {
-        z.at(
-            &z.slid(&self.placed, &self.slot, i as usize, from, to),
-            from,
-        )
+    fn child<const ZERO: bool>(&mut self, p: usize, t: usize, from: u8, to: u8) -> (u64, u64) {
+        let pat = &self.pats[p];
+        let r = match pat.zero::<ZERO>() {
+            Some(z) => {
+                let i = self.item[t & 63] as usize;
+                z.at(&z.slid(&self.zs[p], &self.slot, i, from, to), from)
+            }
+            None => {
+                self.pos[t & 63] = to;
+                let r = pat.rank(&self.pos);
+                self.pos[t & 63] = from;
+                r
+            }
+        };
+        (r, pat.word(r))
     }
 
-    /// Moves tile `i` from `from` to `to`.
+    /// Tile `t` slid from `from` to `to`; `extra` is its pattern's stored extra there (`u8::MAX`: it has no
+    /// pattern). Returns what [`View::moved_back`] restores.
     #[inline(always)]
-    fn slide(&mut self, z: &ZeroIndex, i: u8, from: u8, to: u8) {
-        self.placed = z.slid(&self.placed, &self.slot, i as usize, from, to);
-        self.slot[to as usize & 63] = i;
+    fn moved<const ZERO: bool>(&mut self, t: usize, from: u8, to: u8, extra: u8) -> u8 {
+        self.pos[t & 63] = to;
+        self.pos[0] = from;
+        if extra == u8::MAX {
+            return u8::MAX;
+        }
+        let p = self.owner[t & 63] as usize & 63;
+        let saved = self.extra[p];
+        self.sum = self.sum + extra as u32 - saved as u32;
+        self.extra[p] = extra;
+        if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
+            let i = self.item[t & 63];
+            self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, from, to);
+            self.slot[to as usize & 63] = i;
+        }
+        saved
+    }
+
+    /// Undoes [`View::moved`] (same tile and cells, and what it returned).
+    #[inline(always)]
+    fn moved_back<const ZERO: bool>(&mut self, t: usize, from: u8, to: u8, saved: u8) {
+        self.pos[t & 63] = from;
+        self.pos[0] = to;
+        if saved == u8::MAX {
+            return;
+        }
+        let p = self.owner[t & 63] as usize & 63;
+        self.sum = self.sum + saved as u32 - self.extra[p] as u32;
+        self.extra[p] = saved;
+        if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
+            let i = self.item[t & 63];
+            self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, to, from);
+            self.slot[from as usize & 63] = i;
+        }
     }
 }
 
 /// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
 /// goal allows it: `h = md + 2 * max(Σ extra, Σ reflected extra)`.
+///
+/// `ZERO` says whether the evaluator reads zero-aware databases: [`PdbEval::new`] makes one that takes both kinds,
+/// [`PdbEval::plain`] one that takes plain databases only and has no zero-aware code in its search loop (fewer
+/// instructions per node).
 #[derive(Debug, Clone)]
-pub struct PdbEval {
+pub struct PdbEval<const ZERO: bool = true> {
     n: usize,
     md: Manhattan,
-    pos: [u8; MAX_SEARCH_CELLS],
-    pats: Vec<Pat>,
-    rpats: Vec<Pat>,
-    /// Pattern of each tile, and in the reflected view (`u8::MAX`: none).
-    owner: [u8; MAX_SEARCH_CELLS],
-    rowner: [u8; MAX_SEARCH_CELLS],
-    /// `tpos[t] = transpose[pos[t]]`: the positions of the reflected view, kept beside `pos` so that neither
-    /// lookup maps cells in the hot loop.
-    tpos: [u8; MAX_SEARCH_CELLS],
+    direct: View,
+    reflected: View,
+    /// The reflected view's cell of each cell (the identity when there is no reflected lookup).
     transpose: [u8; MAX_SEARCH_CELLS],
-    extra: [u8; MAX_SEARCH_CELLS],
-    rextra: [u8; MAX_SEARCH_CELLS],
-    sum: u32,
-    rsum: u32,
-    /// Each tile's index in its pattern, and in its reflected pattern.
-    item: [u8; MAX_SEARCH_CELLS],
-    ritem: [u8; MAX_SEARCH_CELLS],
-    /// The placements of the zero-aware patterns (unused for plain ones), and of the reflected ones.
-    zs: Vec<ZState>,
-    rzs: Vec<ZState>,
 }
 
 impl PdbEval {
-    /// For a geometry and a set of databases over disjoint patterns of its goal cells; `reflect` asks for the
-    /// reflected lookup (used only when the goal allows it).
+    /// For a geometry and a set of databases over disjoint patterns of its goal cells, plain or zero-aware;
+    /// `reflect` asks for the reflected lookup (used only when the goal allows it).
     pub fn new(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval> {
-        let n = g.n;
-        let mut owner = [u8::MAX; MAX_SEARCH_CELLS];
-        let mut rowner = [u8::MAX; MAX_SEARCH_CELLS];
-        let mut item = [0u8; MAX_SEARCH_CELLS];
-        let mut ritem = [0u8; MAX_SEARCH_CELLS];
-        let mut pats = Vec::new();
-        let mut rpats = Vec::new();
+        PdbEval::with(g, set, reflect)
+    }
+}
+
+impl PdbEval<false> {
+    /// As [`PdbEval::new`] for a set of plain databases only (an error names a zero-aware one).
+    pub fn plain(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval<false>> {
+        if let Some(pdb) = set.pdbs.iter().find(|p| p.zero_index().is_some()) {
+            return Err(Error::BadPartition {
+                reason: format!(
+                    "a plain evaluator was given a zero-aware database (cells {:?})",
+                    pdb.cells()
+                ),
+            });
+        }
+        PdbEval::with(g, set, reflect)
+    }
+}
+
+impl<const ZERO: bool> PdbEval<ZERO> {
+    fn with(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval<ZERO>> {
         let reflect = reflect && g.reflectable();
-        let make = |tiles: Vec<u8>, pdb: &Arc<Pdb>| {
-            let mut t = [0u8; MAX_PATTERN];
-            t[..tiles.len()].copy_from_slice(&tiles);
-            let mut w = [0u64; MAX_PATTERN];
-            let ranker = pdb.ranker();
-            for (i, wi) in w.iter_mut().enumerate().take(tiles.len()) {
-                *wi = ranker.weight(i);
-            }
-            Pat {
-                k: tiles.len(),
-                tiles: t,
-                weights: w,
-                pdb: pdb.clone(),
-                zero: pdb.zero_index().cloned(),
-            }
-        };
-        for (p, pdb) in set.pdbs.iter().enumerate() {
+        let mut direct = View::new();
+        let mut reflected = View::new();
+        for pdb in &set.pdbs {
             if pdb.shape() != g.shape
                 || pdb.blank() != g.blank_goal
                 || pdb.cells().len() > MAX_PATTERN
@@ -600,141 +665,72 @@ impl PdbEval {
             let mut tiles = Vec::new();
             for &c in pdb.cells() {
                 let t = g.tile_at_goal[c as usize];
-                if t == 0 || owner[t as usize] != u8::MAX {
+                if t == 0 || direct.owner[t as usize] != u8::MAX || tiles.contains(&t) {
                     return Err(Error::BadPartition {
                         reason: format!(
                             "patterns must be disjoint and avoid the blank's goal cell (cell {c})"
                         ),
                     });
                 }
-                owner[t as usize] = p as u8;
-                item[t as usize] = tiles.len() as u8;
                 tiles.push(t);
             }
-            pats.push(make(tiles, pdb));
+            direct.add(&tiles, pdb);
             if reflect {
                 let ts: Vec<u8> = pdb
                     .cells()
                     .iter()
                     .map(|&c| g.tile_at_goal[g.transpose(c) as usize])
                     .collect();
-                for (i, &t) in ts.iter().enumerate() {
-                    rowner[t as usize] = p as u8;
-                    ritem[t as usize] = i as u8;
-                }
-                rpats.push(make(ts, pdb));
+                reflected.add(&ts, pdb);
             }
         }
         let mut transpose = [0u8; MAX_SEARCH_CELLS];
-        for (c, t) in transpose.iter_mut().enumerate().take(n) {
-            *t = if g.shape.rows() == g.shape.cols() {
+        for (c, t) in transpose.iter_mut().enumerate().take(g.n) {
+            *t = if reflect {
                 g.transpose(c as u8)
             } else {
                 c as u8
             };
         }
         Ok(PdbEval {
-            n,
+            n: g.n,
             md: Manhattan::new(g),
-            pos: [0; MAX_SEARCH_CELLS],
-            pats,
-            rpats,
-            owner,
-            rowner,
-            tpos: [0; MAX_SEARCH_CELLS],
+            direct,
+            reflected,
             transpose,
-            extra: [0; MAX_SEARCH_CELLS],
-            rextra: [0; MAX_SEARCH_CELLS],
-            sum: 0,
-            rsum: 0,
-            item,
-            ritem,
-            zs: vec![ZState::EMPTY; set.pdbs.len()],
-            rzs: vec![ZState::EMPTY; set.pdbs.len()],
         })
     }
 }
 
-impl Eval for PdbEval {
+impl<const ZERO: bool> Eval for PdbEval<ZERO> {
+    /// The moved tile's pattern's extras before the move, directly and reflected (`u8::MAX`: no pattern).
     type Undo = (u8, u8);
+    /// The moved tile's pattern's extras after the move (`u8::MAX`: no pattern, or the lookup was skipped).
     type Probe = (u8, u8);
     const INCONSISTENT: bool = true;
 
     fn reset(&mut self, pos: &[u8]) {
-        self.pos[..self.n].copy_from_slice(&pos[..self.n]);
-        for t in 0..self.n {
-            self.tpos[t] = self.transpose[self.pos[t] as usize & 63];
-        }
+        let pos = &pos[..self.n];
         self.md.reset(pos);
-        self.sum = 0;
-        for (p, pat) in self.pats.iter().enumerate() {
-            self.extra[p] = match &pat.zero {
-                Some(z) => {
-                    self.zs[p] = ZState::of(pat, z, &self.pos);
-                    pat.entry(z.at(&self.zs[p].placed, self.pos[0]))
-                }
-                None => pat.extra(&self.pos),
-            };
-            self.sum += self.extra[p] as u32;
+        self.direct.reset(pos);
+        let mut tpos = [0u8; MAX_SEARCH_CELLS];
+        for (tp, &c) in tpos.iter_mut().zip(pos) {
+            *tp = self.transpose[c as usize & 63];
         }
-        self.rsum = 0;
-        for (p, pat) in self.rpats.iter().enumerate() {
-            self.rextra[p] = match &pat.zero {
-                Some(z) => {
-                    self.rzs[p] = ZState::of(pat, z, &self.tpos);
-                    pat.entry(z.at(&self.rzs[p].placed, self.tpos[0]))
-                }
-                None => pat.extra(&self.tpos),
-            };
-            self.rsum += self.rextra[p] as u32;
-        }
+        self.reflected.reset(&tpos[..self.n]);
     }
 
     #[inline(always)]
     fn h(&self) -> u32 {
-        self.md.h() + 2 * self.sum.max(self.rsum)
+        self.md.h() + 2 * self.direct.sum.max(self.reflected.sum)
     }
 
+    /// [`Eval::probe_all`] of one move without a budget, then [`Eval::push_probed`].
     #[inline(always)]
     fn push(&mut self, t: u8, from: u8, to: u8, _budget: u32) -> (u8, u8) {
-        self.md.push(t, from, to, u32::MAX);
-        self.pos[t as usize & 63] = to;
-        self.tpos[t as usize & 63] = self.transpose[to as usize & 63];
-        self.pos[0] = from;
-        self.tpos[0] = self.transpose[from as usize & 63];
-        let mut saved = (u8::MAX, u8::MAX);
-        let i = t as usize & 63;
-        let p = self.owner[i] as usize;
-        if let Some(pat) = self.pats.get(p) {
-            saved.0 = self.extra[p & 63];
-            let e = match &pat.zero {
-                Some(z) => {
-                    self.zs[p].slide(z, self.item[i], from, to);
-                    pat.entry(z.at(&self.zs[p].placed, from))
-                }
-                None => pat.extra(&self.pos),
-            };
-            self.sum = self.sum + e as u32 - saved.0 as u32;
-            self.extra[p & 63] = e;
-        }
-        let rp = self.rowner[i] as usize;
-        if let Some(pat) = self.rpats.get(rp) {
-            saved.1 = self.rextra[rp & 63];
-            let e = match &pat.zero {
-                Some(z) => {
-                    let (tf, tt) = (
-                        self.transpose[from as usize & 63],
-                        self.transpose[to as usize & 63],
-                    );
-                    self.rzs[rp].slide(z, self.ritem[i], tf, tt);
-                    pat.entry(z.at(&self.rzs[rp].placed, tf))
-                }
-                None => pat.extra(&self.tpos),
-            };
-            self.rsum = self.rsum + e as u32 - saved.1 as u32;
-            self.rextra[rp & 63] = e;
-        }
-        saved
+        let mut out = [(0, (u8::MAX, u8::MAX)); 4];
+        self.probe_all(&[(t, from)], to, u32::MAX, &mut out);
+        self.push_probed(t, from, to, out[0].1)
     }
 
     /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
@@ -761,50 +757,49 @@ impl Eval for PdbEval {
         let mut md = [0u32; 4];
         let mut rank = [0u64; 4];
         let mut word = [0u64; 4];
-        let tto = self.transpose[to as usize & 63];
         for j in 0..m {
             let (t, from) = moves[j];
             let i = t as usize & 63;
             md[j] = self.md.probe(t, from, to, budget).0;
-            let p = self.owner[i] as usize;
-            if let Some(pat) = self.pats.get(p) {
-                rank[j] = pat.child_rank(&self.zs[p], &mut self.pos, i, self.item[i], from, to);
-                word[j] = pat.word(rank[j]);
+            let p = self.direct.owner[i] as usize;
+            if p < self.direct.pats.len() {
+                (rank[j], word[j]) = self.direct.child::<ZERO>(p, i, from, to);
             }
         }
         let mut sum = [0u32; 4];
         let mut rrank = [0u64; 4];
         let mut rword = [0u64; 4];
         let mut looked = [false; 4];
+        let tto = self.transpose[to as usize & 63];
         for j in 0..m {
             let (t, from) = moves[j];
             let i = t as usize & 63;
-            let p = self.owner[i] as usize;
+            let d = &self.direct;
+            let p = d.owner[i] as usize;
             let mut e = u8::MAX;
-            sum[j] = self.sum;
-            if p < self.pats.len() {
+            sum[j] = d.sum;
+            if p < d.pats.len() {
                 e = Pat::extract(word[j], rank[j]);
-                sum[j] = self.sum + e as u32 - self.extra[p & 63] as u32;
+                sum[j] = d.sum + e as u32 - d.extra[p & 63] as u32;
             }
             out[j].1 = (e, u8::MAX);
             if md[j] + 2 * sum[j] <= budget {
-                let rp = self.rowner[i] as usize;
-                if let Some(pat) = self.rpats.get(rp) {
+                let rp = self.reflected.owner[i] as usize;
+                if rp < self.reflected.pats.len() {
                     let tf = self.transpose[from as usize & 63];
-                    rrank[j] =
-                        pat.child_rank(&self.rzs[rp], &mut self.tpos, i, self.ritem[i], tf, tto);
-                    rword[j] = pat.word(rrank[j]);
+                    (rrank[j], rword[j]) = self.reflected.child::<ZERO>(rp, i, tf, tto);
                     looked[j] = true;
                 }
             }
         }
+        let v = &self.reflected;
         for j in 0..m {
-            let mut rsum = self.rsum;
+            let mut rsum = v.sum;
             if looked[j] {
                 let (t, _) = moves[j];
-                let rp = self.rowner[t as usize & 63] as usize;
+                let rp = v.owner[t as usize & 63] as usize;
                 let re = Pat::extract(rword[j], rrank[j]);
-                rsum = self.rsum + re as u32 - self.rextra[rp & 63] as u32;
+                rsum = v.sum + re as u32 - v.extra[rp & 63] as u32;
                 out[j].1 .1 = re;
             }
             out[j].0 = md[j] + 2 * sum[j].max(rsum);
@@ -815,57 +810,26 @@ impl Eval for PdbEval {
     fn push_probed(&mut self, t: u8, from: u8, to: u8, (e, re): (u8, u8)) -> (u8, u8) {
         self.md.push(t, from, to, u32::MAX);
         let i = t as usize & 63;
-        self.pos[i] = to;
-        self.tpos[i] = self.transpose[to as usize & 63];
-        self.pos[0] = from;
-        self.tpos[0] = self.transpose[from as usize & 63];
-        let mut saved = (u8::MAX, u8::MAX);
-        if e != u8::MAX {
-            let p = self.owner[i] as usize & 63;
-            saved.0 = self.extra[p];
-            self.sum = self.sum + e as u32 - saved.0 as u32;
-            self.extra[p] = e;
-            if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero.as_ref()) {
-                self.zs[p].slide(z, self.item[i], from, to);
-            }
-        }
-        if re != u8::MAX {
-            let rp = self.rowner[i] as usize & 63;
-            saved.1 = self.rextra[rp];
-            self.rsum = self.rsum + re as u32 - saved.1 as u32;
-            self.rextra[rp] = re;
-            if let Some(z) = self.rpats.get(rp).and_then(|pat| pat.zero.as_ref()) {
-                self.rzs[rp].slide(z, self.ritem[i], self.tpos[0], self.tpos[i]);
-            }
-        }
-        saved
+        let (tf, tt) = (
+            self.transpose[from as usize & 63],
+            self.transpose[to as usize & 63],
+        );
+        (
+            self.direct.moved::<ZERO>(i, from, to, e),
+            self.reflected.moved::<ZERO>(i, tf, tt, re),
+        )
     }
 
     #[inline(always)]
     fn pop(&mut self, t: u8, from: u8, to: u8, (a, b): (u8, u8)) {
         self.md.pop(t, from, to, ());
-        self.pos[t as usize & 63] = from;
-        self.tpos[t as usize & 63] = self.transpose[from as usize & 63];
-        self.pos[0] = to;
-        self.tpos[0] = self.transpose[to as usize & 63];
         let i = t as usize & 63;
-        if a != u8::MAX {
-            let p = self.owner[i] as usize & 63;
-            self.sum = self.sum + a as u32 - self.extra[p] as u32;
-            self.extra[p] = a;
-            if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero.as_ref()) {
-                self.zs[p].slide(z, self.item[i], to, from);
-            }
-        }
-        if b != u8::MAX {
-            let rp = self.rowner[i] as usize & 63;
-            self.rsum = self.rsum + b as u32 - self.rextra[rp] as u32;
-            self.rextra[rp] = b;
-            if let Some(z) = self.rpats.get(rp).and_then(|pat| pat.zero.as_ref()) {
-                // Back from the reflected `to` (where the blank is now) to the reflected `from`.
-                self.rzs[rp].slide(z, self.ritem[i], self.tpos[0], self.tpos[i]);
-            }
-        }
+        let (tf, tt) = (
+            self.transpose[from as usize & 63],
+            self.transpose[to as usize & 63],
+        );
+        self.direct.moved_back::<ZERO>(i, from, to, a);
+        self.reflected.moved_back::<ZERO>(i, tf, tt, b);
     }
 }
 
@@ -876,13 +840,13 @@ pub const MAX_PARTITIONS: usize = 4;
 /// `h = max over partitions of PdbEval's h`. Each partition's estimate is admissible, so their maximum is. A child
 /// whose estimate already passes the budget under one partition is not looked up in the others.
 #[derive(Debug, Clone)]
-pub struct PdbMax {
-    evals: Vec<PdbEval>,
+pub struct PdbMax<const ZERO: bool = true> {
+    evals: Vec<PdbEval<ZERO>>,
 }
 
-impl PdbMax {
+impl<const ZERO: bool> PdbMax<ZERO> {
     /// The maximum of `evals` (between 1 and [`MAX_PARTITIONS`] of them).
-    pub fn new(evals: Vec<PdbEval>) -> Result<PdbMax> {
+    pub fn new(evals: Vec<PdbEval<ZERO>>) -> Result<PdbMax<ZERO>> {
         if evals.is_empty() || evals.len() > MAX_PARTITIONS {
             return Err(Error::BadPartition {
                 reason: format!(
@@ -895,7 +859,7 @@ impl PdbMax {
     }
 }
 
-impl Eval for PdbMax {
+impl<const ZERO: bool> Eval for PdbMax<ZERO> {
     type Undo = [(u8, u8); MAX_PARTITIONS];
     type Probe = [(u8, u8); MAX_PARTITIONS];
     const INCONSISTENT: bool = true;
