@@ -1171,25 +1171,15 @@ impl Solver {
                     .iter()
                     .any(|set| set.pdbs.iter().any(|p| p.zero_index().is_some()));
                 if zero {
-                    let mut evals = sets
+                    let evals = sets
                         .iter()
-                        .map(|set| PdbEval::new(geometry, set, opts.reflect))
-                        .collect::<Result<Vec<_>>>()?;
-                    if evals.len() == 1 {
-                        job.run(geometry, evals.remove(0))
-                    } else {
-                        job.run(geometry, PdbMax::new(evals)?)
-                    }
+                        .map(|set| PdbEval::new(geometry, set, opts.reflect));
+                    run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                 } else {
-                    let mut evals = sets
+                    let evals = sets
                         .iter()
-                        .map(|set| PdbEval::plain(geometry, set, opts.reflect))
-                        .collect::<Result<Vec<_>>>()?;
-                    if evals.len() == 1 {
-                        job.run(geometry, evals.remove(0))
-                    } else {
-                        job.run(geometry, PdbMax::new(evals)?)
-                    }
+                        .map(|set| PdbEval::plain(geometry, set, opts.reflect));
+                    run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                 }
             }
         })
@@ -1882,6 +1872,19 @@ pub enum SubtreeResult {
         /// Nodes generated.
         nodes: u64,
     },
+}
+
+/// Runs `job` with one partition's databases, or with several maximised ([`PdbMax`]).
+fn run_partitions<const ZERO: bool, J: EvalJob>(
+    geometry: &Geometry,
+    mut evals: Vec<PdbEval<ZERO>>,
+    job: J,
+) -> Result<J::Out> {
+    Ok(if evals.len() == 1 {
+        job.run(geometry, evals.remove(0))
+    } else {
+        job.run(geometry, PdbMax::new(evals)?)
+    })
 }
 
 /// Work done with the heuristic a search uses, whatever its type ([`Solver::with_eval`]: **the** place that turns a
