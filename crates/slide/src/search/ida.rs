@@ -242,6 +242,15 @@ impl<E: Eval> Ida<'_, '_, E> {
                 }
             }
         }
+        // The children with the least estimates first: a complete iteration visits the same nodes in any order,
+        // and in the last one a solution is met sooner.
+        for x in 1..k {
+            let mut y = x;
+            while y > 0 && inside[y - 1].2 > inside[y].2 {
+                inside.swap(y - 1, y);
+                y -= 1;
+            }
+        }
         for &(c, sc, hc, probe) in &inside[..k] {
             let t = self.tiles[c as usize & 63];
             let undo = self.apply(t, c, b, probe);
