@@ -725,85 +725,45 @@ impl<const ZERO: bool> Eval for PdbEval<ZERO> {
         self.md.h() + 2 * self.direct.sum.max(self.reflected.sum)
     }
 
-    /// [`Eval::probe_all`] of one move without a budget, then [`Eval::push_probed`].
+    /// [`Eval::probe`] without a budget, then [`Eval::push_probed`].
     #[inline(always)]
     fn push(&mut self, t: u8, from: u8, to: u8, _budget: u32) -> (u8, u8) {
-        let mut out = [(0, (u8::MAX, u8::MAX)); 4];
-        self.probe_all(&[(t, from)], to, u32::MAX, &mut out);
-        self.push_probed(t, from, to, out[0].1)
+        let (_, probe) = self.probe(t, from, to, u32::MAX);
+        self.push_probed(t, from, to, probe)
     }
 
     /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
-    /// never entered, so its probe is never pushed. [`Eval::probe_all`] of one move.
+    /// never entered, so its probe is never pushed. A node's children are probed one after the other
+    /// ([`Eval::probe_all`]'s default): the processor already runs ahead into the next child's lookup while one
+    /// waits, and the three passes over the children that issued every load first cost 5 % more instructions for
+    /// no gain (measured 3 December 2026: 0.95 of the time on the 24-puzzle, 0.94 on Korf's 100 with 6-6-3).
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, (u8, u8)) {
-        let mut out = [(0, (u8::MAX, u8::MAX)); 4];
-        self.probe_all(&[(t, from)], to, budget, &mut out);
-        out[0]
-    }
-
-    /// Three passes over the children: every direct lookup's word is loaded before any is read, then the
-    /// reflected words of the children still within `budget` (a child over it is never entered, so its probe is
-    /// never pushed), then the estimates.
-    #[inline(always)]
-    fn probe_all(
-        &mut self,
-        moves: &[(u8, u8)],
-        to: u8,
-        budget: u32,
-        out: &mut [(u32, (u8, u8)); 4],
-    ) {
-        let m = moves.len().min(4);
-        let mut md = [0u32; 4];
-        let mut rank = [0u64; 4];
-        let mut word = [0u64; 4];
-        for j in 0..m {
-            let (t, from) = moves[j];
-            let i = t as usize & 63;
-            md[j] = self.md.probe(t, from, to, budget).0;
-            let p = self.direct.owner[i] as usize;
-            if p < self.direct.pats.len() {
-                (rank[j], word[j]) = self.direct.child::<ZERO>(p, i, from, to);
+        let i = t as usize & 63;
+        let md = self.md.probe(t, from, to, budget).0;
+        let p = self.direct.owner[i] as usize;
+        let mut e = u8::MAX;
+        let mut sum = self.direct.sum;
+        if p < self.direct.pats.len() {
+            let (r, w) = self.direct.child::<ZERO>(p, i, from, to);
+            e = Pat::extract(w, r);
+            sum = sum + e as u32 - self.direct.extra[p & 63] as u32;
+        }
+        let mut re = u8::MAX;
+        let mut rsum = self.reflected.sum;
+        if md + 2 * sum <= budget {
+            let rp = self.reflected.owner[i] as usize;
+            if rp < self.reflected.pats.len() {
+                let (tf, tt) = (
+                    self.transpose[from as usize & 63],
+                    self.transpose[to as usize & 63],
+                );
+                let (r, w) = self.reflected.child::<ZERO>(rp, i, tf, tt);
+                re = Pat::extract(w, r);
+                rsum = rsum + re as u32 - self.reflected.extra[rp & 63] as u32;
             }
         }
-        let mut sum = [0u32; 4];
-        let mut rrank = [0u64; 4];
-        let mut rword = [0u64; 4];
-        let mut looked = [false; 4];
-        let tto = self.transpose[to as usize & 63];
-        for j in 0..m {
-            let (t, from) = moves[j];
-            let i = t as usize & 63;
-            let d = &self.direct;
-            let p = d.owner[i] as usize;
-            let mut e = u8::MAX;
-            sum[j] = d.sum;
-            if p < d.pats.len() {
-                e = Pat::extract(word[j], rank[j]);
-                sum[j] = d.sum + e as u32 - d.extra[p & 63] as u32;
-            }
-            out[j].1 = (e, u8::MAX);
-            if md[j] + 2 * sum[j] <= budget {
-                let rp = self.reflected.owner[i] as usize;
-                if rp < self.reflected.pats.len() {
-                    let tf = self.transpose[from as usize & 63];
-                    (rrank[j], rword[j]) = self.reflected.child::<ZERO>(rp, i, tf, tto);
-                    looked[j] = true;
-                }
-            }
-        }
-        let v = &self.reflected;
-        for j in 0..m {
-            let mut rsum = v.sum;
-            if looked[j] {
-                let (t, _) = moves[j];
-                let rp = v.owner[t as usize & 63] as usize;
-                let re = Pat::extract(rword[j], rrank[j]);
-                rsum = v.sum + re as u32 - v.extra[rp & 63] as u32;
-                out[j].1 .1 = re;
-            }
-            out[j].0 = md[j] + 2 * sum[j].max(rsum);
-        }
+        (md + 2 * sum.max(rsum), (e, re))
     }
 
     #[inline(always)]
