@@ -169,8 +169,9 @@ impl<E: Eval> Ida<'_, '_, E> {
     /// is the cell the blank came from, `s` the move-pruning state. Returns [`FOUND`], or this node's estimate as
     /// raised by pathmax.
     ///
-    /// Every child is first *probed* (its estimate computed without moving into it): children over the bound are
-    /// never entered, and the lookups of all children are issued together. Pattern databases are admissible but
+    /// Every child is first *probed* (its estimate computed without moving into it; all of a node's children
+    /// through one [`Eval::probe_all`]): children over the bound are never entered, and those within it are entered
+    /// least estimate first. Pattern databases are admissible but
     /// not always consistent, so both directions of pathmax (BPMX) apply: a child's estimate is at least its
     /// parent's minus one, and a parent's at least any child's minus one; a raised estimate that passes the bound
     /// prunes the node's remaining children.
@@ -242,8 +243,9 @@ impl<E: Eval> Ida<'_, '_, E> {
                 }
             }
         }
-        // The children with the least estimates first: a complete iteration visits the same nodes in any order,
-        // and in the last one a solution is met sooner.
+        // The children with the least estimates first: in the last iteration a solution is met sooner. Apart from
+        // the siblings that pathmax cuts after a child returns (which depend on the order), a complete iteration
+        // visits the same nodes in any order.
         for x in 1..k {
             let mut y = x;
             while y > 0 && inside[y - 1].2 > inside[y].2 {
