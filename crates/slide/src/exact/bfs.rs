@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::exact::packed::PackedTable;
 use crate::progress::Progress;
 
 /// The byte of a state not reached (yet).
@@ -356,6 +357,118 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
     }
     progress.finish();
     Ok(histogram)
+}
+
+/// The search of [`bfs`] for spaces whose every move costs 1 (a zero-aware pattern space), a byte per state in
+/// 64-bit words: returns the distances (a [`PackedTable`] of 8 bits per rank, [`UNSEEN`] where not reached) and the
+/// histogram. `cancel` stops the search between levels (an error is returned).
+///
+/// With unit costs a level needs no claims and no compare-and-swap: the states of depth `d` are found by scanning
+/// the words eight bytes at a time and are expanded by the thread that scans them, so each exactly once; a
+/// neighbour still unseen is set to `d + 1` by a single `fetch_and` (every thread that finds it unseen writes the
+/// same value, so a race changes nothing), and a neighbour already seen costs only a load. It is fastest when
+/// the ranks of a state's neighbours lie close to its own (the region-major zero-aware space of
+/// [`crate::search::pdb`]), since then the neighbours' words stay in the cache.
+///
+/// Memory: one byte per rank, plus small per-thread scratch.
+pub fn bfs_unit<S: StateSpace>(
+    space: &S,
+    label: &str,
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+) -> Result<(PackedTable, Vec<u64>)> {
+    let size = space.size();
+    let words = usize::try_from(PackedTable::words_for(8, size) as u64)
+        .ok()
+        .filter(|_| size < u64::MAX / 8)
+        .ok_or_else(|| Error::TooMuchMemory {
+            what: "a state space".into(),
+            needed: size,
+            limit: usize::MAX as u64,
+        })?;
+    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+    raw.par_iter_mut().for_each(|w| *w = u64::MAX);
+    let mut histogram = Vec::new();
+    {
+        // SAFETY: AtomicU64 has the same size and alignment as u64, and `raw` is not otherwise used while `cells`
+        // lives.
+        let cells: &[AtomicU64] =
+            unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
+        for g in space.goals() {
+            reach(cells, g, 0);
+        }
+        progress.start(label, size);
+        let mut depth: u8 = 0;
+        loop {
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                progress.finish();
+                return Err(Error::Cancelled);
+            }
+            if depth == UNSEEN - 1 {
+                progress.finish();
+                return Err(Error::Internal("a distance does not fit in a byte".into()));
+            }
+            let d = depth;
+            let pattern = d as u64 * BYTE_LOW;
+            let expanded: u64 = cells
+                .par_chunks(UNIT_CHUNK)
+                .enumerate()
+                .map_init(
+                    || space.scratch(),
+                    |scratch, (ci, chunk)| {
+                        let mut count = 0u64;
+                        for (j, word) in chunk.iter().enumerate() {
+                            // The bytes past the last rank (and the guard word) hold UNSEEN, never a depth.
+                            let mut hits = zero_bytes(word.load(Relaxed) ^ pattern);
+                            let base = ((ci * UNIT_CHUNK + j) as u64) * 8;
+                            while hits != 0 {
+                                let r = base + (hits.trailing_zeros() / 8) as u64;
+                                hits &= hits - 1;
+                                count += 1;
+                                space.expand(r, scratch, &mut |nb, cost| {
+                                    debug_assert_eq!(cost, 1, "bfs_unit needs unit costs");
+                                    reach(cells, nb, d + 1);
+                                });
+                            }
+                        }
+                        count
+                    },
+                )
+                .sum();
+            progress.advance(expanded);
+            if expanded == 0 {
+                break;
+            }
+            histogram.push(expanded);
+            depth += 1;
+        }
+        progress.finish();
+    }
+    let table = PackedTable::from_words(8, size, raw)
+        .ok_or_else(|| Error::Internal("distance table size mismatch".into()))?;
+    Ok((table, histogram))
+}
+
+/// Words per parallel work item in [`bfs_unit`] (65,536 states).
+const UNIT_CHUNK: usize = 1 << 13;
+/// The low bit of every byte of a word.
+const BYTE_LOW: u64 = 0x0101_0101_0101_0101;
+
+/// The high bit of every zero byte of `x` (exactly: no borrow crosses bytes).
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// Sets the byte of `rank` to `d` if it is still [`UNSEEN`], in [`bfs_unit`].
+#[inline(always)]
+fn reach(cells: &[AtomicU64], rank: u64, d: u8) {
+    let word = &cells[(rank / 8) as usize];
+    let shift = (rank % 8) * 8;
+    if (word.load(Relaxed) >> shift) & 0xFF == UNSEEN as u64 {
+        word.fetch_and(!(((UNSEEN ^ d) as u64) << shift), Relaxed);
+    }
 }
 
 /// Neighbours listed before they are offered, in [`bfs_compact`].

@@ -70,7 +70,7 @@ use rayon::prelude::*;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::exact::bfs::{bfs_compact, StateSpace};
+use crate::exact::bfs::{bfs_compact, bfs_unit, StateSpace, UNSEEN as UNSEEN_BYTE};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::{PartialRanker, SubsetRanker};
 use crate::metric::Metric;
@@ -453,8 +453,8 @@ pub struct ZeroIndex {
     binom: Box<[u64; 64 * 16]>,
     /// `order_weights[i]` = (k - 1 - i)!: the weight of item `i`'s digit in the order's rank.
     order_weights: [u64; MAX_PATTERN],
-    /// The digits of each order, `k` bytes each: item `i` takes the `digit`-th of the map's cells left.
-    order_digits: Vec<u8>,
+    /// The places of each order, `k` bytes each: item `i` is on the `place`-th of the map's cells (in reading order).
+    order_places: Vec<u8>,
     k: usize,
     orders: u64,
     regions: u64,
@@ -544,13 +544,20 @@ impl ZeroIndex {
         for (i, w) in order_weights.iter_mut().enumerate().take(k) {
             *w = (1..(k - i) as u64).product();
         }
-        let mut order_digits = vec![0u8; (orders as usize) * k];
-        for (o, digits) in order_digits.chunks_exact_mut(k).enumerate() {
+        // Each order's digits (item i takes the digit-th of the map's cells left) turned into places among all the
+        // map's cells, so that decoding reads the cells without a search.
+        let mut order_places = vec![0u8; (orders as usize) * k];
+        for (o, places) in order_places.chunks_exact_mut(k).enumerate() {
             let mut r = o as u64;
+            let mut digits = [0u8; MAX_PATTERN];
             for i in (0..k).rev() {
                 let base = (k - i) as u64;
                 digits[i] = (r % base) as u8;
                 r /= base;
+            }
+            let mut left: Vec<u8> = (0..k as u8).collect();
+            for (place, &d) in places.iter_mut().zip(&digits[..k]) {
+                *place = left.remove(d as usize);
             }
         }
         Ok(ZeroIndex {
@@ -563,7 +570,7 @@ impl ZeroIndex {
             region_masks,
             binom,
             order_weights,
-            order_digits,
+            order_places,
             k,
             orders,
             regions,
@@ -625,12 +632,16 @@ impl ZeroIndex {
     #[inline]
     fn order_items(&self, mask: u64, order: u64, items: &mut [u8]) {
         let k = self.k;
-        let digits = &self.order_digits[order as usize * k..order as usize * k + k];
+        let places = &self.order_places[order as usize * k..order as usize * k + k];
+        // The map's cells in reading order (a fixed number of steps: no branch depends on the cells).
+        let mut cells = [0u8; 64];
         let mut left = mask;
-        for (slot, &d) in items[..k].iter_mut().zip(digits) {
-            let p = select(left, d as u32);
-            *slot = p as u8;
-            left &= !(1u64 << p);
+        for c in &mut cells[..k] {
+            *c = left.trailing_zeros() as u8;
+            left &= left.wrapping_sub(1);
+        }
+        for (slot, &place) in items[..k].iter_mut().zip(places) {
+            *slot = cells[place as usize & 63];
         }
     }
 
@@ -720,6 +731,18 @@ impl ZeroIndex {
             map: colex as usize,
             mask: p.mask ^ (1u64 << f) ^ (1u64 << t),
         }
+    }
+
+    /// The region-major rank ([`ZeroBuildSpace`]) of entry `r`.
+    #[inline]
+    pub fn region_major(&self, r: u64) -> u64 {
+        (r % self.regions) * self.orders + r / self.regions
+    }
+
+    /// The entry of the region-major rank `r` ([`ZeroBuildSpace`]).
+    #[inline]
+    pub fn order_major(&self, r: u64) -> u64 {
+        (r % self.orders) * self.regions + r / self.orders
     }
 
     /// The regions of the map of `mask` (the cells of the pattern's tiles), as cell masks in index order.
@@ -840,6 +863,199 @@ impl StateSpace for ZeroSpace {
     }
 }
 
+/// The zero-aware space of [`ZeroSpace`] ranked *region-major* for the build: rank `region * k! + order` (the
+/// search's index is order-major, `order * R + region`). All the states of one region share its map and their
+/// moves (a tile next to the region onto a region cell next to it), so the moves are worked out once per region
+/// (kept in the scratch while the scan stays in the region), and a move sends the `k!` states of a region to the
+/// `k!` states of one other region, keeping the order (a tile that passes no other tile in reading order) or
+/// changing it by a sum that depends on the tiles passed: the neighbours of a region's states lie in a few blocks
+/// of `k!` ranks (40 KB for 8 tiles), which stay in the cache while the scan crosses the region. Searched by
+/// [`crate::exact::bfs::bfs_unit`]; [`Pdb::from_distances`] turns the distances into the databases.
+#[derive(Debug, Clone)]
+pub struct ZeroBuildSpace {
+    index: Arc<ZeroIndex>,
+    k: usize,
+    goal: u64,
+    /// Neighbours of each cell, as a mask.
+    nb: Vec<u64>,
+    /// `order_tiles[order * k + place]`: the tile on the `place`-th of the map's cells.
+    order_tiles: Vec<u8>,
+    orders: u64,
+}
+
+/// One move of a region's states in [`ZeroBuildSpace`]: the tile on the map's `place`-th cell slides onto a cell
+/// of the region, passing the tiles on places `lo..hi` (none when `lo == hi`), into region `target` of the new map.
+#[derive(Debug, Clone, Copy)]
+struct RegionMove {
+    /// The first rank of the region reached (`region * k!`).
+    target: u64,
+    place: u8,
+    lo: u8,
+    hi: u8,
+    /// The tile moves up the board (to a lower place).
+    up: bool,
+    /// The cell the tile moves to (for the debug checks).
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    to: u8,
+}
+
+/// Working memory of [`ZeroBuildSpace`]: the region last expanded and its moves.
+#[derive(Debug, Clone)]
+pub struct ZeroBuildScratch {
+    /// The first rank of the region (past every rank before the first).
+    first: u64,
+    moves: Vec<RegionMove>,
+}
+
+impl ZeroBuildSpace {
+    /// The space of the tiles whose goal cells are `cells` on `shape`, for the goal whose blank is on `blank`.
+    pub fn new(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        index: Arc<ZeroIndex>,
+    ) -> Result<ZeroBuildSpace> {
+        let z = ZeroSpace::new(shape, cells, blank, index.clone())?;
+        let k = cells.len();
+        let mut order_tiles = vec![0u8; index.order_places.len()];
+        for (places, tiles) in index
+            .order_places
+            .chunks_exact(k)
+            .zip(order_tiles.chunks_exact_mut(k))
+        {
+            for (i, &p) in places.iter().enumerate() {
+                tiles[p as usize] = i as u8;
+            }
+        }
+        let goal = index.index(cells, blank as u8);
+        Ok(ZeroBuildSpace {
+            goal: index.region_major(goal),
+            k,
+            nb: z.nb,
+            order_tiles,
+            orders: index.orders,
+            index,
+        })
+    }
+
+    /// The moves of region `g`'s states.
+    fn region_moves(&self, g: usize, moves: &mut Vec<RegionMove>) {
+        let ix = &*self.index;
+        moves.clear();
+        let mask = ix.map_masks[ix.region_map[g] as usize];
+        let region = ix.region_masks[g];
+        let mut left = mask;
+        for place in 0..self.k {
+            let c = left.trailing_zeros();
+            left &= left - 1;
+            let mut targets = self.nb[c as usize] & region;
+            while targets != 0 {
+                let b = targets.trailing_zeros();
+                targets &= targets - 1;
+                let moved = mask ^ (1u64 << c) ^ (1u64 << b);
+                let m = ix.subsets.rank(moved) as usize;
+                let target = ix.region_start[m] as u64 + ix.region_of[m * ix.n + c as usize] as u64;
+                let to = (moved & ((1u64 << b) - 1)).count_ones() as usize;
+                let (lo, hi, up) = if to <= place {
+                    (to, place, true)
+                } else {
+                    (place + 1, to + 1, false)
+                };
+                moves.push(RegionMove {
+                    target: target * self.orders,
+                    place: place as u8,
+                    lo: lo as u8,
+                    hi: hi as u8,
+                    up,
+                    to: b as u8,
+                });
+            }
+        }
+    }
+}
+
+impl StateSpace for ZeroBuildSpace {
+    type Scratch = ZeroBuildScratch;
+
+    fn size(&self) -> u64 {
+        self.index.size()
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.goal]
+    }
+
+    fn scratch(&self) -> ZeroBuildScratch {
+        ZeroBuildScratch {
+            first: self.size(),
+            moves: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn expand(&self, rank: u64, s: &mut ZeroBuildScratch, visit: &mut impl FnMut(u64, u8)) {
+        if rank < s.first || rank >= s.first + self.orders {
+            let g = rank / self.orders;
+            s.first = g * self.orders;
+            self.region_moves(g as usize, &mut s.moves);
+        }
+        let order = rank - s.first;
+        let k = self.k;
+        let tiles = &self.order_tiles[order as usize * k..order as usize * k + k];
+        let weights = &self.index.order_weights;
+        for mv in &s.moves {
+            // The order changes only by the passed tiles (see `ZeroIndex::slid`): the moved tile's digit by the
+            // passed tiles earlier than it, less those passed, and each passed tile earlier than it by one.
+            let mut child = order;
+            if mv.lo < mv.hi {
+                let i = tiles[mv.place as usize] as usize;
+                let w = weights[i];
+                let (mut earlier, mut earlier_weights) = (0u64, 0u64);
+                for &x in &tiles[mv.lo as usize..mv.hi as usize] {
+                    let before = ((x as usize) < i) as u64;
+                    earlier += before;
+                    earlier_weights += before * weights[x as usize];
+                }
+                let s = (mv.hi - mv.lo) as u64;
+                child = if mv.up {
+                    order + earlier_weights + earlier * w - s * w
+                } else {
+                    order + s * w - earlier * w - earlier_weights
+                };
+            }
+            let r = mv.target + child;
+            #[cfg(debug_assertions)]
+            {
+                let ix = &*self.index;
+                let mut items = [0u8; MAX_PATTERN];
+                ix.decode(ix.order_major(rank), &mut items[..k]);
+                let tile = tiles[mv.place as usize] as usize;
+                let from = items[tile];
+                items[tile] = mv.to;
+                debug_assert_eq!(r, ix.region_major(ix.index(&items[..k], from)));
+            }
+            visit(r, 1);
+        }
+    }
+}
+
+/// The memory budget of [`Pdb::build_within`] and [`Pdb::build_zero_aware_within`] when none is given: 8 GiB.
+pub const BYTE_BUILD_BUDGET: u64 = 8 << 30;
+
+/// Memory the byte build of a `k`-tile pattern database of `shape` needs (`None` when the zero-aware index does
+/// not take such patterns): a byte per zero-aware entry while searching, then the database's 4 bits per entry
+/// (the zero-aware one's when `zero_aware`, else the plain one's, per placement), and the build's order table
+/// (`k! * k` bytes). For 8 tiles of the 15-puzzle: 1.43 GB + 259 MB.
+pub fn byte_build_bytes(shape: Shape, k: usize, zero_aware: bool) -> Option<u64> {
+    let z = ZeroIndex::new(shape, k).ok()?;
+    let out = if zero_aware {
+        z.size()
+    } else {
+        PartialRanker::new(shape.cells(), k)?.size()
+    };
+    Some(z.size() + out / 2 + z.orders * k as u64)
+}
+
 /// A built pattern database: for each placement of the pattern's tiles, `(cost - manhattan) / 2` in 4 bits.
 #[derive(Debug, Clone)]
 pub struct Pdb {
@@ -864,13 +1080,187 @@ impl Pdb {
     /// states for 8 tiles of the 15-puzzle), when the pattern leaves the blank a cell (every state then reached) and
     /// [`ZeroIndex`] indexes it; else by the search over placements and blank cells.
     pub fn build(shape: Shape, cells: &[u8], blank: usize, progress: &dyn Progress) -> Result<Pdb> {
+        Pdb::build_within(shape, cells, blank, None, progress)
+    }
+
+    /// [`Pdb::build`] choosing its method by a memory budget (`None`: [`BYTE_BUILD_BUDGET`]): the byte build
+    /// ([`byte_build_bytes`]: a byte per zero-aware entry, the fastest) when it fits, else the compact zero-aware
+    /// build (two bits per entry), else, for patterns the zero-aware index does not take, the search over
+    /// placements and blank cells.
+    pub fn build_within(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        budget: Option<u64>,
+        progress: &dyn Progress,
+    ) -> Result<Pdb> {
         if cells.len() + 2 <= shape.cells() && ZeroIndex::new(shape, cells.len()).is_ok() {
-            let z = Pdb::build_zero_aware(shape, cells, blank, progress)?;
+            if byte_build_bytes(shape, cells.len(), false)
+                .is_some_and(|b| b <= budget.unwrap_or(BYTE_BUILD_BUDGET))
+            {
+                return Pdb::build_bytes(shape, cells, blank, false, progress);
+            }
+            let z = Pdb::build_zero_aware_compact(shape, cells, blank, progress)?;
             if let Some(plain) = Pdb::plain_from_zero_aware(&z) {
                 return Ok(plain);
             }
         }
         Pdb::build_direct(shape, cells, blank, progress)
+    }
+
+    /// The databases of a zero-aware space's distances (`dist`: a byte per rank of [`ZeroBuildSpace`],
+    /// [`UNSEEN`](crate::exact::bfs::UNSEEN) where not reached; `levels`: states per distance): the zero-aware
+    /// database (an entry per placement and region) when `zero_aware`, else the plain one (the least entry over
+    /// each placement's regions, with the plain build's histogram: a region of `s` cells at distance `d` is `s`
+    /// states of the plain space). Bit for bit what the compact builds give (tests compare them).
+    ///
+    /// One pass, in parallel over blocks of 64 orders: for each map, the block's distances of each region are one
+    /// run of 64 bytes, and each placement is decoded once for all its regions.
+    fn from_distances(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        index: &Arc<ZeroIndex>,
+        dist: &PackedTable,
+        levels: Vec<u64>,
+        zero_aware: bool,
+    ) -> Result<Pdb> {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        const BLOCK: u64 = 64;
+        let k = cells.len();
+        let ranker = PartialRanker::new(shape.cells(), k)
+            .ok_or_else(|| Error::Internal("pattern too large".into()))?;
+        let (orders, regions) = (index.orders, index.regions);
+        let len = if zero_aware {
+            index.size()
+        } else {
+            ranker.size()
+        };
+        let words = PackedTable::words_for(PDB_BITS, len);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+        // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
+        let entries: &[AtomicU64] =
+            unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
+        let bytes = dist.words();
+        let byte = |r: u64| (bytes[(r / 8) as usize] >> ((r % 8) * 8)) as u8;
+        let maps = index.region_start.len() - 1;
+        let md = ManhattanTable::new(shape, cells);
+        let (histogram, capped) = (0..orders.div_ceil(BLOCK))
+            .into_par_iter()
+            .fold(
+                || (Vec::<u64>::new(), 0u64),
+                |(mut hist, mut capped), b| {
+                    let (o0, o1) = (b * BLOCK, ((b + 1) * BLOCK).min(orders));
+                    let mut items = [0u8; MAX_PATTERN];
+                    // Zero-aware entries: each order's row is written left to right; a word is gathered and
+                    // stored once complete (or-ed in, as the words at the ends of a row are shared).
+                    let mut pending = [(usize::MAX, 0u64); BLOCK as usize];
+                    let entry = |pending: &mut (usize, u64), e: u64, value: u64| {
+                        let w = (e / 16) as usize;
+                        if pending.0 != w {
+                            if pending.0 != usize::MAX {
+                                entries[pending.0].fetch_or(pending.1, Relaxed);
+                            }
+                            *pending = (w, 0);
+                        }
+                        pending.1 |= value << ((e % 16) * 4);
+                    };
+                    for m in 0..maps {
+                        let mask = index.map_masks[m];
+                        let (g0, g1) = (
+                            index.region_start[m] as u64,
+                            index.region_start[m + 1] as u64,
+                        );
+                        for o in o0..o1 {
+                            index.order_items(mask, o, &mut items[..k]);
+                            let md = md.of(&items[..k]);
+                            let mut best = UNSEEN_BYTE;
+                            for g in g0..g1 {
+                                let d = byte(g * orders + o);
+                                best = best.min(d);
+                                let extra = (d as u32).saturating_sub(md) / 2;
+                                if zero_aware {
+                                    capped += (d == UNSEEN_BYTE || extra > 15) as u64;
+                                    let value = if d == UNSEEN_BYTE { 15 } else { extra.min(15) };
+                                    entry(
+                                        &mut pending[(o - o0) as usize],
+                                        o * regions + g,
+                                        value as u64,
+                                    );
+                                } else if d != UNSEEN_BYTE {
+                                    if hist.len() <= d as usize {
+                                        hist.resize(d as usize + 1, 0);
+                                    }
+                                    hist[d as usize] +=
+                                        index.region_masks[g as usize].count_ones() as u64;
+                                }
+                            }
+                            if !zero_aware {
+                                let extra = (best as u32).saturating_sub(md) / 2;
+                                capped += (best == UNSEEN_BYTE || extra > 15) as u64;
+                                let value = if best == UNSEEN_BYTE {
+                                    15
+                                } else {
+                                    extra.min(15)
+                                };
+                                let p = ranker.rank(&items[..k]);
+                                entries[(p / 16) as usize]
+                                    .fetch_or((value as u64) << ((p % 16) * 4), Relaxed);
+                            }
+                        }
+                    }
+                    for &(w, bits) in &pending {
+                        if w != usize::MAX {
+                            entries[w].fetch_or(bits, Relaxed);
+                        }
+                    }
+                    (hist, capped)
+                },
+            )
+            .reduce(
+                || (Vec::new(), 0),
+                |(mut a, ca), (b, cb)| {
+                    if a.len() < b.len() {
+                        a.resize(b.len(), 0);
+                    }
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    (a, ca + cb)
+                },
+            );
+        let table = PackedTable::from_words(PDB_BITS, len, raw)
+            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
+        Ok(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            blank: blank as u8,
+            ranker,
+            table,
+            histogram: if zero_aware { levels } else { histogram },
+            capped,
+            zero: zero_aware.then(|| index.clone()),
+        })
+    }
+
+    /// The byte build of [`Pdb::build_within`] (`zero_aware` false) or [`Pdb::build_zero_aware_within`]: the
+    /// region-major zero-aware space searched a byte per state ([`bfs_unit`]), then [`Pdb::from_distances`].
+    fn build_bytes(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        zero_aware: bool,
+        progress: &dyn Progress,
+    ) -> Result<Pdb> {
+        let index = Arc::new(ZeroIndex::new(shape, cells.len())?);
+        let space = ZeroBuildSpace::new(shape, cells, blank, index.clone())?;
+        let label = format!(
+            "{}PDB {shape} {}-tile",
+            if zero_aware { "zero-aware " } else { "" },
+            cells.len()
+        );
+        let (dist, levels) = bfs_unit(&space, &label, progress, None)?;
+        Pdb::from_distances(shape, cells, blank, &index, &dist, levels, zero_aware)
     }
 
     /// [`Pdb::build`] by the search over placements and blank cells ([`PatternSpace`], cost-0 blank moves).
@@ -955,6 +1345,33 @@ impl Pdb {
     /// cell `blank`: an entry per placement and region of the blank ([`ZeroIndex`]), by the BFS engine's compact
     /// mode over [`ZeroSpace`] (every move costs 1, so each state is settled once, at its distance).
     pub fn build_zero_aware(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        progress: &dyn Progress,
+    ) -> Result<Pdb> {
+        Pdb::build_zero_aware_within(shape, cells, blank, None, progress)
+    }
+
+    /// [`Pdb::build_zero_aware`] choosing its method by a memory budget (`None`: [`BYTE_BUILD_BUDGET`]): the byte
+    /// build when it fits ([`byte_build_bytes`]), else the compact one (two bits per entry while searching).
+    pub fn build_zero_aware_within(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        budget: Option<u64>,
+        progress: &dyn Progress,
+    ) -> Result<Pdb> {
+        if byte_build_bytes(shape, cells.len(), true)
+            .is_some_and(|b| b <= budget.unwrap_or(BYTE_BUILD_BUDGET))
+        {
+            return Pdb::build_bytes(shape, cells, blank, true, progress);
+        }
+        Pdb::build_zero_aware_compact(shape, cells, blank, progress)
+    }
+
+    /// [`Pdb::build_zero_aware`] by the compact search over [`ZeroSpace`] (two bits per entry).
+    fn build_zero_aware_compact(
         shape: Shape,
         cells: &[u8],
         blank: usize,
@@ -1397,14 +1814,25 @@ mod tests {
             assert_eq!(pdb.packed().words(), &words[..], "{shape} {cells:?}");
             assert_eq!(pdb.histogram(), &histogram[..], "{shape} {cells:?}");
             assert_eq!(pdb.capped(), capped, "{shape} {cells:?}");
-            // Derived from the zero-aware database: the same, except where a full pattern leaves placements
-            // unreached (the derivation then declines).
+            // The zero-aware database: the byte build (region-major, one byte per entry) bit for bit the compact
+            // one (a budget of 0 bytes forces it).
             let z = Pdb::build_zero_aware(shape, &cells, blank, &NoProgress).unwrap();
-            match Pdb::plain_from_zero_aware(&z) {
+            let zc =
+                Pdb::build_zero_aware_within(shape, &cells, blank, Some(0), &NoProgress).unwrap();
+            assert_eq!(z.packed().words(), zc.packed().words(), "{shape} {cells:?}");
+            assert_eq!(z.histogram(), zc.histogram(), "{shape} {cells:?}");
+            assert_eq!(z.capped(), zc.capped(), "{shape} {cells:?}");
+            // Derived from the zero-aware database, by either build: the same, except where a full pattern leaves
+            // placements unreached (the derivation then declines).
+            match Pdb::plain_from_zero_aware(&zc) {
                 Some(derived) => {
-                    let built = Pdb::build(shape, &cells, blank, &NoProgress).unwrap();
-                    assert_eq!(built.packed().words(), &words[..], "{shape} {cells:?}");
-                    assert_eq!(built.histogram(), &histogram[..], "{shape} {cells:?}");
+                    for budget in [None, Some(0)] {
+                        let built =
+                            Pdb::build_within(shape, &cells, blank, budget, &NoProgress).unwrap();
+                        assert_eq!(built.packed().words(), &words[..], "{shape} {cells:?}");
+                        assert_eq!(built.histogram(), &histogram[..], "{shape} {cells:?}");
+                        assert_eq!(built.capped(), capped, "{shape} {cells:?}");
+                    }
                     assert_eq!(derived.packed().words(), &words[..], "{shape} {cells:?}");
                     assert_eq!(derived.histogram(), &histogram[..], "{shape} {cells:?}");
                     assert_eq!(derived.capped(), capped, "{shape} {cells:?}");
