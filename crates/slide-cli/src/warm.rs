@@ -282,7 +282,7 @@ fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
             let sizes = partition::default_sizes(shape);
             let bytes = sizes
                 .iter()
-                .map(|&k| slide::engine::pdb_build_bytes(shape, k))
+                .map(|&k| slide::engine::pdb_build_bytes(shape, k, None))
                 .max()
                 .unwrap_or(0);
             // Each database searches the placements of its tiles and the blank.

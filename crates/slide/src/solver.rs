@@ -292,15 +292,23 @@ pub fn table_build_bytes(shape: Shape) -> u64 {
     states.saturating_add(states.saturating_mul(bits) / 8)
 }
 
-/// Memory a pattern-database build needs. Through the zero-aware build ([`Pdb::build`]): two bits and four per
-/// zero-aware entry while it searches, then its four bits and the plain table's (4 bits per placement). Else two
-/// bits per placement of the pattern and the blank (the compact search), then a bit and 4 bits per placement of the
-/// pattern (placements reached, the entries).
-pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
+/// Memory a pattern-database build needs, by the method [`Pdb::build_within`] takes under `budget` (`None`: the
+/// default budget, [`crate::search::pdb::BYTE_BUILD_BUDGET`]). The byte build, when it fits the budget: a byte
+/// per zero-aware entry, then the plain table (4 bits per placement;
+/// [`crate::search::pdb::byte_build_bytes`]). Else the compact zero-aware build: two bits and four per zero-aware
+/// entry while it searches, then its four bits and the plain table's. Else (patterns the zero-aware index does
+/// not take) two bits per placement of the pattern and the blank (the compact search), then a bit and 4 bits per
+/// placement of the pattern (placements reached, the entries).
+pub fn pdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     let n = shape.cells();
     let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     if k + 2 <= n {
         if let Ok(z) = crate::search::pdb::ZeroIndex::new(shape, k) {
+            if let Some(bytes) = crate::search::pdb::byte_build_bytes(shape, k, false)
+                .filter(|&b| b <= budget.unwrap_or(crate::search::pdb::BYTE_BUILD_BUDGET))
+            {
+                return bytes;
+            }
             let entries = z.size() / 2;
             return (z.size() / 4 + entries).max(entries.saturating_add(placements / 2));
         }
@@ -310,9 +318,15 @@ pub fn pdb_build_bytes(shape: Shape, k: usize) -> u64 {
     (with_blank / 4).saturating_add(placements / 8 + placements / 2)
 }
 
-/// Memory a zero-aware pattern-database build needs: two bits (the compact search) and four (the entries) per
-/// entry, placements times the blank's regions (`u64::MAX` when the pattern is too large to index).
-pub fn zpdb_build_bytes(shape: Shape, k: usize) -> u64 {
+/// Memory a zero-aware pattern-database build needs under `budget` (as [`pdb_build_bytes`]): the byte build's
+/// when it fits (a byte per entry, then the entries' 4 bits), else two bits (the compact search) and four (the
+/// entries) per entry, placements times the blank's regions (`u64::MAX` when the pattern is too large to index).
+pub fn zpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
+    if let Some(bytes) = crate::search::pdb::byte_build_bytes(shape, k, true)
+        .filter(|&b| b <= budget.unwrap_or(crate::search::pdb::BYTE_BUILD_BUDGET))
+    {
+        return bytes;
+    }
     crate::search::pdb::ZeroIndex::new(shape, k).map_or(u64::MAX, |z| z.size() / 4 + z.size() / 2)
 }
 
@@ -1431,6 +1445,7 @@ impl Solver {
         zero_aware: bool,
     ) -> Result<Pdb> {
         PatternSpace::new(shape, cells, blank)?;
+        let budget = self.max_memory;
         let len = if zero_aware {
             crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size()
         } else {
@@ -1463,18 +1478,18 @@ impl Solver {
                 ),
                 || {
                     if zero_aware {
-                        zpdb_build_bytes(shape, cells.len())
+                        zpdb_build_bytes(shape, cells.len(), budget)
                     } else {
-                        pdb_build_bytes(shape, cells.len())
+                        pdb_build_bytes(shape, cells.len(), budget)
                     }
                 },
             ),
             |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, zero_aware),
             |progress| {
                 if zero_aware {
-                    Pdb::build_zero_aware(shape, cells, blank, progress)
+                    Pdb::build_zero_aware_within(shape, cells, blank, budget, progress)
                 } else {
-                    Pdb::build(shape, cells, blank, progress)
+                    Pdb::build_within(shape, cells, blank, budget, progress)
                 }
             },
             |p, meta| Meta {

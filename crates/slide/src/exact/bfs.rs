@@ -378,14 +378,14 @@ pub fn bfs_unit<S: StateSpace>(
     cancel: Option<&AtomicBool>,
 ) -> Result<(PackedTable, Vec<u64>)> {
     let size = space.size();
-    let words = usize::try_from(PackedTable::words_for(8, size) as u64)
-        .ok()
-        .filter(|_| size < u64::MAX / 8)
-        .ok_or_else(|| Error::TooMuchMemory {
+    if size > isize::MAX as u64 / 2 {
+        return Err(Error::TooMuchMemory {
             what: "a state space".into(),
             needed: size,
-            limit: usize::MAX as u64,
-        })?;
+            limit: isize::MAX as u64 / 2,
+        });
+    }
+    let words = PackedTable::words_for(8, size);
     let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
     raw.par_iter_mut().for_each(|w| *w = u64::MAX);
     let mut histogram = Vec::new();
@@ -639,5 +639,44 @@ mod tests {
         check(&ring);
         check(&random);
         assert!(bfs(&random, "r", &NoProgress, None).unwrap().max_distance() > 5);
+    }
+
+    /// The byte search for unit costs gives the general engine's distances and histogram, unreached states
+    /// included, on a graph whose edges all cost 1 (a size that is not a multiple of 8: the last word's spare
+    /// bytes must not be taken for states).
+    #[test]
+    fn unit_costs_match_bytes() {
+        let n = 100_005u64;
+        let mut edges = vec![Vec::new(); n as usize];
+        let mut x = 987u64;
+        for a in 0..n - 2 {
+            for _ in 0..2 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let b = if x >> 61 == 0 {
+                    (x >> 20) % (n - 2)
+                } else {
+                    (a + (x >> 40) % 40) % (n - 2)
+                };
+                edges[a as usize].push((b, 1));
+                edges[b as usize].push((a, 1));
+            }
+        }
+        let random = Random(edges);
+        let want = bfs(&random, "bytes", &NoProgress, None).unwrap();
+        let (got, hist) = bfs_unit(&random, "unit", &NoProgress, None).unwrap();
+        assert_eq!(got.len(), n);
+        for r in 0..n {
+            assert_eq!(got.get(r), want.bytes[r as usize] as u32, "rank {r}");
+        }
+        assert_eq!(got.get(n - 1), UNSEEN as u32);
+        assert_eq!(hist, want.histogram);
+        assert!(want.max_distance() > 5);
+        let cancel = AtomicBool::new(true);
+        assert!(matches!(
+            bfs_unit(&random, "unit", &NoProgress, Some(&cancel)),
+            Err(Error::Cancelled)
+        ));
     }
 }
