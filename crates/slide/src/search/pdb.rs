@@ -870,7 +870,8 @@ impl StateSpace for ZeroSpace {
 /// `k!` states of one other region, keeping the order (a tile that passes no other tile in reading order) or
 /// changing it by a sum that depends on the tiles passed: the neighbours of a region's states lie in a few blocks
 /// of `k!` ranks (40 KB for 8 tiles), which stay in the cache while the scan crosses the region. Searched by
-/// [`crate::exact::bfs::bfs_unit`]; [`Pdb::from_distances`] turns the distances into the databases.
+/// [`crate::exact::bfs::bfs_unit`]; [`Pdb::zero_from_distances`] and [`Pdb::plain_from_distances`] turn the
+/// distances into the databases.
 #[derive(Debug, Clone)]
 pub struct ZeroBuildSpace {
     index: Arc<ZeroIndex>,
@@ -1108,22 +1109,18 @@ impl Pdb {
         Pdb::build_direct(shape, cells, blank, progress)
     }
 
-    /// The databases of a zero-aware space's distances (`dist`: a byte per rank of [`ZeroBuildSpace`],
-    /// [`UNSEEN`](crate::exact::bfs::UNSEEN) where not reached; `levels`: states per distance): the zero-aware
-    /// database (an entry per placement and region) when `zero_aware`, else the plain one (the least entry over
-    /// each placement's regions, with the plain build's histogram: a region of `s` cells at distance `d` is `s`
-    /// states of the plain space). Bit for bit what the compact builds give (tests compare them).
-    ///
-    /// One pass, in parallel over blocks of 64 orders: for each map, the block's distances of each region are one
-    /// run of 64 bytes, and each placement is decoded once for all its regions.
-    fn from_distances(
+    /// The zero-aware database of a zero-aware space's distances (`dist`: a byte per rank of [`ZeroBuildSpace`],
+    /// [`UNSEEN`](crate::exact::bfs::UNSEEN) where not reached; `levels`: states per distance), bit for bit what
+    /// the compact build gives (tests compare them). A blocked transpose, in parallel over blocks of 64 orders:
+    /// for each map, the block's distances of each region are one run of 64 bytes, each placement is decoded
+    /// once for all its regions, and the 64 orders' rows of entries are written left to right.
+    fn zero_from_distances(
         shape: Shape,
         cells: &[u8],
         blank: usize,
         index: &Arc<ZeroIndex>,
         dist: &PackedTable,
         levels: Vec<u64>,
-        zero_aware: bool,
     ) -> Result<Pdb> {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         const BLOCK: u64 = 64;
@@ -1131,11 +1128,7 @@ impl Pdb {
         let ranker = PartialRanker::new(shape.cells(), k)
             .ok_or_else(|| Error::Internal("pattern too large".into()))?;
         let (orders, regions) = (index.orders, index.regions);
-        let len = if zero_aware {
-            index.size()
-        } else {
-            ranker.size()
-        };
+        let len = index.size();
         let words = PackedTable::words_for(PDB_BITS, len);
         let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
         // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
@@ -1145,49 +1138,127 @@ impl Pdb {
         let byte = |r: u64| (bytes[(r / 8) as usize] >> ((r % 8) * 8)) as u8;
         let maps = index.region_start.len() - 1;
         let md = ManhattanTable::new(shape, cells);
-        let (histogram, capped) = (0..orders.div_ceil(BLOCK))
+        let capped: u64 = (0..orders.div_ceil(BLOCK))
             .into_par_iter()
-            .fold(
-                || (Vec::<u64>::new(), 0u64),
-                |(mut hist, mut capped), b| {
-                    let (o0, o1) = (b * BLOCK, ((b + 1) * BLOCK).min(orders));
-                    let mut items = [0u8; MAX_PATTERN];
-                    // Zero-aware entries: each order's row is written left to right; a word is gathered and
-                    // stored once complete (or-ed in, as the words at the ends of a row are shared).
-                    let mut pending = [(usize::MAX, 0u64); BLOCK as usize];
-                    let entry = |pending: &mut (usize, u64), e: u64, value: u64| {
-                        let w = (e / 16) as usize;
-                        if pending.0 != w {
-                            if pending.0 != usize::MAX {
-                                entries[pending.0].fetch_or(pending.1, Relaxed);
+            .map(|b| {
+                let mut capped = 0u64;
+                let (o0, o1) = (b * BLOCK, ((b + 1) * BLOCK).min(orders));
+                let mut items = [0u8; MAX_PATTERN];
+                // Each order's row is written left to right; a word is gathered and stored once complete (or-ed
+                // in, as the words at the ends of a row are shared with the next order's).
+                let mut pending = [(usize::MAX, 0u64); BLOCK as usize];
+                for m in 0..maps {
+                    let mask = index.map_masks[m];
+                    let (g0, g1) = (
+                        index.region_start[m] as u64,
+                        index.region_start[m + 1] as u64,
+                    );
+                    for o in o0..o1 {
+                        index.order_items(mask, o, &mut items[..k]);
+                        let md = md.of(&items[..k]);
+                        let pending = &mut pending[(o - o0) as usize];
+                        for g in g0..g1 {
+                            let d = byte(g * orders + o);
+                            let extra = (d as u32).saturating_sub(md) / 2;
+                            capped += (d == UNSEEN_BYTE || extra > 15) as u64;
+                            let value = if d == UNSEEN_BYTE { 15 } else { extra.min(15) };
+                            let e = o * regions + g;
+                            let w = (e / 16) as usize;
+                            if pending.0 != w {
+                                if pending.0 != usize::MAX {
+                                    entries[pending.0].fetch_or(pending.1, Relaxed);
+                                }
+                                *pending = (w, 0);
                             }
-                            *pending = (w, 0);
+                            pending.1 |= (value as u64) << ((e % 16) * 4);
                         }
-                        pending.1 |= value << ((e % 16) * 4);
-                    };
+                    }
+                }
+                for &(w, bits) in &pending {
+                    if w != usize::MAX {
+                        entries[w].fetch_or(bits, Relaxed);
+                    }
+                }
+                capped
+            })
+            .sum();
+        let table = PackedTable::from_words(PDB_BITS, len, raw)
+            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
+        Ok(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            blank: blank as u8,
+            ranker,
+            table,
+            histogram: levels,
+            capped,
+            zero: Some(index.clone()),
+        })
+    }
+
+    /// The plain database of a zero-aware space's distances (as [`Pdb::zero_from_distances`]): for each placement,
+    /// the least distance over its regions, and the plain build's histogram (a region of `s` cells at distance `d`
+    /// is `s` states of the plain space); bit for bit what the other builds give (tests compare them).
+    ///
+    /// In parallel over the cells of the pattern's first tile: the placements with the first tile on cell `c` are
+    /// one run of plain ranks (the first tile's cell is the most significant digit), written by one thread with
+    /// no atomic operation; they are, for each map holding `c`, the orders that put the first tile on `c` (one run
+    /// of `(k-1)!` orders, its first digit being `c`'s place in the map), so each region's distances are read as
+    /// runs of `(k-1)!` bytes.
+    fn plain_from_distances(
+        shape: Shape,
+        cells: &[u8],
+        blank: usize,
+        index: &ZeroIndex,
+        dist: &PackedTable,
+    ) -> Result<Pdb> {
+        let (n, k) = (shape.cells(), cells.len());
+        let ranker =
+            PartialRanker::new(n, k).ok_or_else(|| Error::Internal("pattern too large".into()))?;
+        let len = ranker.size();
+        let words = PackedTable::words_for(PDB_BITS, len);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+        let bytes = dist.words();
+        let byte = |r: u64| (bytes[(r / 8) as usize] >> ((r % 8) * 8)) as u8;
+        let orders = index.orders;
+        let run = orders / k as u64; // (k-1)! orders per place of the first tile
+        let per_cell = ranker.weight(0); // placements per cell of the first tile
+        let md = ManhattanTable::new(shape, cells);
+        let maps = index.region_start.len() - 1;
+        // A task per cell of the first tile when its runs fill whole words, else one task for all.
+        let (tasks, cells_per_task) = if per_cell % 16 == 0 { (n, 1) } else { (1, n) };
+        let task_words = if tasks == 1 {
+            words
+        } else {
+            (per_cell / 16) as usize
+        };
+        let (histogram, capped) = raw
+            .par_chunks_mut(task_words)
+            .take(tasks)
+            .enumerate()
+            .map(|(t, ws)| {
+                let (mut hist, mut capped) = (Vec::<u64>::new(), 0u64);
+                let mut items = [0u8; MAX_PATTERN];
+                let first_rank = t as u64 * per_cell * cells_per_task as u64;
+                for c in t * cells_per_task..(t + 1) * cells_per_task {
                     for m in 0..maps {
                         let mask = index.map_masks[m];
+                        if mask >> c & 1 == 0 {
+                            continue;
+                        }
+                        let place = (mask & ((1u64 << c) - 1)).count_ones() as u64;
                         let (g0, g1) = (
                             index.region_start[m] as u64,
                             index.region_start[m + 1] as u64,
                         );
-                        for o in o0..o1 {
+                        for o in place * run..(place + 1) * run {
                             index.order_items(mask, o, &mut items[..k]);
-                            let md = md.of(&items[..k]);
+                            debug_assert_eq!(items[0] as usize, c);
                             let mut best = UNSEEN_BYTE;
                             for g in g0..g1 {
                                 let d = byte(g * orders + o);
                                 best = best.min(d);
-                                let extra = (d as u32).saturating_sub(md) / 2;
-                                if zero_aware {
-                                    capped += (d == UNSEEN_BYTE || extra > 15) as u64;
-                                    let value = if d == UNSEEN_BYTE { 15 } else { extra.min(15) };
-                                    entry(
-                                        &mut pending[(o - o0) as usize],
-                                        o * regions + g,
-                                        value as u64,
-                                    );
-                                } else if d != UNSEEN_BYTE {
+                                if d != UNSEEN_BYTE {
                                     if hist.len() <= d as usize {
                                         hist.resize(d as usize + 1, 0);
                                     }
@@ -1195,28 +1266,20 @@ impl Pdb {
                                         index.region_masks[g as usize].count_ones() as u64;
                                 }
                             }
-                            if !zero_aware {
-                                let extra = (best as u32).saturating_sub(md) / 2;
-                                capped += (best == UNSEEN_BYTE || extra > 15) as u64;
-                                let value = if best == UNSEEN_BYTE {
-                                    15
-                                } else {
-                                    extra.min(15)
-                                };
-                                let p = ranker.rank(&items[..k]);
-                                entries[(p / 16) as usize]
-                                    .fetch_or((value as u64) << ((p % 16) * 4), Relaxed);
-                            }
+                            let extra = (best as u32).saturating_sub(md.of(&items[..k])) / 2;
+                            capped += (best == UNSEEN_BYTE || extra > 15) as u64;
+                            let value = if best == UNSEEN_BYTE {
+                                15
+                            } else {
+                                extra.min(15)
+                            };
+                            let p = ranker.rank(&items[..k]) - first_rank;
+                            ws[(p / 16) as usize] |= (value as u64) << ((p % 16) * 4);
                         }
                     }
-                    for &(w, bits) in &pending {
-                        if w != usize::MAX {
-                            entries[w].fetch_or(bits, Relaxed);
-                        }
-                    }
-                    (hist, capped)
-                },
-            )
+                }
+                (hist, capped)
+            })
             .reduce(
                 || (Vec::new(), 0),
                 |(mut a, ca), (b, cb)| {
@@ -1237,14 +1300,15 @@ impl Pdb {
             blank: blank as u8,
             ranker,
             table,
-            histogram: if zero_aware { levels } else { histogram },
+            histogram,
             capped,
-            zero: zero_aware.then(|| index.clone()),
+            zero: None,
         })
     }
 
     /// The byte build of [`Pdb::build_within`] (`zero_aware` false) or [`Pdb::build_zero_aware_within`]: the
-    /// region-major zero-aware space searched a byte per state ([`bfs_unit`]), then [`Pdb::from_distances`].
+    /// region-major zero-aware space searched a byte per state ([`bfs_unit`]), then [`Pdb::zero_from_distances`] or
+    /// [`Pdb::plain_from_distances`].
     fn build_bytes(
         shape: Shape,
         cells: &[u8],
@@ -1260,7 +1324,11 @@ impl Pdb {
             cells.len()
         );
         let (dist, levels) = bfs_unit(&space, &label, progress, None)?;
-        Pdb::from_distances(shape, cells, blank, &index, &dist, levels, zero_aware)
+        if zero_aware {
+            Pdb::zero_from_distances(shape, cells, blank, &index, &dist, levels)
+        } else {
+            Pdb::plain_from_distances(shape, cells, blank, &index, &dist)
+        }
     }
 
     /// [`Pdb::build`] by the search over placements and blank cells ([`PatternSpace`], cost-0 blank moves).
