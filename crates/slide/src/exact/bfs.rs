@@ -101,14 +101,7 @@ pub fn bfs<S: StateSpace>(
         progress.start(label, size);
         let mut depth: u8 = 0;
         loop {
-            if cancel.is_some_and(|c| c.load(Relaxed)) {
-                progress.finish();
-                return Err(Error::Cancelled);
-            }
-            if depth == OPEN - 1 {
-                progress.finish();
-                return Err(Error::Internal("a distance does not fit in 7 bits".into()));
-            }
+            next_level(progress, cancel, depth < OPEN - 1, "7 bits")?;
             let d = depth;
             let expanded: u64 = cells
                 .par_chunks(CHUNK)
@@ -156,6 +149,27 @@ pub fn bfs<S: StateSpace>(
     });
     let histogram = histogram(&bytes);
     Ok(Distances { bytes, histogram })
+}
+
+/// The check before each level of a search: cancelled, or (`fits` false) a distance that would not fit in `what`,
+/// ends the search (the progress bar finished) with an error.
+fn next_level(
+    progress: &dyn Progress,
+    cancel: Option<&AtomicBool>,
+    fits: bool,
+    what: &str,
+) -> Result<()> {
+    if cancel.is_some_and(|c| c.load(Relaxed)) {
+        progress.finish();
+        return Err(Error::Cancelled);
+    }
+    if !fits {
+        progress.finish();
+        return Err(Error::Internal(format!(
+            "a distance does not fit in {what}"
+        )));
+    }
+    Ok(())
 }
 
 /// A byte of a state not reached yet, during the search.
@@ -272,10 +286,7 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
     }
     let mut depth: u32 = 0;
     loop {
-        if cancel.is_some_and(|c| c.load(Relaxed)) {
-            progress.finish();
-            return Err(Error::Cancelled);
-        }
+        next_level(progress, cancel, true, "")?;
         let (cur, next) = if depth % 2 == 0 {
             (0b01, 0b10)
         } else {
@@ -400,14 +411,7 @@ pub fn bfs_unit<S: StateSpace>(
         progress.start(label, size);
         let mut depth: u8 = 0;
         loop {
-            if cancel.is_some_and(|c| c.load(Relaxed)) {
-                progress.finish();
-                return Err(Error::Cancelled);
-            }
-            if depth == UNSEEN - 1 {
-                progress.finish();
-                return Err(Error::Internal("a distance does not fit in a byte".into()));
-            }
+            next_level(progress, cancel, depth < UNSEEN - 1, "a byte")?;
             let d = depth;
             let pattern = d as u64 * BYTE_LOW;
             let expanded: u64 = cells

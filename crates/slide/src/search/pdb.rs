@@ -1071,6 +1071,17 @@ pub fn byte_build_bytes(shape: Shape, k: usize, zero_aware: bool) -> Option<u64>
     Some(z.size() + out / 2 + z.orders * k as u64)
 }
 
+/// Adds histogram `b` into `a` (the longer one's length).
+fn add_histogram(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+    a
+}
+
 /// A built pattern database: for each placement of the pattern's tiles, `(cost - manhattan) / 2` in 4 bits.
 #[derive(Debug, Clone)]
 pub struct Pdb {
@@ -1089,6 +1100,31 @@ pub struct Pdb {
 pub const PDB_BITS: u32 = 4;
 
 impl Pdb {
+    /// A database from its built parts: the pattern (`shape`, goal cells, goal blank), the ranker of its
+    /// placements, the entries' words (`len` entries of 4 bits), the histogram, the capped count and, for a
+    /// zero-aware database, its index.
+    fn assemble(
+        (shape, cells, blank): (Shape, &[u8], usize),
+        ranker: PartialRanker,
+        (len, raw): (u64, Vec<u64>),
+        histogram: Vec<u64>,
+        capped: u64,
+        zero: Option<Arc<ZeroIndex>>,
+    ) -> Result<Pdb> {
+        let table = PackedTable::from_words(PDB_BITS, len, raw)
+            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
+        Ok(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            blank: blank as u8,
+            ranker,
+            table,
+            histogram,
+            capped,
+            zero,
+        })
+    }
+
     /// Builds the database of the tiles whose goal cells are `cells`, for the goal whose blank is on cell `blank`
     /// (in parallel, reporting to `progress`): through the zero-aware build ([`Pdb::plain_from_zero_aware`]),
     /// whose search settles placements times regions rather than placements times free cells (2.9 times fewer
@@ -1196,18 +1232,14 @@ impl Pdb {
                 capped
             })
             .sum();
-        let table = PackedTable::from_words(PDB_BITS, len, raw)
-            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
-        Ok(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: blank as u8,
+        Pdb::assemble(
+            (shape, cells, blank),
             ranker,
-            table,
-            histogram: levels,
+            (len, raw),
+            levels,
             capped,
-            zero: Some(index.clone()),
-        })
+            Some(index.clone()),
+        )
     }
 
     /// The plain database of a zero-aware space's distances (as `Pdb::zero_from_distances`): for each placement,
@@ -1296,28 +1328,16 @@ impl Pdb {
             })
             .reduce(
                 || (Vec::new(), 0),
-                |(mut a, ca), (b, cb)| {
-                    if a.len() < b.len() {
-                        a.resize(b.len(), 0);
-                    }
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    (a, ca + cb)
-                },
+                |(a, ca), (b, cb)| (add_histogram(a, b), ca + cb),
             );
-        let table = PackedTable::from_words(PDB_BITS, len, raw)
-            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
-        Ok(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: blank as u8,
+        Pdb::assemble(
+            (shape, cells, blank),
             ranker,
-            table,
+            (len, raw),
             histogram,
             capped,
-            zero: None,
-        })
+            None,
+        )
     }
 
     /// The byte build of [`Pdb::build_within`] (`zero_aware` false) or [`Pdb::build_zero_aware_within`]: the
@@ -1409,18 +1429,14 @@ impl Pdb {
                 count
             })
             .sum();
-        let table = PackedTable::from_words(PDB_BITS, len, raw)
-            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
-        Ok(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: blank as u8,
+        Pdb::assemble(
+            (shape, cells, blank),
             ranker,
-            table,
+            (len, raw),
             histogram,
-            capped: overflow.into_inner() + unreached,
-            zero: None,
-        })
+            overflow.into_inner() + unreached,
+            None,
+        )
     }
 
     /// Builds the zero-aware database of the tiles whose goal cells are `cells`, for the goal whose blank is on
@@ -1489,18 +1505,14 @@ impl Pdb {
             *w &= if keep == 0 { 0 } else { (1u64 << keep) - 1 };
         }
         let reached: u64 = histogram.iter().sum();
-        let table = PackedTable::from_words(PDB_BITS, len, raw)
-            .ok_or_else(|| Error::Internal("pattern database size mismatch".into()))?;
-        Ok(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: blank as u8,
-            ranker: PartialRanker::new(shape.cells(), k).expect("smaller than the index"),
-            table,
+        Pdb::assemble(
+            (shape, cells, blank),
+            PartialRanker::new(shape.cells(), k).expect("smaller than the index"),
+            (len, raw),
             histogram,
-            capped: overflow.into_inner() + (len - reached),
-            zero: Some(index),
-        })
+            overflow.into_inner() + (len - reached),
+            Some(index),
+        )
     }
 
     /// The plain database of a zero-aware one ([`Pdb::build_zero_aware`]): for each placement, the least entry over
@@ -1551,26 +1563,16 @@ impl Pdb {
                 }
                 hist
             })
-            .reduce(Vec::new, |mut a, b| {
-                if a.len() < b.len() {
-                    a.resize(b.len(), 0);
-                }
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
-                }
-                a
-            });
-        let table = PackedTable::from_words(PDB_BITS, len, raw)?;
-        Some(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: z.blank,
+            .reduce(Vec::new, add_histogram);
+        Pdb::assemble(
+            (shape, cells, z.blank as usize),
             ranker,
-            table,
+            (len, raw),
             histogram,
-            capped: 0,
-            zero: None,
-        })
+            0,
+            None,
+        )
+        .ok()
     }
 
     /// Reassembles a database from a table file's parts.
@@ -1853,6 +1855,28 @@ mod tests {
             assert_eq!(want.len() as u64, pdb.ranker().size(), "{shape} {cells:?}");
             assert!(walled > 0);
         }
+    }
+
+    /// The method a build takes follows its memory budget, and so does the estimate the solver checks up front:
+    /// the byte build when it fits, else the compact one (which needs less).
+    #[test]
+    fn build_estimates_follow_the_budget() {
+        use crate::solver::{pdb_build_bytes, zpdb_build_bytes};
+        let shape: Shape = "4x4".parse().unwrap();
+        let z = ZeroIndex::new(shape, 8).unwrap();
+        let bytes = byte_build_bytes(shape, 8, false).unwrap();
+        assert_eq!(bytes, z.size() + 518_918_400 / 2 + 40_320 * 8);
+        assert!(bytes < 1_700_000_000, "{bytes}");
+        assert_eq!(pdb_build_bytes(shape, 8, None), bytes);
+        assert_eq!(pdb_build_bytes(shape, 8, Some(bytes)), bytes);
+        let compact = pdb_build_bytes(shape, 8, Some(bytes - 1));
+        assert!(compact < bytes && compact > 1_000_000_000, "{compact}");
+        let zbytes = byte_build_bytes(shape, 8, true).unwrap();
+        assert_eq!(zbytes, z.size() + z.size() / 2 + 40_320 * 8);
+        assert_eq!(zpdb_build_bytes(shape, 8, None), zbytes);
+        assert!(zpdb_build_bytes(shape, 8, Some(zbytes - 1)) < zbytes);
+        // A pattern the zero-aware index does not take has no byte build.
+        assert_eq!(byte_build_bytes(shape, 15, false), None);
     }
 
     /// The database as it was built before the compact engine: the byte-per-state search, then the least byte over
