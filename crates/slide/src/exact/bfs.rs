@@ -405,8 +405,13 @@ pub fn bfs_unit<S: StateSpace>(
         // lives.
         let cells: &[AtomicU64] =
             unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
+        // Per chunk of UNIT_CHUNK words, a bit for each parity of depth: set when a state of such a depth is
+        // written in it, cleared when the chunk is scanned at that depth.
+        let marks: Vec<AtomicU8> = (0..words.div_ceil(UNIT_CHUNK))
+            .map(|_| AtomicU8::new(0))
+            .collect();
         for g in space.goals() {
-            reach(cells, g, 0);
+            reach(cells, &marks, g, 0);
         }
         progress.start(label, size);
         let mut depth: u8 = 0;
@@ -416,11 +421,19 @@ pub fn bfs_unit<S: StateSpace>(
             let pattern = d as u64 * BYTE_LOW;
             let expanded: u64 = cells
                 .par_chunks(UNIT_CHUNK)
+                .zip(marks.par_iter())
                 .enumerate()
                 .map_init(
                     || space.scratch(),
-                    |scratch, (ci, chunk)| {
+                    |scratch, (ci, (chunk, mark))| {
                         let mut count = 0u64;
+                        // A chunk with no state of this depth is not scanned (each move of a zero-aware space
+                        // changes its map's parity, so about half its chunks are skipped at every depth).
+                        let bit = 1u8 << (d % 2);
+                        if mark.load(Relaxed) & bit == 0 {
+                            return 0;
+                        }
+                        mark.fetch_and(!bit, Relaxed);
                         for (j, word) in chunk.iter().enumerate() {
                             // The bytes past the last rank (and the guard word) hold UNSEEN, never a depth.
                             let mut hits = zero_bytes(word.load(Relaxed) ^ pattern);
@@ -431,7 +444,7 @@ pub fn bfs_unit<S: StateSpace>(
                                 count += 1;
                                 space.expand(r, scratch, &mut |nb, cost| {
                                     debug_assert_eq!(cost, 1, "bfs_unit needs unit costs");
-                                    reach(cells, nb, d + 1);
+                                    reach(cells, &marks, nb, d + 1);
                                 });
                             }
                         }
@@ -453,8 +466,8 @@ pub fn bfs_unit<S: StateSpace>(
     Ok((table, histogram))
 }
 
-/// Words per parallel work item in [`bfs_unit`] (65,536 states).
-const UNIT_CHUNK: usize = 1 << 13;
+/// Words per parallel work item in [`bfs_unit`] (8,192 states), and per mark of the depths it holds.
+const UNIT_CHUNK: usize = 1 << 10;
 /// The low bit of every byte of a word.
 const BYTE_LOW: u64 = 0x0101_0101_0101_0101;
 
@@ -467,11 +480,17 @@ fn zero_bytes(x: u64) -> u64 {
 
 /// Sets the byte of `rank` to `d` if it is still [`UNSEEN`], in [`bfs_unit`].
 #[inline(always)]
-fn reach(cells: &[AtomicU64], rank: u64, d: u8) {
-    let word = &cells[(rank / 8) as usize];
+fn reach(cells: &[AtomicU64], marks: &[AtomicU8], rank: u64, d: u8) {
+    let w = (rank / 8) as usize;
     let shift = (rank % 8) * 8;
-    if (word.load(Relaxed) >> shift) & 0xFF == UNSEEN as u64 {
-        word.fetch_and(!(((UNSEEN ^ d) as u64) << shift), Relaxed);
+    if (cells[w].load(Relaxed) >> shift) & 0xFF == UNSEEN as u64 {
+        cells[w].fetch_and(!(((UNSEEN ^ d) as u64) << shift), Relaxed);
+        // The chunk now holds a state of depth d: it is scanned at that depth.
+        let mark = &marks[w / UNIT_CHUNK];
+        let bit = 1u8 << (d % 2);
+        if mark.load(Relaxed) & bit == 0 {
+            mark.fetch_or(bit, Relaxed);
+        }
     }
 }
 

@@ -75,7 +75,7 @@
 //! the order-major index sends about half the moves (those passing another tile) to a random line of the table.
 //! The distances then become the database in one pass (`Pdb::plain_from_distances`: by the first tile's cell,
 //! each thread its own run of plain ranks; `Pdb::zero_from_distances`: a blocked transpose to the order-major
-//! index). The 15-puzzle's 7-8 builds in 44 s of wall time and 82 s of CPU on two threads, 1.68 GB at the peak
+//! index). The 15-puzzle's 7-8 builds in 41 s of wall time and 77 s of CPU on two threads, 1.68 GB at the peak
 //! (1.43 GB of distances, then 259 MB of table), against 1 min 54 s and 221 s through the compact search; the
 //! 24-puzzle's four 6-6-6-6 databases in 28 s against 64 s. Tests check the byte build bit for bit against the
 //! compact one (both kinds of database) and the compact one against the byte-per-state direct search.
