@@ -381,7 +381,11 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
 /// the ranks of a state's neighbours lie close to its own (the region-major zero-aware space of
 /// [`crate::search::pdb`]), since then the neighbours' words stay in the cache.
 ///
-/// Memory: one byte per rank, plus small per-thread scratch.
+/// A chunk of 8,192 ranks carries a mark of the parities of depth it holds (set when a state is reached in it,
+/// cleared when it is scanned at that parity), and the scan skips the chunks without the current one: in a
+/// zero-aware space every move changes the parity of the map, so about half the chunks at every depth.
+///
+/// Memory: one byte per rank, plus a byte per chunk and small per-thread scratch.
 pub fn bfs_unit<S: StateSpace>(
     space: &S,
     label: &str,
