@@ -20,7 +20,7 @@ use slide::{Method as SolveMethod, Progress};
 /// With `serve --no-large-builds`, data whose build searches more states than this (over all its steps) is neither
 /// loaded nor built: today only the 5 × 5 pattern databases (6-6-6-6: 4 × 2.4·10⁹ states, minutes of two cores).
 /// The largest built otherwise: the 4 × 4 MTM label tables (2 × 5.0·10⁸) and the 12-cell tables (2.4·10⁸). Counted
-/// in states rather than bytes: the compact build searches the 5 × 5 databases in 0.7 GB, less than a label table.
+/// in states rather than bytes: the byte build needs 245 MB for each 5 × 5 database, less than a label table.
 pub const LARGE_BUILD_STATES: u64 = 2_000_000_000;
 
 /// What the warm-up keeps per goal: its shape, the goal's blank cell (all a complete table or an MTM label table

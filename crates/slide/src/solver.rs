@@ -304,9 +304,7 @@ pub fn pdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     if k + 2 <= n {
         if let Ok(z) = crate::search::pdb::ZeroIndex::new(shape, k) {
-            if let Some(bytes) = crate::search::pdb::byte_build_bytes(shape, k, false)
-                .filter(|&b| b <= budget.unwrap_or(crate::search::pdb::BYTE_BUILD_BUDGET))
-            {
+            if let Some(bytes) = crate::search::pdb::byte_build_taken(shape, k, false, budget) {
                 return bytes;
             }
             let entries = z.size() / 2;
@@ -322,9 +320,7 @@ pub fn pdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
 /// when it fits (a byte per entry, then the entries' 4 bits), else two bits (the compact search) and four (the
 /// entries) per entry, placements times the blank's regions (`u64::MAX` when the pattern is too large to index).
 pub fn zpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
-    if let Some(bytes) = crate::search::pdb::byte_build_bytes(shape, k, true)
-        .filter(|&b| b <= budget.unwrap_or(crate::search::pdb::BYTE_BUILD_BUDGET))
-    {
+    if let Some(bytes) = crate::search::pdb::byte_build_taken(shape, k, true, budget) {
         return bytes;
     }
     crate::search::pdb::ZeroIndex::new(shape, k).map_or(u64::MAX, |z| z.size() / 4 + z.size() / 2)

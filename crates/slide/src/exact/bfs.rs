@@ -1,6 +1,7 @@
 //! The one breadth-first search engine: exact distances over a ranked state space, in parallel.
 //!
-//! Complete distance tables and pattern databases both run through [`bfs`]. A [`StateSpace`] names its states by
+//! Complete distance tables run through [`bfs`], pattern databases through [`bfs_unit`] or [`bfs_compact`] (the
+//! same search in other layouts, below). A [`StateSpace`] names its states by
 //! dense ranks and lists each state's neighbours with a cost of 0 or 1 (a pattern database's moves of tiles outside
 //! the pattern cost 0). The engine keeps one byte per state (the distance, or [`UNSEEN`]) and proceeds level by
 //! level: it scans the ranks for states at the current depth and expands them in parallel; a neighbour reached at
@@ -12,6 +13,9 @@
 //! expanded, on the next level, or done, and the distances are not kept — each state is handed to a callback once,
 //! with its exact distance, when it is expanded. The caller keeps what it needs (a pattern database: the least
 //! distance over the blank's cells, in 4 bits per placement).
+//!
+//! [`bfs_unit`] is the search for spaces whose every move costs 1 (a zero-aware pattern space, ranked so that
+//! neighbours lie close): a byte per state in 64-bit words, scanned eight at a time, with no compare-and-swap.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 

@@ -569,9 +569,11 @@ impl ZeroIndex {
                 digits[i] = (r % base) as u8;
                 r /= base;
             }
-            let mut left: Vec<u8> = (0..k as u8).collect();
-            for (place, &d) in places.iter_mut().zip(&digits[..k]) {
-                *place = left.remove(d as usize);
+            // The places not taken yet, in order: item i takes the digit-th of them.
+            let mut left: [u8; MAX_PATTERN] = std::array::from_fn(|j| j as u8);
+            for (i, (place, &d)) in places.iter_mut().zip(&digits[..k]).enumerate() {
+                *place = left[d as usize];
+                left.copy_within(d as usize + 1..k - i, d as usize);
             }
         }
         Ok(ZeroIndex {
@@ -1071,6 +1073,18 @@ pub fn byte_build_bytes(shape: Shape, k: usize, zero_aware: bool) -> Option<u64>
     Some(z.size() + out / 2 + z.orders * k as u64)
 }
 
+/// The memory of the byte build ([`byte_build_bytes`]) when a build under `budget` (`None`:
+/// [`BYTE_BUILD_BUDGET`]) takes it, else `None`: the one rule of [`Pdb::build_within`],
+/// [`Pdb::build_zero_aware_within`] and the solver's up-front estimates.
+pub fn byte_build_taken(
+    shape: Shape,
+    k: usize,
+    zero_aware: bool,
+    budget: Option<u64>,
+) -> Option<u64> {
+    byte_build_bytes(shape, k, zero_aware).filter(|&b| b <= budget.unwrap_or(BYTE_BUILD_BUDGET))
+}
+
 /// Adds histogram `b` into `a` (the longer one's length).
 fn add_histogram(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
     if a.len() < b.len() {
@@ -1126,10 +1140,10 @@ impl Pdb {
     }
 
     /// Builds the database of the tiles whose goal cells are `cells`, for the goal whose blank is on cell `blank`
-    /// (in parallel, reporting to `progress`): through the zero-aware build ([`Pdb::plain_from_zero_aware`]),
-    /// whose search settles placements times regions rather than placements times free cells (2.9 times fewer
-    /// states for 8 tiles of the 15-puzzle), when the pattern leaves the blank a cell (every state then reached) and
-    /// [`ZeroIndex`] indexes it; else by the search over placements and blank cells.
+    /// (in parallel, reporting to `progress`), by [`Pdb::build_within`] with the default budget: through the
+    /// zero-aware search, which settles placements times regions rather than placements times free cells (2.9
+    /// times fewer states for 8 tiles of the 15-puzzle), when the pattern leaves the blank a cell (every state then
+    /// reached) and [`ZeroIndex`] indexes it; else by the search over placements and blank cells.
     pub fn build(shape: Shape, cells: &[u8], blank: usize, progress: &dyn Progress) -> Result<Pdb> {
         Pdb::build_within(shape, cells, blank, None, progress)
     }
@@ -1146,9 +1160,7 @@ impl Pdb {
         progress: &dyn Progress,
     ) -> Result<Pdb> {
         if cells.len() + 2 <= shape.cells() && ZeroIndex::new(shape, cells.len()).is_ok() {
-            if byte_build_bytes(shape, cells.len(), false)
-                .is_some_and(|b| b <= budget.unwrap_or(BYTE_BUILD_BUDGET))
-            {
+            if byte_build_taken(shape, cells.len(), false, budget).is_some() {
                 return Pdb::build_bytes(shape, cells, blank, false, progress);
             }
             let z = Pdb::build_zero_aware_compact(shape, cells, blank, progress)?;
@@ -1460,9 +1472,7 @@ impl Pdb {
         budget: Option<u64>,
         progress: &dyn Progress,
     ) -> Result<Pdb> {
-        if byte_build_bytes(shape, cells.len(), true)
-            .is_some_and(|b| b <= budget.unwrap_or(BYTE_BUILD_BUDGET))
-        {
+        if byte_build_taken(shape, cells.len(), true, budget).is_some() {
             return Pdb::build_bytes(shape, cells, blank, true, progress);
         }
         Pdb::build_zero_aware_compact(shape, cells, blank, progress)
