@@ -22,7 +22,7 @@ use crate::search::heuristic::{
 use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
-use crate::search::pdb::{PatternSpace, Pdb};
+use crate::search::pdb::{PatternSpace, Pdb, PdbLayout};
 use crate::search::pruning::MovePruner;
 use crate::search::{
     ida_star, ida_star_parallel, search_subtree, split_threshold, Frontier, Limits, Outcome,
@@ -281,7 +281,7 @@ pub struct Solver {
 }
 
 /// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells, zero-aware.
-type PdbKey = (Shape, usize, Vec<u8>, bool);
+type PdbKey = (Shape, usize, Vec<u8>, PdbLayout);
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {
@@ -324,6 +324,22 @@ pub fn zpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
         return bytes;
     }
     crate::search::pdb::ZeroIndex::new(shape, k).map_or(u64::MAX, |z| z.size() / 4 + z.size() / 2)
+}
+
+/// Memory a zero-aware pattern database in the blank-cell layout ([`Pdb::zero_cells`]) needs under `budget`: the
+/// zero-aware build's ([`zpdb_build_bytes`]), or the region-layout table and the blank-cell one side by side when
+/// that is more (`u64::MAX` when the pattern is too large to index).
+pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
+    let (Ok(z), Some(ranker)) = (
+        crate::search::pdb::ZeroIndex::new(shape, k),
+        crate::exact::rank::PartialRanker::new(shape.cells(), k),
+    ) else {
+        return u64::MAX;
+    };
+    let cells = PdbLayout::ZeroCells
+        .entries(shape.cells(), k, ranker.size(), None)
+        .map_or(u64::MAX, |e| e / 2);
+    zpdb_build_bytes(shape, k, budget).max(cells.saturating_add(z.size() / 2))
 }
 
 /// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
@@ -576,8 +592,10 @@ impl Solver {
         let mapped = |meta: &Meta| -> Option<Result<T>> {
             // The MTM label tables (kinds `*-alt`) are read into the process's own memory even so: their search
             // makes three random reads per child in 252 MB (756 MB when measured), and mapped file pages (no huge pages) made its user
-            // time 1.1 to 1.5 times longer.
-            if !self.map_files || meta.kind.ends_with("-alt") {
+            // time 1.1 to 1.5 times longer. So are the blank-cell zero-aware databases (`zcpdb`, gigabytes read at
+            // random): Korf's 100 with zc7-8 took 1.11 times 7-8's search time mapped, 0.61 times read into memory
+            // on huge pages (1.2 s to read its 2.3 GB).
+            if !self.map_files || meta.kind.ends_with("-alt") || meta.kind == "zcpdb" {
                 return None;
             }
             let m = match store.map(&name) {
@@ -1079,7 +1097,7 @@ impl Solver {
                         frame.shape(),
                         frame.blank_goal(),
                         cells.clone(),
-                        part.zero_aware(),
+                        part.layout(),
                     ))
                 })
             })
@@ -1379,29 +1397,34 @@ impl Solver {
         })?;
         let mut pdbs = Vec::new();
         for c in cells {
-            pdbs.push(if spec.zero_aware() {
-                self.zero_aware_pdb(frame.shape(), frame.blank_goal(), &c)?
-            } else {
-                self.pdb(frame.shape(), frame.blank_goal(), &c)?
-            });
+            pdbs.push(self.pdb_in(frame.shape(), frame.blank_goal(), &c, spec.layout())?);
         }
         Ok(PdbSet { pdbs })
     }
 
     /// One pattern database of a canonical shape and goal (its blank's cell), by its goal cells.
     pub fn pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
-        let key = (shape, blank, cells.to_vec(), false);
-        self.loaded_once(&self.pdbs, &key, || {
-            self.load_or_build_pdb(shape, blank, cells, false)
-        })
+        self.pdb_in(shape, blank, cells, PdbLayout::Plain)
     }
 
     /// One zero-aware pattern database ([`Pdb::build_zero_aware`]) of a canonical shape and goal, by its goal
     /// cells; cached in files of their own kind (`zpdb`).
     pub fn zero_aware_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
-        let key = (shape, blank, cells.to_vec(), true);
+        self.pdb_in(shape, blank, cells, PdbLayout::Zero)
+    }
+
+    /// One pattern database in `layout`: plain (files of kind `pdb`), zero-aware by region (`zpdb`) or zero-aware
+    /// by the blank's cell (`zcpdb`, made from the `zpdb` one, which is loaded or built and cached first).
+    pub fn pdb_in(
+        &self,
+        shape: Shape,
+        blank: usize,
+        cells: &[u8],
+        layout: PdbLayout,
+    ) -> Result<Arc<Pdb>> {
+        let key = (shape, blank, cells.to_vec(), layout);
         self.loaded_once(&self.pdbs, &key, || {
-            self.load_or_build_pdb(shape, blank, cells, true)
+            self.load_or_build_pdb(shape, blank, cells, layout)
         })
     }
 
@@ -1438,24 +1461,35 @@ impl Solver {
         shape: Shape,
         blank: usize,
         cells: &[u8],
-        zero_aware: bool,
+        layout: PdbLayout,
     ) -> Result<Pdb> {
         PatternSpace::new(shape, cells, blank)?;
         let budget = self.max_memory;
-        let len = if zero_aware {
-            crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size()
-        } else {
-            crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
-                .ok_or_else(|| Error::BadPartition {
-                    reason: "pattern too large".into(),
-                })?
-                .size()
+        let too_large = || Error::BadPartition {
+            reason: "pattern too large".into(),
+        };
+        let placements = crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
+            .ok_or_else(too_large)?
+            .size();
+        let zero = match layout {
+            PdbLayout::Plain => None,
+            PdbLayout::Zero | PdbLayout::ZeroCells => {
+                Some(crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size())
+            }
+        };
+        let len = layout
+            .entries(shape.cells(), cells.len(), placements, zero)
+            .ok_or_else(too_large)?;
+        let (kind, encoding, adjective) = match layout {
+            PdbLayout::Plain => ("pdb", "extra4", ""),
+            PdbLayout::Zero => ("zpdb", "zextra4", "zero-aware "),
+            PdbLayout::ZeroCells => ("zcpdb", "zcextra4", "zero-aware (blank-cell) "),
         };
         let expected = Meta {
-            kind: if zero_aware { "zpdb" } else { "pdb" }.into(),
+            kind: kind.into(),
             shape,
             blank,
-            encoding: if zero_aware { "zextra4" } else { "extra4" }.into(),
+            encoding: encoding.into(),
             metric: Metric::Stm.name().into(),
             pattern: cells.iter().map(|&c| c as u32).collect(),
             bits: crate::search::pdb::PDB_BITS,
@@ -1468,24 +1502,24 @@ impl Solver {
             expected,
             (
                 &format!(
-                    "a {}{}-tile pattern database of {shape}",
-                    if zero_aware { "zero-aware " } else { "" },
+                    "a {adjective}{}-tile pattern database of {shape}",
                     cells.len()
                 ),
-                || {
-                    if zero_aware {
-                        zpdb_build_bytes(shape, cells.len(), budget)
-                    } else {
-                        pdb_build_bytes(shape, cells.len(), budget)
-                    }
+                || match layout {
+                    PdbLayout::Plain => pdb_build_bytes(shape, cells.len(), budget),
+                    PdbLayout::Zero => zpdb_build_bytes(shape, cells.len(), budget),
+                    PdbLayout::ZeroCells => zcpdb_build_bytes(shape, cells.len(), budget),
                 },
             ),
-            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, zero_aware),
-            |progress| {
-                if zero_aware {
+            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, layout),
+            |progress| match layout {
+                PdbLayout::Plain => Pdb::build_within(shape, cells, blank, budget, progress),
+                PdbLayout::Zero => {
                     Pdb::build_zero_aware_within(shape, cells, blank, budget, progress)
-                } else {
-                    Pdb::build_within(shape, cells, blank, budget, progress)
+                }
+                PdbLayout::ZeroCells => {
+                    let z = self.load_or_build_pdb(shape, blank, cells, PdbLayout::Zero)?;
+                    Pdb::zero_cells(&z).ok_or_else(too_large)
                 }
             },
             |p, meta| Meta {

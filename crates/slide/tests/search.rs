@@ -874,12 +874,18 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
                 let zspec = format!("z{spec}");
                 let mut z = pdb_eval(shape, &zspec, reflect);
                 check_exhaustively(shape, &mut z, &zspec, false);
+                // The blank-cell layout: the same estimates on every state, through the plain evaluator's loop.
+                let zcspec = format!("zc{spec}");
+                let mut zc = pdb_plain(shape, &zcspec, reflect);
+                check_exhaustively(shape, &mut zc, &zcspec, false);
                 let mut plain = pdb_eval(shape, spec, reflect);
                 let mut pos = vec![0u8; shape.cells()];
                 let (mut higher, mut total_z, mut total_plain) = (0u64, 0u64, 0u64);
                 for r in 0..table.space().states() {
                     table.space().unrank(r, &mut pos);
                     z.reset(&pos);
+                    zc.reset(&pos);
+                    assert_eq!(zc.h(), z.h(), "{shape} {zcspec} at {pos:?}");
                     plain.reset(&pos);
                     assert!(
                         z.h() >= plain.h(),
@@ -916,4 +922,7 @@ fn zero_aware_databases_on_korf_instances() {
     let zero = korf_nodes(10, &pdb("z6-6-3"));
     eprintln!("Korf 1-10: 6-6-3 {plain} nodes, z6-6-3 {zero}");
     assert!(zero < plain, "z6-6-3 {zero} nodes, 6-6-3 {plain}");
+    // The blank-cell layout holds the same estimates: the same search, node for node.
+    let cells = korf_nodes(10, &pdb("zc6-6-3"));
+    assert_eq!(cells, zero, "zc6-6-3 against z6-6-3");
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::search::pdb::{Pdb, Placed, ZeroIndex, MAX_PATTERN};
+use crate::search::pdb::{Pdb, PdbLayout, Placed, ZeroIndex, MAX_PATTERN};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
@@ -415,6 +415,9 @@ struct Pat {
     pdb: Arc<Pdb>,
     /// The index of a zero-aware database (the entry also depends on the blank's region).
     zero: Option<Arc<ZeroIndex>>,
+    /// The blank's free cells, `n - k`, for a database in the blank-cell layout ([`PdbLayout::ZeroCells`]): its index
+    /// is the plain rank times this plus the free cells below the blank's. 0 for the other layouts.
+    free: u64,
 }
 
 impl Pat {
@@ -447,9 +450,10 @@ impl Pat {
         ((word >> ((r & 15) << 2)) & 15) as u8
     }
 
-    /// The rank of the pattern's placement.
+    /// The index of the pattern's placement with the blank on `blank`: the plain rank, and in the blank-cell
+    /// layout the blank's free cell too.
     #[inline(always)]
-    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> u64 {
+    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS], blank: u8) -> u64 {
         let mut used = 0u64;
         let mut r = 0u64;
         for i in 0..self.k {
@@ -457,6 +461,10 @@ impl Pat {
             let below = used & ((1u64 << p) - 1);
             r += (p - below.count_ones()) as u64 * self.weights[i];
             used |= 1u64 << p;
+        }
+        if self.free != 0 {
+            let b = blank as u32 & 63;
+            r = r * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64;
         }
         r
     }
@@ -511,12 +519,17 @@ impl View {
             self.owner[tile as usize & 63] = p;
             self.item[tile as usize & 63] = i as u8;
         }
+        let free = match pdb.layout() {
+            PdbLayout::ZeroCells => (pdb.shape().cells() - tiles.len()) as u64,
+            PdbLayout::Plain | PdbLayout::Zero => 0,
+        };
         self.pats.push(Pat {
             k: tiles.len(),
             tiles: t,
             weights,
             pdb: pdb.clone(),
             zero: pdb.zero_index().cloned(),
+            free,
         });
         self.zs.push(Placed {
             order: 0,
@@ -542,7 +555,7 @@ impl View {
                     self.zs[p] = z.placed(&items[..pat.k]);
                     z.at(&self.zs[p], self.pos[0])
                 }
-                None => pat.rank(&self.pos),
+                None => pat.rank(&self.pos, self.pos[0]),
             };
             self.extra[p] = pat.entry(r);
             self.sum += self.extra[p] as u32;
@@ -561,7 +574,7 @@ impl View {
             }
             None => {
                 self.pos[t & 63] = to;
-                let r = pat.rank(&self.pos);
+                let r = pat.rank(&self.pos, from);
                 self.pos[t & 63] = from;
                 r
             }

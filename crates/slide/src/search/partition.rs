@@ -3,6 +3,7 @@
 use crate::board::{Shape, Tile};
 use crate::error::{Error, Result};
 use crate::search::heuristic::MAX_SEARCH_CELLS;
+use crate::search::pdb::PdbLayout;
 
 /// How the user names a partition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +20,10 @@ pub enum PartitionSpec {
     /// The same partition with zero-aware databases (`z6-6-3`, `z7-8`, `zdefault`, `z1,2,3/…`): an entry per
     /// placement and region of the blank (see [`crate::engine::pdb`]), instead of the least over the blank's cells.
     ZeroAware(Box<PartitionSpec>),
+    /// The same zero-aware databases in the blank-cell layout (`zc6-6-3`, `zc7-8`, `zcdefault`, `zc1,2,3/…`): an
+    /// entry per placement and *cell* of the blank, so a lookup costs what a plain one does, for `n - k` times the
+    /// plain database's memory (see [`PdbLayout::ZeroCells`]).
+    ZeroCells(Box<PartitionSpec>),
 }
 
 impl PartitionSpec {
@@ -45,7 +50,27 @@ impl PartitionSpec {
     /// assert_eq!(zero, [false, true]);
     /// ```
     pub fn zero_aware(&self) -> bool {
-        matches!(self, PartitionSpec::ZeroAware(_))
+        matches!(
+            self,
+            PartitionSpec::ZeroAware(_) | PartitionSpec::ZeroCells(_)
+        )
+    }
+
+    /// How the databases of this (single) partition are laid out.
+    ///
+    /// ```
+    /// use slide::engine::pdb::PdbLayout;
+    /// use slide::PartitionSpec;
+    /// let spec: PartitionSpec = "6-6-3+z7-8+zc6-6-3".parse().unwrap();
+    /// let layouts: Vec<PdbLayout> = spec.parts().iter().map(|p| p.layout()).collect();
+    /// assert_eq!(layouts, [PdbLayout::Plain, PdbLayout::Zero, PdbLayout::ZeroCells]);
+    /// ```
+    pub fn layout(&self) -> PdbLayout {
+        match self {
+            PartitionSpec::ZeroAware(_) => PdbLayout::Zero,
+            PartitionSpec::ZeroCells(_) => PdbLayout::ZeroCells,
+            _ => PdbLayout::Plain,
+        }
     }
 }
 
@@ -73,6 +98,15 @@ impl std::str::FromStr for PartitionSpec {
         }
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
+        }
+        if let Some(rest) = t.strip_prefix("zc") {
+            let inner: PartitionSpec = rest.parse()?;
+            if rest.trim().is_empty() || inner.zero_aware() {
+                return Err(bad(
+                    "'zc' takes one partition, such as zc6-6-3 or zcdefault",
+                ));
+            }
+            return Ok(PartitionSpec::ZeroCells(Box::new(inner)));
         }
         if let Some(rest) = t.strip_prefix('z') {
             let inner: PartitionSpec = rest.parse()?;
@@ -250,7 +284,9 @@ pub fn resolve(
     tile_cell: impl Fn(Tile) -> Option<usize>,
 ) -> Result<Vec<Vec<u8>>> {
     match spec {
-        PartitionSpec::ZeroAware(inner) => resolve(inner, shape, blank, tile_cell),
+        PartitionSpec::ZeroAware(inner) | PartitionSpec::ZeroCells(inner) => {
+            resolve(inner, shape, blank, tile_cell)
+        }
         PartitionSpec::Default => by_sizes(shape, blank, &default_sizes(shape)),
         PartitionSpec::Sizes(s) => by_sizes(shape, blank, s),
         PartitionSpec::Max(_) => Err(Error::Internal(
@@ -359,6 +395,17 @@ mod tests {
         assert!("z".parse::<PartitionSpec>().is_err());
         assert!("zz6-6-3".parse::<PartitionSpec>().is_err());
         assert!("z6-6-3+z".parse::<PartitionSpec>().is_err());
+        assert_eq!(
+            "zc7-8".parse::<PartitionSpec>().unwrap(),
+            PartitionSpec::ZeroCells(Box::new(PartitionSpec::Sizes(vec![7, 8])))
+        );
+        assert_eq!(
+            resolve(&"zc7-8".parse().unwrap(), s, 15, |_| None).unwrap(),
+            resolve(&"7-8".parse().unwrap(), s, 15, |_| None).unwrap()
+        );
+        for bad in ["zc", "zcz6-6-3", "zzc6-6-3", "zczc7-8", "zc6-6-3+zc"] {
+            assert!(bad.parse::<PartitionSpec>().is_err(), "{bad}");
+        }
         // Sizes that no board can take, and that used to overflow their sum.
         assert!("18446744073709551615-1".parse::<PartitionSpec>().is_err());
         assert!("64".parse::<PartitionSpec>().is_err());
