@@ -1099,6 +1099,26 @@ pub fn byte_build_taken(
 }
 
 /// Adds histogram `b` into `a` (the longer one's length).
+/// A zeroed table of `len` 4-bit entries filled by `fill` through its words as atomics (parallel passes set an
+/// entry's bits with `fetch_or`); the words and what `fill` returned.
+fn fill_entries<R>(
+    len: u64,
+    fill: impl FnOnce(&[std::sync::atomic::AtomicU64]) -> R,
+) -> (Vec<u64>, R) {
+    let words = PackedTable::words_for(PDB_BITS, len);
+    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+    // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives (it
+    // ends when `fill` returns).
+    let entries: &[std::sync::atomic::AtomicU64] = unsafe {
+        std::slice::from_raw_parts(
+            raw.as_mut_ptr() as *const std::sync::atomic::AtomicU64,
+            words,
+        )
+    };
+    let r = fill(entries);
+    (raw, r)
+}
+
 fn add_histogram(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
     if a.len() < b.len() {
         a.resize(b.len(), 0);
@@ -1577,7 +1597,7 @@ impl Pdb {
     /// (tests compare them). `None` for a plain database, or when some zero-aware entry was capped or never
     /// reached (its cost is then not known, nor its place in the histogram).
     pub fn plain_from_zero_aware(z: &Pdb) -> Option<Pdb> {
-        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
         if z.capped > 0 {
             return None;
@@ -1585,41 +1605,39 @@ impl Pdb {
         let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
         let ranker = PartialRanker::new(shape.cells(), k)?;
         let len = ranker.size();
-        let words = PackedTable::words_for(PDB_BITS, len);
-        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
-        // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
-        let entries: &[AtomicU64] =
-            unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
         let (orders, regions) = (index.orders, index.regions);
         let maps = index.region_start.len() - 1;
         let md = ManhattanTable::new(shape, cells);
         // Order by order, the maps in turn: the zero-aware entries are read in their own order (one pass over the
         // table), each placement's regions side by side; the plain entries are written where their ranks fall.
-        let histogram = (0..orders)
-            .into_par_iter()
-            .fold(Vec::<u64>::new, |mut hist, o| {
-                let mut items = [0u8; MAX_PATTERN];
-                for m in 0..maps {
-                    index.order_items(index.map_masks[m], o, &mut items[..k]);
-                    let md = md.of(&items[..k]) as usize;
-                    let first = index.region_start[m] as usize;
-                    let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
-                    let mut best = 15;
-                    for (r, &region) in masks.iter().enumerate() {
-                        let e = z.table.get(o * regions + (first + r) as u64);
-                        let d = md + 2 * e as usize;
-                        if hist.len() <= d {
-                            hist.resize(d + 1, 0);
+        let (raw, histogram) = fill_entries(len, |entries| {
+            (0..orders)
+                .into_par_iter()
+                .fold(Vec::<u64>::new, |mut hist, o| {
+                    let mut items = [0u8; MAX_PATTERN];
+                    for m in 0..maps {
+                        index.order_items(index.map_masks[m], o, &mut items[..k]);
+                        let md = md.of(&items[..k]) as usize;
+                        let first = index.region_start[m] as usize;
+                        let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+                        let mut best = 15;
+                        for (r, &region) in masks.iter().enumerate() {
+                            let e = z.table.get(o * regions + (first + r) as u64);
+                            let d = md + 2 * e as usize;
+                            if hist.len() <= d {
+                                hist.resize(d + 1, 0);
+                            }
+                            hist[d] += region.count_ones() as u64;
+                            best = best.min(e);
                         }
-                        hist[d] += region.count_ones() as u64;
-                        best = best.min(e);
+                        let p = ranker.rank(&items[..k]);
+                        entries[(p / 16) as usize]
+                            .fetch_or((best as u64) << ((p % 16) * 4), Relaxed);
                     }
-                    let p = ranker.rank(&items[..k]);
-                    entries[(p / 16) as usize].fetch_or((best as u64) << ((p % 16) * 4), Relaxed);
-                }
-                hist
-            })
-            .reduce(Vec::new, add_histogram);
+                    hist
+                })
+                .reduce(Vec::new, add_histogram)
+        });
         Pdb::assemble(
             (shape, cells, z.blank as usize),
             ranker,
@@ -1680,7 +1698,7 @@ impl Pdb {
     /// Memory: `n - k` times the plain database's 4 bits per placement: 1.21 GB for 6 tiles of the 24-puzzle,
     /// 2.08 GB for 8 tiles and 259 MB for 7 of the 15-puzzle, 28.8 MB for 6 of the 15-puzzle.
     pub fn zero_cells(z: &Pdb) -> Option<Pdb> {
-        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
         let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
         let n = shape.cells();
@@ -1688,35 +1706,32 @@ impl Pdb {
         let free = (n - k) as u64;
         let len = PdbLayout::ZeroCells.entries(n, k, ranker.size(), None)?;
         usize::try_from(len / 2).ok()?;
-        let words = PackedTable::words_for(PDB_BITS, len);
-        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
-        // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
-        let entries: &[AtomicU64] =
-            unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
         let (orders, regions) = (index.orders, index.regions);
         let maps = index.region_start.len() - 1;
-        (0..orders).into_par_iter().for_each(|o| {
-            let mut items = [0u8; MAX_PATTERN];
-            for m in 0..maps {
-                let mask = index.map_masks[m];
-                index.order_items(mask, o, &mut items[..k]);
-                let base = ranker.rank(&items[..k]) * free;
-                let first = index.region_start[m] as usize;
-                let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
-                for (r, &region) in masks.iter().enumerate() {
-                    let e = z.table.get(o * regions + (first + r) as u64) as u64;
-                    if e == 0 {
-                        continue;
-                    }
-                    let mut left = region;
-                    while left != 0 {
-                        let c = left.trailing_zeros();
-                        left &= left - 1;
-                        let i = base + (c - (mask & ((1u64 << c) - 1)).count_ones()) as u64;
-                        entries[(i / 16) as usize].fetch_or(e << ((i % 16) * 4), Relaxed);
+        let (raw, ()) = fill_entries(len, |entries| {
+            (0..orders).into_par_iter().for_each(|o| {
+                let mut items = [0u8; MAX_PATTERN];
+                for m in 0..maps {
+                    let mask = index.map_masks[m];
+                    index.order_items(mask, o, &mut items[..k]);
+                    let base = ranker.rank(&items[..k]) * free;
+                    let first = index.region_start[m] as usize;
+                    let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+                    for (r, &region) in masks.iter().enumerate() {
+                        let e = z.table.get(o * regions + (first + r) as u64) as u64;
+                        if e == 0 {
+                            continue;
+                        }
+                        let mut left = region;
+                        while left != 0 {
+                            let c = left.trailing_zeros();
+                            left &= left - 1;
+                            let i = base + (c - (mask & ((1u64 << c) - 1)).count_ones()) as u64;
+                            entries[(i / 16) as usize].fetch_or(e << ((i % 16) * 4), Relaxed);
+                        }
                     }
                 }
-            }
+            })
         });
         let table = PackedTable::from_words(PDB_BITS, len, raw)?;
         Some(Pdb {
