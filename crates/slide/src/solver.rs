@@ -22,7 +22,7 @@ use crate::search::heuristic::{
 use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
-use crate::search::pdb::{PatternSpace, Pdb, PdbLayout};
+use crate::search::pdb::{PatternSpace, Pdb, PdbIndex, PdbLayout, SPARSE_MAX_ENTRIES};
 use crate::search::pruning::MovePruner;
 use crate::search::{
     ida_star, ida_star_parallel, search_subtree, split_threshold, Frontier, Limits, Outcome,
@@ -278,10 +278,14 @@ pub struct Solver {
     partials: Mutex<HashMap<PartialKey, Arc<PartialTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
+    sparse_index: bool,
+    /// [`Solver::pdb_index`]'s answers by shape, pattern size and layout (its memory check builds a region index).
+    indexes: Mutex<HashMap<(Shape, usize, PdbLayout), PdbIndex>>,
 }
 
-/// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells, zero-aware.
-type PdbKey = (Shape, usize, Vec<u8>, PdbLayout);
+/// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells, entry layout and
+/// index.
+type PdbKey = (Shape, usize, Vec<u8>, PdbLayout, PdbIndex);
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {
@@ -342,6 +346,24 @@ pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     zpdb_build_bytes(shape, k, budget).max(cells.saturating_add(z.size() / 2))
 }
 
+/// Memory a sparse-index pattern database ([`Pdb::sparse`]) of `k` tiles in `layout` needs under `budget`: the
+/// dense database's build ([`pdb_build_bytes`], [`zcpdb_build_bytes`]), or the dense table and the sparse one side
+/// by side when that is more (`u64::MAX` when the layout has no sparse form or the pattern is too large).
+pub fn spdb_build_bytes(shape: Shape, k: usize, layout: PdbLayout, budget: Option<u64>) -> u64 {
+    let n = shape.cells();
+    let (Some(sparse), Some(dense)) = (
+        PdbIndex::Sparse.entries(layout, n, k, None),
+        PdbIndex::Dense.entries(layout, n, k, None),
+    ) else {
+        return u64::MAX;
+    };
+    let build = match layout {
+        PdbLayout::ZeroCells => zcpdb_build_bytes(shape, k, budget),
+        _ => pdb_build_bytes(shape, k, budget),
+    };
+    build.max((sparse / 2).saturating_add(dense / 2))
+}
+
 /// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
 /// state packed (`u64::MAX` when the states cannot be counted in a `u64`).
 pub fn partial_build_bytes(key: &PartialKey) -> u64 {
@@ -400,12 +422,56 @@ impl Solver {
             partials: Mutex::new(HashMap::new()),
             max_memory: None,
             map_files: false,
+            sparse_index: true,
+            indexes: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Whether pattern databases take the sparse index ([`PdbIndex::Sparse`]) where it fits: on by default. A
+    /// plain or blank-cell database whose sparse table has at most [`SPARSE_MAX_ENTRIES`] entries (and whose build
+    /// fits [`Solver::max_memory`]) is then kept by `sum c_i n^i` of its tiles' cells (files of kind `spdb`, `zcspdb`,
+    /// made from the dense ones), so that the search keeps each pattern's index move by move instead of ranking
+    /// every child: for 1.9 to 2.9 times the dense table's memory. Off, every database is dense (to measure one
+    /// against the other, or to save that memory).
+    pub fn sparse_index(mut self, on: bool) -> Solver {
+        self.sparse_index = on;
+        self.indexes = Mutex::new(HashMap::new());
+        self
+    }
+
+    /// The index a database of `k` tiles of `shape` in `layout` takes ([`Solver::sparse_index`]).
+    pub fn pdb_index(&self, shape: Shape, k: usize, layout: PdbLayout) -> PdbIndex {
+        let key = (shape, k, layout);
+        if let Some(&i) = self
+            .indexes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return i;
+        }
+        let fits = PdbIndex::Sparse
+            .entries(layout, shape.cells(), k, None)
+            .is_some_and(|e| e <= SPARSE_MAX_ENTRIES);
+        let budget_ok = self
+            .max_memory
+            .is_none_or(|m| spdb_build_bytes(shape, k, layout, self.max_memory) <= m);
+        let index = if self.sparse_index && fits && budget_ok {
+            PdbIndex::Sparse
+        } else {
+            PdbIndex::Dense
+        };
+        self.indexes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, index);
+        index
     }
 
     /// Refuses, up front, any table or pattern-database build that would need more than `bytes` of memory.
     pub fn max_memory(mut self, bytes: u64) -> Solver {
         self.max_memory = Some(bytes);
+        self.indexes = Mutex::new(HashMap::new());
         self
     }
 
@@ -595,7 +661,10 @@ impl Solver {
             // time 1.1 to 1.5 times longer. So are the blank-cell zero-aware databases (`zcpdb`, gigabytes read at
             // random): Korf's 100 with zc7-8 took 1.11 times 7-8's search time mapped, 0.61 times read into memory
             // on huge pages (1.2 s to read its 2.3 GB).
-            if !self.map_files || meta.kind.ends_with("-alt") || meta.kind == "zcpdb" {
+            if !self.map_files
+                || meta.kind.ends_with("-alt")
+                || matches!(meta.kind.as_str(), "zcpdb" | "spdb" | "zcspdb")
+            {
                 return None;
             }
             let m = match store.map(&name) {
@@ -1093,10 +1162,10 @@ impl Solver {
             })
             .is_ok_and(|sets| {
                 sets.iter().all(|cells| {
-                    loaded.contains_key(&(
+                    loaded.contains_key(&self.pdb_key(
                         frame.shape(),
                         frame.blank_goal(),
-                        cells.clone(),
+                        cells,
                         part.layout(),
                     ))
                 })
@@ -1422,10 +1491,16 @@ impl Solver {
         cells: &[u8],
         layout: PdbLayout,
     ) -> Result<Arc<Pdb>> {
-        let key = (shape, blank, cells.to_vec(), layout);
+        let key = self.pdb_key(shape, blank, cells, layout);
         self.loaded_once(&self.pdbs, &key, || {
-            self.load_or_build_pdb(shape, blank, cells, layout)
+            self.load_or_build_pdb(shape, blank, cells, (layout, key.4))
         })
+    }
+
+    /// The key a database is loaded under, with the index this solver gives it ([`Solver::pdb_index`]).
+    fn pdb_key(&self, shape: Shape, blank: usize, cells: &[u8], layout: PdbLayout) -> PdbKey {
+        let index = self.pdb_index(shape, cells.len(), layout);
+        (shape, blank, cells.to_vec(), layout, index)
     }
 
     /// The value under `key` in `map`, else `load`'s, kept there: loaded once per solver (concurrent first callers
@@ -1461,29 +1536,34 @@ impl Solver {
         shape: Shape,
         blank: usize,
         cells: &[u8],
-        layout: PdbLayout,
+        (layout, index): (PdbLayout, PdbIndex),
     ) -> Result<Pdb> {
         PatternSpace::new(shape, cells, blank)?;
         let budget = self.max_memory;
         let too_large = || Error::BadPartition {
             reason: "pattern too large".into(),
         };
-        let placements = crate::exact::rank::PartialRanker::new(shape.cells(), cells.len())
-            .ok_or_else(too_large)?
-            .size();
         let zero = match layout {
             PdbLayout::Plain => None,
             PdbLayout::Zero | PdbLayout::ZeroCells => {
                 Some(crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size())
             }
         };
-        let len = layout
-            .entries(shape.cells(), cells.len(), placements, zero)
+        let len = index
+            .entries(layout, shape.cells(), cells.len(), zero)
             .ok_or_else(too_large)?;
-        let (kind, encoding, adjective) = match layout {
-            PdbLayout::Plain => ("pdb", "extra4", ""),
-            PdbLayout::Zero => ("zpdb", "zextra4", "zero-aware "),
-            PdbLayout::ZeroCells => ("zcpdb", "zcextra4", "zero-aware (blank-cell) "),
+        let (kind, encoding, adjective) = match (layout, index) {
+            (PdbLayout::Plain, PdbIndex::Dense) => ("pdb", "extra4", ""),
+            (PdbLayout::Plain, PdbIndex::Sparse) => ("spdb", "sextra4", "sparse-index "),
+            (PdbLayout::Zero, _) => ("zpdb", "zextra4", "zero-aware "),
+            (PdbLayout::ZeroCells, PdbIndex::Dense) => {
+                ("zcpdb", "zcextra4", "zero-aware (blank-cell) ")
+            }
+            (PdbLayout::ZeroCells, PdbIndex::Sparse) => (
+                "zcspdb",
+                "zcsextra4",
+                "sparse-index zero-aware (blank-cell) ",
+            ),
         };
         let expected = Meta {
             kind: kind.into(),
@@ -1505,20 +1585,33 @@ impl Solver {
                     "a {adjective}{}-tile pattern database of {shape}",
                     cells.len()
                 ),
-                || match layout {
-                    PdbLayout::Plain => pdb_build_bytes(shape, cells.len(), budget),
-                    PdbLayout::Zero => zpdb_build_bytes(shape, cells.len(), budget),
-                    PdbLayout::ZeroCells => zcpdb_build_bytes(shape, cells.len(), budget),
+                || match (layout, index) {
+                    (_, PdbIndex::Sparse) => spdb_build_bytes(shape, cells.len(), layout, budget),
+                    (PdbLayout::Plain, _) => pdb_build_bytes(shape, cells.len(), budget),
+                    (PdbLayout::Zero, _) => zpdb_build_bytes(shape, cells.len(), budget),
+                    (PdbLayout::ZeroCells, _) => zcpdb_build_bytes(shape, cells.len(), budget),
                 },
             ),
-            |meta, packed| Pdb::from_parts(shape, cells, blank, packed, meta.histogram, layout),
-            |progress| match layout {
-                PdbLayout::Plain => Pdb::build_within(shape, cells, blank, budget, progress),
-                PdbLayout::Zero => {
+            |meta, packed| {
+                Pdb::from_parts(shape, cells, blank, packed, meta.histogram, (layout, index))
+            },
+            |progress| match (layout, index) {
+                (_, PdbIndex::Sparse) => {
+                    let d =
+                        self.load_or_build_pdb(shape, blank, cells, (layout, PdbIndex::Dense))?;
+                    Pdb::sparse(&d).ok_or_else(too_large)
+                }
+                (PdbLayout::Plain, _) => Pdb::build_within(shape, cells, blank, budget, progress),
+                (PdbLayout::Zero, _) => {
                     Pdb::build_zero_aware_within(shape, cells, blank, budget, progress)
                 }
-                PdbLayout::ZeroCells => {
-                    let z = self.load_or_build_pdb(shape, blank, cells, PdbLayout::Zero)?;
+                (PdbLayout::ZeroCells, _) => {
+                    let z = self.load_or_build_pdb(
+                        shape,
+                        blank,
+                        cells,
+                        (PdbLayout::Zero, PdbIndex::Dense),
+                    )?;
                     Pdb::zero_cells(&z).ok_or_else(too_large)
                 }
             },

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use slide::engine::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet,
 };
+use slide::engine::pdb::PdbIndex;
 use slide::engine::table::CompleteTable;
 use slide::PartitionSpec;
 use slide::Scrambler;
@@ -110,8 +111,19 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
     jumps
 }
 
+/// A solver whose pattern databases all keep the dense index (ranked per lookup; [`Solver::sparse_index`]).
+fn dense_solver() -> &'static Solver {
+    static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
+    SOLVER.get_or_init(|| {
+        Solver::with_options(CacheDir::None, Arc::new(NoProgress)).sparse_index(false)
+    })
+}
+
 fn pdb_set(shape: Shape, spec: &str) -> (Geometry, PdbSet) {
-    let s = solver();
+    pdb_set_of(solver(), shape, spec)
+}
+
+fn pdb_set_of(s: &Solver, shape: Shape, spec: &str) -> (Geometry, PdbSet) {
     let goal = Board::goal(shape);
     let frame = slide::engine::frame::Frame::new(&goal);
     let set: PdbSet = s
@@ -684,6 +696,10 @@ fn move_pruning_keeps_a_shortest_path_to_every_state() {
 /// Solves Korf's first `count` instances with `opts`: each the published optimum, its moves replayed. Returns the
 /// nodes generated in all.
 fn korf_nodes(count: usize, opts: &SolveOptions) -> u64 {
+    korf_nodes_with(solver(), count, opts)
+}
+
+fn korf_nodes_with(s: &Solver, count: usize, opts: &SolveOptions) -> u64 {
     let text = slide::benchmarks::KORF100;
     let shape = Shape::new(4, 4).unwrap();
     let goal = Board::goal_blank_first(shape);
@@ -696,7 +712,7 @@ fn korf_nodes(count: usize, opts: &SolveOptions) -> u64 {
         let nums: Vec<&str> = line.split_whitespace().collect();
         let optimal: i64 = nums[1].parse().unwrap();
         let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
-        let sol = solver().solve_with(&b, &goal, opts).unwrap();
+        let sol = s.solve_with(&b, &goal, opts).unwrap();
         assert!(sol.optimal);
         assert_eq!(sol.distance(), Some(optimal), "{line} with {opts:?}");
         replay(&b, sol.moves.as_deref().unwrap(), &goal);
@@ -911,6 +927,55 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
     }
 }
 
+/// The sparse index ([`Solver::sparse_index`], the default for these small patterns) against the dense one:
+/// every database of the tests' solver is sparse, every one of the dense solver's is ranked; both admissible and
+/// incremental on every state of 3 × 3 and 2 × 4 (plain and blank-cell layouts, with and without the reflection),
+/// with the same estimate on every state.
+#[test]
+fn sparse_and_dense_indexes_agree_on_3x3_and_2x4() {
+    for (shape, specs) in [
+        ("3x3", &["4-4", "1,2,3/4,5/6,7,8", "zc4-4", "zc2-2-2-2"][..]),
+        ("2x4", &["4-3", "zc2-2-3"][..]),
+    ] {
+        let shape: Shape = shape.parse().unwrap();
+        let square = shape.rows() == shape.cols();
+        let table = CompleteTable::build(shape, shape.cells() - 1, slide::Metric::Stm, &NoProgress)
+            .unwrap();
+        for spec in specs {
+            let (g, sparse_set) = pdb_set_of(solver(), shape, spec);
+            let (_, dense_set) = pdb_set_of(dense_solver(), shape, spec);
+            assert!(
+                sparse_set
+                    .pdbs
+                    .iter()
+                    .all(|p| p.index() == PdbIndex::Sparse),
+                "{spec}"
+            );
+            assert!(
+                dense_set.pdbs.iter().all(|p| p.index() == PdbIndex::Dense),
+                "{spec}"
+            );
+            for &reflect in if square {
+                &[false, true][..]
+            } else {
+                &[false][..]
+            } {
+                let mut sparse = PdbEval::plain(&g, &sparse_set, reflect).unwrap();
+                let mut dense = PdbEval::plain(&g, &dense_set, reflect).unwrap();
+                check_exhaustively(shape, &mut sparse, &format!("sparse {spec}"), false);
+                check_exhaustively(shape, &mut dense, &format!("dense {spec}"), false);
+                let mut pos = vec![0u8; shape.cells()];
+                for r in 0..table.space().states() {
+                    table.space().unrank(r, &mut pos);
+                    sparse.reset(&pos);
+                    dense.reset(&pos);
+                    assert_eq!(sparse.h(), dense.h(), "{shape} {spec} at {pos:?}");
+                }
+            }
+        }
+    }
+}
+
 /// Zero-aware 6-6-3 on Korf's first instances: the published optima, moves replayed, with fewer nodes than plain.
 #[test]
 fn zero_aware_databases_on_korf_instances() {
@@ -925,4 +990,15 @@ fn zero_aware_databases_on_korf_instances() {
     // The blank-cell layout holds the same estimates: the same search, node for node.
     let cells = korf_nodes(10, &pdb("zc6-6-3"));
     assert_eq!(cells, zero, "zc6-6-3 against z6-6-3");
+    // The dense index (ranked per lookup) against the sparse one the tests' solver takes: node for node.
+    assert_eq!(
+        korf_nodes_with(dense_solver(), 10, &pdb("6-6-3")),
+        plain,
+        "dense 6-6-3"
+    );
+    assert_eq!(
+        korf_nodes_with(dense_solver(), 10, &pdb("zc6-6-3")),
+        cells,
+        "dense zc6-6-3"
+    );
 }

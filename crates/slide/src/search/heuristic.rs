@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::search::pdb::{Pdb, PdbLayout, Placed, ZeroIndex, MAX_PATTERN};
+use crate::search::pdb::{Pdb, PdbIndex, PdbLayout, Placed, ZeroIndex, MAX_PATTERN};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
@@ -418,6 +418,9 @@ struct Pat {
     /// The blank's free cells, `n - k`, for a database in the blank-cell layout ([`PdbLayout::ZeroCells`]): its index
     /// is the plain rank times this plus the free cells below the blank's. 0 for the other layouts.
     free: u64,
+    /// For a sparse-index database ([`PdbIndex::Sparse`]): what tile `i`'s cell counts in the index, `n^i`; the
+    /// view keeps the index move by move. `None` for a dense one (ranked per lookup).
+    sparse: Option<[u64; 16]>,
 }
 
 impl Pat {
@@ -448,6 +451,18 @@ impl Pat {
     #[inline(always)]
     fn extract(word: u64, r: u64) -> u8 {
         ((word >> ((r & 15) << 2)) & 15) as u8
+    }
+
+    /// The entry's index in a sparse-index table: the placement's sparse index `s`, and in the blank-cell layout
+    /// the blank's free cell (`used`: the pattern's cells).
+    #[inline(always)]
+    fn sparse_at(&self, s: u64, used: u64, blank: u8) -> u64 {
+        if self.free != 0 {
+            let b = blank as u32 & 63;
+            s * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64
+        } else {
+            s
+        }
     }
 
     /// The index of the pattern's placement with the blank on `blank`: the plain rank, and in the blank-cell
@@ -489,6 +504,9 @@ struct View {
     sum: u32,
     /// The placements of the zero-aware patterns (unused for plain ones).
     zs: Vec<Placed>,
+    /// Each sparse-index pattern's index and cells (a bit per cell), kept move by move.
+    idx: [u64; MAX_SEARCH_CELLS],
+    used: [u64; MAX_SEARCH_CELLS],
 }
 
 impl View {
@@ -502,6 +520,8 @@ impl View {
             extra: [0; MAX_SEARCH_CELLS],
             sum: 0,
             zs: Vec::new(),
+            idx: [0; MAX_SEARCH_CELLS],
+            used: [0; MAX_SEARCH_CELLS],
         }
     }
 
@@ -523,6 +543,13 @@ impl View {
             PdbLayout::ZeroCells => (pdb.shape().cells() - tiles.len()) as u64,
             PdbLayout::Plain | PdbLayout::Zero => 0,
         };
+        let sparse = (pdb.index() == PdbIndex::Sparse).then(|| {
+            let mut w = [0u64; 16];
+            for (i, w) in w.iter_mut().enumerate().take(tiles.len()) {
+                *w = (pdb.shape().cells() as u64).pow(i as u32);
+            }
+            w
+        });
         self.pats.push(Pat {
             k: tiles.len(),
             tiles: t,
@@ -530,6 +557,7 @@ impl View {
             pdb: pdb.clone(),
             zero: pdb.zero_index().cloned(),
             free,
+            sparse,
         });
         self.zs.push(Placed {
             order: 0,
@@ -550,12 +578,21 @@ impl View {
             for (c, &t) in items.iter_mut().zip(&pat.tiles[..pat.k]) {
                 *c = self.pos[t as usize & 63];
             }
-            let r = match &pat.zero {
-                Some(z) => {
+            let r = match (&pat.zero, &pat.sparse) {
+                (Some(z), _) => {
                     self.zs[p] = z.placed(&items[..pat.k]);
                     z.at(&self.zs[p], self.pos[0])
                 }
-                None => pat.rank(&self.pos, self.pos[0]),
+                (None, Some(w)) => {
+                    self.idx[p] = items[..pat.k]
+                        .iter()
+                        .zip(w)
+                        .map(|(&c, &w)| c as u64 * w)
+                        .sum();
+                    self.used[p] = items[..pat.k].iter().fold(0, |m, &c| m | 1u64 << (c & 63));
+                    pat.sparse_at(self.idx[p], self.used[p], self.pos[0])
+                }
+                (None, None) => pat.rank(&self.pos, self.pos[0]),
             };
             self.extra[p] = pat.entry(r);
             self.sum += self.extra[p] as u32;
@@ -572,14 +609,39 @@ impl View {
                 let i = self.item[t & 63] as usize;
                 z.at(&z.slid(&self.zs[p], &self.slot, i, from, to), from)
             }
-            None => {
-                self.pos[t & 63] = to;
-                let r = pat.rank(&self.pos, from);
-                self.pos[t & 63] = from;
-                r
-            }
+            None => match &pat.sparse {
+                Some(w) => {
+                    let (s, used) = View::step(
+                        self.idx[p & 63],
+                        self.used[p & 63],
+                        w,
+                        self.item[t & 63],
+                        from,
+                        to,
+                    );
+                    pat.sparse_at(s, used, from)
+                }
+                None => {
+                    self.pos[t & 63] = to;
+                    let r = pat.rank(&self.pos, from);
+                    self.pos[t & 63] = from;
+                    r
+                }
+            },
         };
         (r, pat.word(r))
+    }
+
+    /// A sparse index `s` and cell set `used` after the pattern's tile `i` slid from `from` to `to`.
+    #[inline(always)]
+    fn step(s: u64, used: u64, w: &[u64; 16], i: u8, from: u8, to: u8) -> (u64, u64) {
+        let d = (to as u64)
+            .wrapping_sub(from as u64)
+            .wrapping_mul(w[i as usize & 15]);
+        (
+            s.wrapping_add(d),
+            used ^ (1u64 << (from & 63)) ^ (1u64 << (to & 63)),
+        )
     }
 
     /// Tile `t` slid from `from` to `to`; `extra` is its pattern's stored extra there (`u8::MAX`: it has no
@@ -595,6 +657,10 @@ impl View {
         let saved = self.extra[p];
         self.sum = self.sum + extra as u32 - saved as u32;
         self.extra[p] = extra;
+        if let Some(w) = self.pats.get(p).and_then(|pat| pat.sparse.as_ref()) {
+            (self.idx[p], self.used[p]) =
+                View::step(self.idx[p], self.used[p], w, self.item[t & 63], from, to);
+        }
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
             let i = self.item[t & 63];
             self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, from, to);
@@ -614,6 +680,10 @@ impl View {
         let p = self.owner[t & 63] as usize & 63;
         self.sum = self.sum + saved as u32 - self.extra[p] as u32;
         self.extra[p] = saved;
+        if let Some(w) = self.pats.get(p).and_then(|pat| pat.sparse.as_ref()) {
+            (self.idx[p], self.used[p]) =
+                View::step(self.idx[p], self.used[p], w, self.item[t & 63], to, from);
+        }
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
             let i = self.item[t & 63];
             self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, to, from);
