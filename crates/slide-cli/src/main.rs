@@ -40,11 +40,12 @@ pub struct Cli {
     /// machine's physical memory; 0 refuses every build).
     #[arg(long, global = true, value_name = "MB", allow_hyphen_values = true)]
     max_memory: Option<u64>,
-    /// Keep every pattern database in the dense index (ranked per lookup, the smallest files) instead of the
-    /// sparse index where it fits (about 1.9 to 2.9 times the memory, no ranking in the search: README, "The
-    /// sparse index").
-    #[arg(long, global = true)]
-    dense_index: bool,
+    /// How pattern databases number their placements: auto (the sparse index where a table has at most 2^28
+    /// entries: 1.9 to 2.9 times the dense table's memory, about 0.8 times the search time), dense (every table
+    /// ranked at each lookup, the smallest), sparse (every table that has a sparse form, within --max-memory: the
+    /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). README, "The sparse index".
+    #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
+    pdb_index: slide::IndexChoice,
     /// No progress bars or warnings.
     #[arg(long, short, global = true)]
     quiet: bool,
@@ -270,7 +271,7 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
     // Table files are mapped, not read: processes share one copy, and start at once once the files are cached.
     let solver = slide::Solver::with_options(dir, progress)
         .map_files(true)
-        .sparse_index(!cli.dense_index);
+        .pdb_index_choice(cli.pdb_index);
     match cli
         .max_memory
         .map(|mb| mb.saturating_mul(1_000_000))
@@ -279,6 +280,10 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
         Some(limit) => solver.max_memory(limit),
         None => solver,
     }
+}
+
+fn parse_index(s: &str) -> Result<slide::IndexChoice, String> {
+    s.parse().map_err(|e: slide::Error| e.to_string())
 }
 
 /// The machine's physical memory in bytes, from /proc/meminfo where there is one.

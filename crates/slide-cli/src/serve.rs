@@ -79,7 +79,7 @@
 //!   it is asked for, one shape at a time, for shapes of at most [`slide::FAST_DEFAULT_CELLS`] cells with the
 //!   default goal only (and the complete table of an analysis's goal, which depends only on the goal's shape and
 //!   blank cell; each custom goal would be another build). The 5x5 pattern databases take about 5 minutes of two
-//!   cores the first time (then 255 MB, loaded from the cache in seconds); meanwhile 5x5 boards are
+//!   cores the first time (then 488 MB with the sparse index, loaded from the cache in seconds); meanwhile 5x5 boards are
 //!   searched with linear conflicts, and `GET /api/status` says how far the build is. `--no-large-builds` keeps
 //!   whatever searches more than [`crate::warm::LARGE_BUILD_STATES`] states off (the 5x5 databases); the global
 //!   `--max-memory` makes the library refuse the builds over it (files already in the cache are still loaded).

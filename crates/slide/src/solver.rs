@@ -22,7 +22,7 @@ use crate::search::heuristic::{
 use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
-use crate::search::pdb::{PatternSpace, Pdb, PdbIndex, PdbLayout, SPARSE_MAX_ENTRIES};
+use crate::search::pdb::{IndexChoice, PatternSpace, Pdb, PdbIndex, PdbLayout, SPARSE_MAX_ENTRIES};
 use crate::search::pruning::MovePruner;
 use crate::search::{
     ida_star, ida_star_parallel, search_subtree, split_threshold, Frontier, Limits, Outcome,
@@ -278,7 +278,7 @@ pub struct Solver {
     partials: Mutex<HashMap<PartialKey, Arc<PartialTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
-    sparse_index: bool,
+    index_choice: IndexChoice,
     /// [`Solver::pdb_index`]'s answers by shape, pattern size and layout (its memory check builds a region index).
     indexes: Mutex<HashMap<(Shape, usize, PdbLayout), PdbIndex>>,
 }
@@ -422,19 +422,21 @@ impl Solver {
             partials: Mutex::new(HashMap::new()),
             max_memory: None,
             map_files: false,
-            sparse_index: true,
+            index_choice: IndexChoice::Auto,
             indexes: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Whether pattern databases take the sparse index ([`PdbIndex::Sparse`]) where it fits: on by default. A
+    /// Which pattern databases take the sparse index ([`PdbIndex::Sparse`]): by default ([`IndexChoice::Auto`]) a
     /// plain or blank-cell database whose sparse table has at most [`SPARSE_MAX_ENTRIES`] entries (and whose build
-    /// fits [`Solver::max_memory`]) is then kept by `sum c_i n^i` of its tiles' cells (files of kind `spdb`, `zcspdb`,
-    /// made from the dense ones), so that the search keeps each pattern's index move by move instead of ranking
-    /// every child: for 1.9 to 2.9 times the dense table's memory. Off, every database is dense (to measure one
-    /// against the other, or to save that memory).
-    pub fn sparse_index(mut self, on: bool) -> Solver {
-        self.sparse_index = on;
+    /// fits [`Solver::max_memory`]). Such a database is kept by `sum c_i n^i` of its tiles' cells (files of kind
+    /// `spdb`, `zcspdb`, made from the dense ones), so that the search keeps each pattern's index move by move
+    /// instead of ranking every child: for 1.9 to 2.9 times the dense table's memory (6 tiles of the 24- and
+    /// 15-puzzle), about 0.8 times the search time. [`IndexChoice::Dense`] keeps every database dense (to measure
+    /// one against the other, or to save that memory); [`IndexChoice::Sparse`] makes every one sparse that has a
+    /// sparse form and fits the budget.
+    pub fn pdb_index_choice(mut self, choice: IndexChoice) -> Solver {
+        self.index_choice = choice;
         self.indexes = Mutex::new(HashMap::new());
         self
     }
@@ -450,13 +452,16 @@ impl Solver {
         {
             return i;
         }
-        let fits = PdbIndex::Sparse
-            .entries(layout, shape.cells(), k, None)
-            .is_some_and(|e| e <= SPARSE_MAX_ENTRIES);
+        let entries = PdbIndex::Sparse.entries(layout, shape.cells(), k, None);
+        let wanted = match self.index_choice {
+            IndexChoice::Auto => entries.is_some_and(|e| e <= SPARSE_MAX_ENTRIES),
+            IndexChoice::Dense => false,
+            IndexChoice::Sparse => entries.is_some(),
+        };
         let budget_ok = self
             .max_memory
             .is_none_or(|m| spdb_build_bytes(shape, k, layout, self.max_memory) <= m);
-        let index = if self.sparse_index && fits && budget_ok {
+        let index = if wanted && budget_ok {
             PdbIndex::Sparse
         } else {
             PdbIndex::Dense
@@ -660,10 +665,12 @@ impl Solver {
             // makes three random reads per child in 252 MB (756 MB when measured), and mapped file pages (no huge pages) made its user
             // time 1.1 to 1.5 times longer. So are the blank-cell zero-aware databases (`zcpdb`, gigabytes read at
             // random): Korf's 100 with zc7-8 took 1.11 times 7-8's search time mapped, 0.61 times read into memory
-            // on huge pages (1.2 s to read its 2.3 GB).
+            // on huge pages (1.2 s to read its 2.3 GB). The sparse-index plain databases (`spdb`, 488 MB for the
+            // 24-puzzle) stay mapped: read into memory they took 0.98 times the time (four 24-puzzle instances, 4
+            // pairs) and 0.97 on Korf's 100, not worth a private copy per process.
             if !self.map_files
                 || meta.kind.ends_with("-alt")
-                || matches!(meta.kind.as_str(), "zcpdb" | "spdb" | "zcspdb")
+                || matches!(meta.kind.as_str(), "zcpdb" | "zcspdb")
             {
                 return None;
             }

@@ -111,11 +111,12 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
     jumps
 }
 
-/// A solver whose pattern databases all keep the dense index (ranked per lookup; [`Solver::sparse_index`]).
+/// A solver whose pattern databases all keep the dense index (ranked per lookup; [`Solver::pdb_index_choice`]).
 fn dense_solver() -> &'static Solver {
     static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
     SOLVER.get_or_init(|| {
-        Solver::with_options(CacheDir::None, Arc::new(NoProgress)).sparse_index(false)
+        Solver::with_options(CacheDir::None, Arc::new(NoProgress))
+            .pdb_index_choice(slide::IndexChoice::Dense)
     })
 }
 
@@ -927,7 +928,7 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
     }
 }
 
-/// The sparse index ([`Solver::sparse_index`], the default for these small patterns) against the dense one:
+/// The sparse index ([`Solver::pdb_index_choice`]; the default for these small patterns) against the dense one:
 /// every database of the tests' solver is sparse, every one of the dense solver's is ranked; both admissible and
 /// incremental on every state of 3 × 3 and 2 × 4 (plain and blank-cell layouts, with and without the reflection),
 /// with the same estimate on every state.

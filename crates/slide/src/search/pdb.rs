@@ -89,7 +89,8 @@
 //! of the 24-puzzle (122 MB), 2.9 times for 6 of the 15-puzzle (8.4 MB); the blank-cell layout takes it too
 //! (`sparse index * (n - k) + d`). [`Pdb::sparse`] makes it from the dense database in one parallel pass (7 s of
 //! wall time for the 24-puzzle's four); the solver takes it where it has at most [`SPARSE_MAX_ENTRIES`] entries
-//! (files of kind `spdb`, `zcspdb`, read into memory like the blank-cell files), unless told not to.
+//! (files of kind `spdb`, mapped like the dense ones, and `zcspdb`, read into memory like the blank-cell files),
+//! unless told otherwise ([`IndexChoice`]).
 //!
 //! ## The byte build
 //!
@@ -1211,10 +1212,40 @@ pub enum PdbIndex {
     Sparse,
 }
 
-/// Most entries a sparse-index table may have when the solver chooses the index ([`PdbIndex::Sparse`]): `2^28`,
+/// Most entries a sparse-index table may have when the solver chooses the index ([`IndexChoice::Auto`]): `2^28`,
 /// 128 MiB of 4-bit entries. Within it: patterns of up to 7 tiles on the 15-puzzle, 6 on the 24-puzzle, and the
 /// blank-cell layout of 6 tiles on the 15-puzzle.
 pub const SPARSE_MAX_ENTRIES: u64 = 1 << 28;
+
+/// Which databases a solver keeps with the sparse index ([`PdbIndex`]; `Solver::pdb_index_choice`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IndexChoice {
+    /// Sparse where the table has at most [`SPARSE_MAX_ENTRIES`] entries, dense elsewhere (the default).
+    #[default]
+    Auto,
+    /// Dense everywhere: the smallest tables, ranked at each lookup.
+    Dense,
+    /// Sparse wherever the layout has a sparse form (not the region layout) and the build fits the memory budget:
+    /// for example the 24-puzzle's `zcdefault` in 9.3 GB instead of 4.85 GB.
+    Sparse,
+}
+
+impl std::str::FromStr for IndexChoice {
+    type Err = Error;
+
+    /// `auto`, `dense` or `sparse`.
+    fn from_str(s: &str) -> Result<IndexChoice> {
+        match s {
+            "auto" => Ok(IndexChoice::Auto),
+            "dense" => Ok(IndexChoice::Dense),
+            "sparse" => Ok(IndexChoice::Sparse),
+            _ => Err(Error::InvalidOption {
+                option: "pdb-index".into(),
+                reason: format!("'{s}' is not one of auto, dense, sparse"),
+            }),
+        }
+    }
+}
 
 impl PdbIndex {
     /// How many placement numbers the index has for `k` tiles on `n` cells (`None` past `u64`).
