@@ -441,7 +441,7 @@ impl Solver {
         self
     }
 
-    /// The index a database of `k` tiles of `shape` in `layout` takes ([`Solver::sparse_index`]).
+    /// The index a database of `k` tiles of `shape` in `layout` takes ([`Solver::pdb_index_choice`]).
     pub fn pdb_index(&self, shape: Shape, k: usize, layout: PdbLayout) -> PdbIndex {
         let key = (shape, k, layout);
         if let Some(&i) = self
