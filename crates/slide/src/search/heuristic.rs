@@ -583,12 +583,8 @@ impl View {
                     self.zs[p] = z.placed(&items[..pat.k]);
                     z.at(&self.zs[p], self.pos[0])
                 }
-                (None, Some(w)) => {
-                    self.idx[p] = items[..pat.k]
-                        .iter()
-                        .zip(w)
-                        .map(|(&c, &w)| c as u64 * w)
-                        .sum();
+                (None, Some(_)) => {
+                    self.idx[p] = pat.pdb.placement_index(&items[..pat.k]);
                     self.used[p] = items[..pat.k].iter().fold(0, |m, &c| m | 1u64 << (c & 63));
                     pat.sparse_at(self.idx[p], self.used[p], self.pos[0])
                 }
