@@ -497,7 +497,8 @@ impl Solver {
     /// processes of a Ray node — and start at once when the files are cached. A file's checksum is verified the
     /// first time it is mapped and the store records that ([`Store::set_verified`]): a file unchanged since is not
     /// hashed again; a changed or damaged one is verified, and rebuilt when it fails. Lookups may be a little slower
-    /// than in memory of the process's own (no huge pages); the MTM label table, whose search is bound by its
+    /// than in memory of the process's own (the mapping asks for huge pages, which the kernel gives only where it keeps
+    /// files in huge folios, as Linux 6.x does on ext4); the MTM label table, whose search is bound by its
     /// random reads, is read into the process's memory all the same. The command line turns this on.
     pub fn map_files(mut self, on: bool) -> Solver {
         self.map_files = on;
@@ -662,7 +663,7 @@ impl Solver {
         // would read the whole file in before the first answer.
         let mapped = |meta: &Meta| -> Option<Result<T>> {
             // The MTM label tables (kinds `*-alt`) are read into the process's own memory even so: their search
-            // makes three random reads per child in 252 MB (756 MB when measured), and mapped file pages (no huge pages) made its user
+            // makes three random reads per child in 252 MB (756 MB when measured), and mapped file pages (no huge pages then: before the mapping asked for them) made its user
             // time 1.1 to 1.5 times longer. So are the blank-cell zero-aware databases (`zcpdb`, gigabytes read at
             // random): Korf's 100 with zc7-8 took 1.11 times 7-8's search time mapped, 0.61 times read into memory
             // on huge pages (1.2 s to read its 2.3 GB). The sparse-index plain databases (`spdb`, 488 MB for the

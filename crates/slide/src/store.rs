@@ -172,6 +172,12 @@ impl Store for FileStore {
         // one and renames it over the old, which leaves this mapping of the old file intact); a file changed in
         // place by someone else is outside what the store promises, as it is for every reader.
         let map = unsafe { memmap2::Mmap::map(&file)? };
+        // Huge pages for the mapping where the kernel can give them (Linux with transparent huge pages for files,
+        // such as ext4 since 6.x): the page cache then holds the file in 2 MiB folios mapped whole, and the random
+        // lookups of a large database miss the TLB far less. Korf's 100 with 7-8 (394 MB mapped): 0.81 times the
+        // search time once the file is cached (4 December 2026). A hint only: where it is refused, nothing changes.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Some(Mapped {
             bytes: std::sync::Arc::new(map),
             stamp,

@@ -421,6 +421,40 @@ struct Pat {
     /// For a sparse-index database ([`PdbIndex::Sparse`]): what tile `i`'s cell counts in the index, `n^i`; the
     /// view keeps the index move by move. `None` for a dense one (ranked per lookup).
     sparse: Option<[u64; 16]>,
+    /// `pdb`'s packed words, held here so that a lookup loads the word itself and not first the way to it.
+    words: Words,
+}
+
+/// A pattern database's packed words as a pointer and a length: [`Pat::word`] reads them without first loading
+/// the table's address through the `Arc` and the table (two dependent loads on the path of every lookup).
+#[derive(Debug, Clone, Copy)]
+struct Words {
+    ptr: *const u64,
+    n: usize,
+}
+
+// SAFETY: a `Words` points into the packed table of the `Arc<Pdb>` held beside it in the same `Pat`. A shared
+// `Pdb` is never written (nothing takes `&mut` of it while the `Pat`'s own `Arc` lives), so the words neither move
+// nor change while the `Words` exists, and reading them from several threads is as safe as through `&[u64]`.
+unsafe impl Send for Words {}
+// SAFETY: as above.
+unsafe impl Sync for Words {}
+
+impl Words {
+    fn of(pdb: &Pdb) -> Words {
+        let w = pdb.packed().words();
+        Words {
+            ptr: w.as_ptr(),
+            n: w.len(),
+        }
+    }
+
+    /// The words as a slice (bounds-checked indexing stays).
+    #[inline(always)]
+    fn slice(&self) -> &[u64] {
+        // SAFETY: see the `Send` impl: `ptr` points to `n` words that live, unchanged, as long as `self`'s `Pat`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.n) }
+    }
 }
 
 impl Pat {
@@ -444,7 +478,7 @@ impl Pat {
     /// The packed word that holds entry `r` (the memory load of a lookup).
     #[inline(always)]
     fn word(&self, r: u64) -> u64 {
-        self.pdb.packed().words()[(r >> 4) as usize]
+        self.words.slice()[(r >> 4) as usize]
     }
 
     /// Entry `r`'s extra in its packed word.
@@ -558,6 +592,7 @@ impl View {
             zero: pdb.zero_index().cloned(),
             free,
             sparse,
+            words: Words::of(pdb),
         });
         self.zs.push(Placed {
             order: 0,
