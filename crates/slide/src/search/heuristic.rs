@@ -115,8 +115,9 @@ pub trait Eval {
         budget: u32,
         out: &mut [(u32, Self::Probe); 4],
     ) {
-        for (o, &(t, from)) in out.iter_mut().zip(moves) {
-            *o = self.probe(t, from, to, budget);
+        for j in 0..moves.len().min(4) {
+            let (t, from) = moves[j];
+            out[j] = self.probe(t, from, to, budget);
         }
     }
 }
@@ -418,9 +419,9 @@ struct Pat {
     /// The blank's free cells, `n - k`, for a database in the blank-cell layout ([`PdbLayout::ZeroCells`]): its index
     /// is the plain rank times this plus the free cells below the blank's. 0 for the other layouts.
     free: u64,
-    /// For a sparse-index database ([`PdbIndex::Sparse`]): what tile `i`'s cell counts in the index, `n^i`; the
-    /// view keeps the index move by move. `None` for a dense one (ranked per lookup).
-    sparse: Option<[u64; 16]>,
+    /// A sparse-index database ([`PdbIndex::Sparse`]): the view keeps the index move by move ([`View::weight`]);
+    /// a dense one is ranked per lookup.
+    sparse: bool,
     /// `pdb`'s packed words, held here so that a lookup loads the word itself and not first the way to it.
     words: Words,
 }
@@ -528,7 +529,7 @@ struct View {
     /// Pattern of each tile (`u8::MAX`: none), and the tile's index in it.
     owner: [u8; MAX_SEARCH_CELLS],
     item: [u8; MAX_SEARCH_CELLS],
-    /// Tile → cell in this view (`pos[0]`: the blank's).
+    /// Tile → cell in this view (`pos[0]`: the blank's); kept move by move only when `ranked`.
     pos: [u8; MAX_SEARCH_CELLS],
     /// Cell → the index in its pattern of the tile on it, read only for the cells of a zero-aware pattern's tiles
     /// (kept by a zero-aware evaluator only).
@@ -541,6 +542,11 @@ struct View {
     /// Each sparse-index pattern's index and cells (a bit per cell), kept move by move.
     idx: [u64; MAX_SEARCH_CELLS],
     used: [u64; MAX_SEARCH_CELLS],
+    /// What each tile's cell counts in its pattern's sparse index, `n^i` for the pattern's tile `i`; 0 for a tile
+    /// of no pattern or of a pattern without one. A move adds `(to - from) * weight[t]` to the index.
+    weight: [u64; MAX_SEARCH_CELLS],
+    /// Some pattern is ranked from `pos` at each lookup (dense, not zero-aware): only then does a move keep `pos`.
+    ranked: bool,
 }
 
 impl View {
@@ -556,6 +562,8 @@ impl View {
             zs: Vec::new(),
             idx: [0; MAX_SEARCH_CELLS],
             used: [0; MAX_SEARCH_CELLS],
+            weight: [0; MAX_SEARCH_CELLS],
+            ranked: false,
         }
     }
 
@@ -577,13 +585,13 @@ impl View {
             PdbLayout::ZeroCells => (pdb.shape().cells() - tiles.len()) as u64,
             PdbLayout::Plain | PdbLayout::Zero => 0,
         };
-        let sparse = (pdb.index() == PdbIndex::Sparse).then(|| {
-            let mut w = [0u64; 16];
-            for (i, w) in w.iter_mut().enumerate().take(tiles.len()) {
-                *w = (pdb.shape().cells() as u64).pow(i as u32);
+        let sparse = pdb.index() == PdbIndex::Sparse;
+        if sparse {
+            for (i, &tile) in tiles.iter().enumerate() {
+                self.weight[tile as usize & 63] = (pdb.shape().cells() as u64).pow(i as u32);
             }
-            w
-        });
+        }
+        self.ranked |= !sparse && pdb.zero_index().is_none();
         self.pats.push(Pat {
             k: tiles.len(),
             tiles: t,
@@ -613,17 +621,17 @@ impl View {
             for (c, &t) in items.iter_mut().zip(&pat.tiles[..pat.k]) {
                 *c = self.pos[t as usize & 63];
             }
-            let r = match (&pat.zero, &pat.sparse) {
+            let r = match (&pat.zero, pat.sparse) {
                 (Some(z), _) => {
                     self.zs[p] = z.placed(&items[..pat.k]);
                     z.at(&self.zs[p], self.pos[0])
                 }
-                (None, Some(_)) => {
+                (None, true) => {
                     self.idx[p] = pat.pdb.placement_index(&items[..pat.k]);
                     self.used[p] = items[..pat.k].iter().fold(0, |m, &c| m | 1u64 << (c & 63));
                     pat.sparse_at(self.idx[p], self.used[p], self.pos[0])
                 }
-                (None, None) => pat.rank(&self.pos, self.pos[0]),
+                (None, false) => pat.rank(&self.pos, self.pos[0]),
             };
             self.extra[p] = pat.entry(r);
             self.sum += self.extra[p] as u32;
@@ -640,35 +648,27 @@ impl View {
                 let i = self.item[t & 63] as usize;
                 z.at(&z.slid(&self.zs[p], &self.slot, i, from, to), from)
             }
-            None => match &pat.sparse {
-                Some(w) => {
-                    let (s, used) = View::step(
-                        self.idx[p & 63],
-                        self.used[p & 63],
-                        w,
-                        self.item[t & 63],
-                        from,
-                        to,
-                    );
+            None => {
+                let w = self.weight[t & 63];
+                if w != 0 {
+                    let (s, used) = View::step(self.idx[p & 63], self.used[p & 63], w, from, to);
                     pat.sparse_at(s, used, from)
-                }
-                None => {
+                } else {
                     self.pos[t & 63] = to;
                     let r = pat.rank(&self.pos, from);
                     self.pos[t & 63] = from;
                     r
                 }
-            },
+            }
         };
         (r, pat.word(r))
     }
 
-    /// A sparse index `s` and cell set `used` after the pattern's tile `i` slid from `from` to `to`.
+    /// A sparse index `s` and cell set `used` after the pattern's tile of weight `w` ([`View::weight`]) slid from
+    /// `from` to `to`.
     #[inline(always)]
-    fn step(s: u64, used: u64, w: &[u64; 16], i: u8, from: u8, to: u8) -> (u64, u64) {
-        let d = (to as u64)
-            .wrapping_sub(from as u64)
-            .wrapping_mul(w[i as usize & 15]);
+    fn step(s: u64, used: u64, w: u64, from: u8, to: u8) -> (u64, u64) {
+        let d = (to as u64).wrapping_sub(from as u64).wrapping_mul(w);
         (
             s.wrapping_add(d),
             used ^ (1u64 << (from & 63)) ^ (1u64 << (to & 63)),
@@ -679,8 +679,10 @@ impl View {
     /// pattern). Returns what [`View::moved_back`] restores.
     #[inline(always)]
     fn moved<const ZERO: bool>(&mut self, t: usize, from: u8, to: u8, extra: u8) -> u8 {
-        self.pos[t & 63] = to;
-        self.pos[0] = from;
+        if self.ranked {
+            self.pos[t & 63] = to;
+            self.pos[0] = from;
+        }
         if extra == u8::MAX {
             return u8::MAX;
         }
@@ -688,9 +690,9 @@ impl View {
         let saved = self.extra[p];
         self.sum = self.sum + extra as u32 - saved as u32;
         self.extra[p] = extra;
-        if let Some(w) = self.pats.get(p).and_then(|pat| pat.sparse.as_ref()) {
-            (self.idx[p], self.used[p]) =
-                View::step(self.idx[p], self.used[p], w, self.item[t & 63], from, to);
+        let w = self.weight[t & 63];
+        if w != 0 {
+            (self.idx[p], self.used[p]) = View::step(self.idx[p], self.used[p], w, from, to);
         }
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
             let i = self.item[t & 63];
@@ -703,17 +705,19 @@ impl View {
     /// Undoes [`View::moved`] (same tile and cells, and what it returned).
     #[inline(always)]
     fn moved_back<const ZERO: bool>(&mut self, t: usize, from: u8, to: u8, saved: u8) {
-        self.pos[t & 63] = from;
-        self.pos[0] = to;
+        if self.ranked {
+            self.pos[t & 63] = from;
+            self.pos[0] = to;
+        }
         if saved == u8::MAX {
             return;
         }
         let p = self.owner[t & 63] as usize & 63;
         self.sum = self.sum + saved as u32 - self.extra[p] as u32;
         self.extra[p] = saved;
-        if let Some(w) = self.pats.get(p).and_then(|pat| pat.sparse.as_ref()) {
-            (self.idx[p], self.used[p]) =
-                View::step(self.idx[p], self.used[p], w, self.item[t & 63], to, from);
+        let w = self.weight[t & 63];
+        if w != 0 {
+            (self.idx[p], self.used[p]) = View::step(self.idx[p], self.used[p], w, to, from);
         }
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
             let i = self.item[t & 63];

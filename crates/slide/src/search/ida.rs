@@ -176,7 +176,10 @@ impl<E: Eval> Ida<'_, '_, E> {
     /// parent's minus one, and a parent's at least any child's minus one; a raised estimate that passes the bound
     /// prunes the node's remaining children.
     fn dfs(&mut self, depth: u32, prev: u8, s: u16, mut h: u32) -> u32 {
-        if self.eval.h() == 0 {
+        // `h` is at least the heuristic's estimate and admissible (pathmax keeps both), and an estimate is 0 at the
+        // goal only: so `h` is 0 exactly at the goal, with no call into the heuristic.
+        debug_assert_eq!(h == 0, self.eval.h() == 0);
+        if h == 0 {
             return FOUND;
         }
         if self.nodes >= self.next_check {
@@ -202,7 +205,8 @@ impl<E: Eval> Ida<'_, '_, E> {
         let mut moves = [(0u8, 0u8); 4];
         let mut states = [0u16; 4];
         let mut m = 0;
-        for (&c, &d) in nbrs[..deg].iter().zip(&dirs) {
+        for k in 0..deg {
+            let (c, d) = (nbrs[k], dirs[k]);
             if c == prev {
                 continue;
             }
