@@ -666,7 +666,8 @@ impl Solver {
             // makes three random reads per child in 252 MB (756 MB when measured), and mapped file pages (no huge pages then: before the mapping asked for them) made its user
             // time 1.1 to 1.5 times longer. So are the blank-cell zero-aware databases (`zcpdb`, gigabytes read at
             // random): Korf's 100 with zc7-8 took 1.11 times 7-8's search time mapped, 0.61 times read into memory
-            // on huge pages (1.2 s to read its 2.3 GB). The sparse-index plain databases (`spdb`, 488 MB for the
+            // on huge pages (1.2 s to read its 2.3 GB); mapped with the huge-page advice, 1.09 to 1.12 times its
+            // read-in time (4 December 2026). The sparse-index plain databases (`spdb`, 488 MB for the
             // 24-puzzle) stay mapped: read into memory they took 0.98 times the time (four 24-puzzle instances, 4
             // pairs) and 0.97 on Korf's 100, not worth a private copy per process.
             if !self.map_files

@@ -423,28 +423,28 @@ struct Pat {
     /// a dense one is ranked per lookup.
     sparse: bool,
     /// `pdb`'s packed words, held here so that a lookup loads the word itself and not first the way to it.
-    words: Words,
+    words: TableWords,
 }
 
 /// A pattern database's packed words as a pointer and a length: [`Pat::word`] reads them without first loading
 /// the table's address through the `Arc` and the table (two dependent loads on the path of every lookup).
 #[derive(Debug, Clone, Copy)]
-struct Words {
+struct TableWords {
     ptr: *const u64,
     n: usize,
 }
 
-// SAFETY: a `Words` points into the packed table of the `Arc<Pdb>` held beside it in the same `Pat`. A shared
+// SAFETY: a `TableWords` points into the packed table of the `Arc<Pdb>` held beside it in the same `Pat`. A shared
 // `Pdb` is never written (nothing takes `&mut` of it while the `Pat`'s own `Arc` lives), so the words neither move
-// nor change while the `Words` exists, and reading them from several threads is as safe as through `&[u64]`.
-unsafe impl Send for Words {}
+// nor change while the `TableWords` exists, and reading them from several threads is as safe as through `&[u64]`.
+unsafe impl Send for TableWords {}
 // SAFETY: as above.
-unsafe impl Sync for Words {}
+unsafe impl Sync for TableWords {}
 
-impl Words {
-    fn of(pdb: &Pdb) -> Words {
+impl TableWords {
+    fn of(pdb: &Pdb) -> TableWords {
         let w = pdb.packed().words();
-        Words {
+        TableWords {
             ptr: w.as_ptr(),
             n: w.len(),
         }
@@ -600,7 +600,7 @@ impl View {
             zero: pdb.zero_index().cloned(),
             free,
             sparse,
-            words: Words::of(pdb),
+            words: TableWords::of(pdb),
         });
         self.zs.push(Placed {
             order: 0,
