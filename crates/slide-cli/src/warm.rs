@@ -282,7 +282,12 @@ fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
             let sizes = partition::default_sizes(shape);
             let bytes = sizes
                 .iter()
-                .map(|&k| slide::engine::pdb_build_bytes(shape, k, None))
+                .map(|&k| match partition::default_layout(shape) {
+                    slide::engine::pdb::PdbLayout::ZeroBits => {
+                        slide::engine::zbpdb_build_bytes(shape, k, None)
+                    }
+                    _ => slide::engine::pdb_build_bytes(shape, k, None),
+                })
                 .max()
                 .unwrap_or(0);
             // Each database searches the placements of its tiles and the blank.
@@ -411,7 +416,12 @@ fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Re
                 e.done = 0;
                 e.total = 0;
             });
-            solver.pdb(frame.shape(), frame.blank_goal(), cells)?;
+            solver.pdb_in(
+                frame.shape(),
+                frame.blank_goal(),
+                cells,
+                PartitionSpec::Default.layout_on(frame.shape()),
+            )?;
         }
     }
     let opts = SolveOptions {

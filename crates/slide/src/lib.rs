@@ -85,7 +85,9 @@ pub mod engine {
     pub use crate::board::frame;
     pub use crate::exact::{bfs, cache, packed, rank, table};
     pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning, push_pruning};
-    pub use crate::solver::{partial_build_bytes, pdb_build_bytes, table_build_bytes};
+    pub use crate::solver::{
+        partial_build_bytes, pdb_build_bytes, table_build_bytes, zbpdb_build_bytes,
+    };
 }
 
 /// The least number of moves that solves `board` (goal: tiles in order, blank last), or -1 when it cannot be

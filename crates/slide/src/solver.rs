@@ -22,7 +22,9 @@ use crate::search::heuristic::{
 use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
-use crate::search::pdb::{IndexChoice, PatternSpace, Pdb, PdbIndex, PdbLayout, SPARSE_MAX_ENTRIES};
+use crate::search::pdb::{
+    IndexChoice, PatternSpace, Pdb, PdbIndex, PdbLayout, PDB_BITS, SPARSE_MAX_ENTRIES,
+};
 use crate::search::pruning::MovePruner;
 use crate::search::{
     ida_star, ida_star_parallel, search_subtree, split_threshold, Frontier, Limits, Outcome,
@@ -346,22 +348,45 @@ pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     zpdb_build_bytes(shape, k, budget).max(cells.saturating_add(z.size() / 2))
 }
 
+/// Memory a zero-aware pattern database in the blank-bit layout ([`Pdb::zero_bits`]) needs under `budget`: the
+/// zero-aware build's ([`zpdb_build_bytes`]), or the region-layout table and the blank-bit one side by side when
+/// that is more (`u64::MAX` when the pattern is too large to index).
+pub fn zbpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
+    let (Ok(z), Some(ranker), Some(bits)) = (
+        crate::search::pdb::ZeroIndex::new(shape, k),
+        crate::exact::rank::PartialRanker::new(shape.cells(), k),
+        PdbLayout::ZeroBits.bits(shape.cells(), k),
+    ) else {
+        return u64::MAX;
+    };
+    let table = ranker.size().saturating_mul(bits as u64) / 8;
+    zpdb_build_bytes(shape, k, budget).max(table.saturating_add(z.size() / 2))
+}
+
+/// Bytes of a table of `entries` entries in `layout` for `k` tiles on `n` cells (`u64::MAX` when it has none).
+fn table_bytes(layout: PdbLayout, n: usize, k: usize, entries: Option<u64>) -> u64 {
+    match (entries, layout.bits(n, k)) {
+        (Some(e), Some(b)) => e.saturating_mul(b as u64) / 8,
+        _ => u64::MAX,
+    }
+}
+
 /// Memory a sparse-index pattern database ([`Pdb::sparse`]) of `k` tiles in `layout` needs under `budget`: the
 /// dense database's build ([`pdb_build_bytes`], [`zcpdb_build_bytes`]), or the dense table and the sparse one side
 /// by side when that is more (`u64::MAX` when the layout has no sparse form or the pattern is too large).
 pub fn spdb_build_bytes(shape: Shape, k: usize, layout: PdbLayout, budget: Option<u64>) -> u64 {
     let n = shape.cells();
-    let (Some(sparse), Some(dense)) = (
-        PdbIndex::Sparse.entries(layout, n, k, None),
-        PdbIndex::Dense.entries(layout, n, k, None),
-    ) else {
+    let sparse = table_bytes(layout, n, k, PdbIndex::Sparse.entries(layout, n, k, None));
+    let dense = table_bytes(layout, n, k, PdbIndex::Dense.entries(layout, n, k, None));
+    if sparse == u64::MAX || dense == u64::MAX {
         return u64::MAX;
-    };
+    }
     let build = match layout {
         PdbLayout::ZeroCells => zcpdb_build_bytes(shape, k, budget),
+        PdbLayout::ZeroBits => zbpdb_build_bytes(shape, k, budget),
         _ => pdb_build_bytes(shape, k, budget),
     };
-    build.max((sparse / 2).saturating_add(dense / 2))
+    build.max(sparse.saturating_add(dense))
 }
 
 /// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
@@ -453,8 +478,10 @@ impl Solver {
             return i;
         }
         let entries = PdbIndex::Sparse.entries(layout, shape.cells(), k, None);
+        // By bytes: at most SPARSE_MAX_ENTRIES entries of 4 bits (the blank-bit layout's wider entries count so).
+        let bytes = table_bytes(layout, shape.cells(), k, entries);
         let wanted = match self.index_choice {
-            IndexChoice::Auto => entries.is_some_and(|e| e <= SPARSE_MAX_ENTRIES),
+            IndexChoice::Auto => bytes <= SPARSE_MAX_ENTRIES * PDB_BITS as u64 / 8,
             IndexChoice::Dense => false,
             IndexChoice::Sparse => entries.is_some(),
         };
@@ -672,7 +699,7 @@ impl Solver {
             // pairs) and 0.97 on Korf's 100, not worth a private copy per process.
             if !self.map_files
                 || meta.kind.ends_with("-alt")
-                || matches!(meta.kind.as_str(), "zcpdb" | "zcspdb")
+                || matches!(meta.kind.as_str(), "zcpdb" | "zcspdb" | "zbpdb" | "zbspdb")
             {
                 return None;
             }
@@ -1175,7 +1202,7 @@ impl Solver {
                         frame.shape(),
                         frame.blank_goal(),
                         cells,
-                        part.layout(),
+                        part.layout_on(frame.shape()),
                     ))
                 })
             })
@@ -1475,7 +1502,12 @@ impl Solver {
         })?;
         let mut pdbs = Vec::new();
         for c in cells {
-            pdbs.push(self.pdb_in(frame.shape(), frame.blank_goal(), &c, spec.layout())?);
+            pdbs.push(self.pdb_in(
+                frame.shape(),
+                frame.blank_goal(),
+                &c,
+                spec.layout_on(frame.shape()),
+            )?);
         }
         Ok(PdbSet { pdbs })
     }
@@ -1554,7 +1586,7 @@ impl Solver {
         };
         let zero = match layout {
             PdbLayout::Plain => None,
-            PdbLayout::Zero | PdbLayout::ZeroCells => {
+            PdbLayout::Zero | PdbLayout::ZeroCells | PdbLayout::ZeroBits => {
                 Some(crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size())
             }
         };
@@ -1573,7 +1605,18 @@ impl Solver {
                 "zcsextra4",
                 "sparse-index zero-aware (blank-cell) ",
             ),
+            (PdbLayout::ZeroBits, PdbIndex::Dense) => {
+                ("zbpdb", "zbextra4", "zero-aware (blank-bit) ")
+            }
+            (PdbLayout::ZeroBits, PdbIndex::Sparse) => (
+                "zbspdb",
+                "zbsextra4",
+                "sparse-index zero-aware (blank-bit) ",
+            ),
         };
+        let bits = layout
+            .bits(shape.cells(), cells.len())
+            .ok_or_else(too_large)?;
         let expected = Meta {
             kind: kind.into(),
             shape,
@@ -1581,7 +1624,7 @@ impl Solver {
             encoding: encoding.into(),
             metric: Metric::Stm.name().into(),
             pattern: cells.iter().map(|&c| c as u32).collect(),
-            bits: crate::search::pdb::PDB_BITS,
+            bits,
             len,
             histogram: vec![],
             antipodes: vec![],
@@ -1599,6 +1642,7 @@ impl Solver {
                     (PdbLayout::Plain, _) => pdb_build_bytes(shape, cells.len(), budget),
                     (PdbLayout::Zero, _) => zpdb_build_bytes(shape, cells.len(), budget),
                     (PdbLayout::ZeroCells, _) => zcpdb_build_bytes(shape, cells.len(), budget),
+                    (PdbLayout::ZeroBits, _) => zbpdb_build_bytes(shape, cells.len(), budget),
                 },
             ),
             |meta, packed| {
@@ -1622,6 +1666,15 @@ impl Solver {
                         (PdbLayout::Zero, PdbIndex::Dense),
                     )?;
                     Pdb::zero_cells(&z).ok_or_else(too_large)
+                }
+                (PdbLayout::ZeroBits, _) => {
+                    let z = self.load_or_build_pdb(
+                        shape,
+                        blank,
+                        cells,
+                        (PdbLayout::Zero, PdbIndex::Dense),
+                    )?;
+                    Pdb::zero_bits(&z).ok_or_else(too_large)
                 }
             },
             |p, meta| Meta {

@@ -895,7 +895,12 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
                 let zcspec = format!("zc{spec}");
                 let mut zc = pdb_plain(shape, &zcspec, reflect);
                 check_exhaustively(shape, &mut zc, &zcspec, false);
+                // The blank-bit layout: admissible and incremental, between the plain and the zero-aware estimates.
+                let zbspec = format!("zb{spec}");
+                let mut zb = pdb_plain(shape, &zbspec, reflect);
+                check_exhaustively(shape, &mut zb, &zbspec, false);
                 let mut plain = pdb_eval(shape, spec, reflect);
+                let mut zb_higher = 0u64;
                 let mut pos = vec![0u8; shape.cells()];
                 let (mut higher, mut total_z, mut total_plain) = (0u64, 0u64, 0u64);
                 for r in 0..table.space().states() {
@@ -904,6 +909,15 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
                     zc.reset(&pos);
                     assert_eq!(zc.h(), z.h(), "{shape} {zcspec} at {pos:?}");
                     plain.reset(&pos);
+                    zb.reset(&pos);
+                    assert!(
+                        plain.h() <= zb.h() && zb.h() <= z.h(),
+                        "{shape} {zbspec} at {pos:?}: {} not within {}..={}",
+                        zb.h(),
+                        plain.h(),
+                        z.h()
+                    );
+                    zb_higher += (zb.h() > plain.h()) as u64;
                     assert!(
                         z.h() >= plain.h(),
                         "{shape} {zspec}: {} below plain {} at {pos:?}",
@@ -920,8 +934,8 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
                     total_plain as f64 / table.space().states() as f64
                 );
                 assert!(
-                    higher > 0,
-                    "{shape} {zspec}: never above the plain database"
+                    higher > 0 && zb_higher > 0,
+                    "{shape} {zspec}: never above the plain database ({higher}, blank-bit {zb_higher})"
                 );
             }
         }
@@ -935,8 +949,18 @@ fn zero_aware_databases_admissible_and_dominant_on_3x3_and_2x4() {
 #[test]
 fn sparse_and_dense_indexes_agree_on_3x3_and_2x4() {
     for (shape, specs) in [
-        ("3x3", &["4-4", "1,2,3/4,5/6,7,8", "zc4-4", "zc2-2-2-2"][..]),
-        ("2x4", &["4-3", "zc2-2-3"][..]),
+        (
+            "3x3",
+            &[
+                "4-4",
+                "1,2,3/4,5/6,7,8",
+                "zc4-4",
+                "zc2-2-2-2",
+                "zb4-4",
+                "zb2-2-2-2",
+            ][..],
+        ),
+        ("2x4", &["4-3", "zc2-2-3", "zb2-2-3"][..]),
     ] {
         let shape: Shape = shape.parse().unwrap();
         let square = shape.rows() == shape.cols();
@@ -1001,5 +1025,15 @@ fn zero_aware_databases_on_korf_instances() {
         korf_nodes_with(dense_solver(), 10, &pdb("zc6-6-3")),
         cells,
         "dense zc6-6-3"
+    );
+    // The blank-bit layout caps each entry at one more than the plain one: between the two, and the same search
+    // with either index.
+    let bits = korf_nodes(10, &pdb("zb6-6-3"));
+    eprintln!("Korf 1-10: zb6-6-3 {bits} nodes");
+    assert!(zero <= bits && bits < plain, "zb6-6-3 {bits} nodes");
+    assert_eq!(
+        korf_nodes_with(dense_solver(), 10, &pdb("zb6-6-3")),
+        bits,
+        "dense zb6-6-3"
     );
 }

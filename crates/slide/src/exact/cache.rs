@@ -259,7 +259,7 @@ fn read_header(input: &mut dyn Read, file_len: u64, expected: &Meta, name: &str)
             meta.kind, meta.shape, meta.blank, meta.metric
         )));
     }
-    if !(1..=16).contains(&meta.bits) {
+    if !(1..=32).contains(&meta.bits) {
         return Err(bad("bad entry width"));
     }
     let pad = (8 - meta_end % 8) % 8;

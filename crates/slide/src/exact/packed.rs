@@ -31,7 +31,7 @@ fn advise_huge(ptr: *const u8, len: usize) {
     let _ = (ptr, len);
 }
 
-/// `len` entries of `bits` bits each (1 to 16), packed back to back in 64-bit words; entries may straddle words.
+/// `len` entries of `bits` bits each (1 to 32), packed back to back in 64-bit words; entries may straddle words.
 ///
 /// Memory: `ceil(len * bits / 64) * 8` bytes, for example 2 bits × 239,500,800 states = 59.9 MB.
 ///
@@ -132,9 +132,9 @@ impl std::fmt::Debug for Words {
 }
 
 impl PackedTable {
-    /// A table of `len` zero entries of `bits` bits. Panics if `bits` is not in `1..=16` (a programming error).
+    /// A table of `len` zero entries of `bits` bits. Panics if `bits` is not in `1..=32` (a programming error).
     pub fn new(bits: u32, len: u64) -> PackedTable {
-        assert!((1..=16).contains(&bits), "PackedTable bits must be 1..=16");
+        assert!((1..=32).contains(&bits), "PackedTable bits must be 1..=32");
         let words = Self::words_for(bits, len);
         PackedTable {
             bits,
@@ -151,7 +151,7 @@ impl PackedTable {
 
     /// Rebuilds a table from its raw words (as saved); `None` when the word count does not fit.
     pub fn from_words(bits: u32, len: u64, words: Vec<u64>) -> Option<PackedTable> {
-        ((1..=16).contains(&bits) && words.len() == Self::words_for(bits, len)).then(|| {
+        ((1..=32).contains(&bits) && words.len() == Self::words_for(bits, len)).then(|| {
             PackedTable {
                 bits,
                 len,
@@ -172,7 +172,7 @@ impl PackedTable {
     ) -> Option<PackedTable> {
         let words = Self::words_for(bits, len);
         let all = (*bytes).as_ref();
-        let fits = (1..=16).contains(&bits)
+        let fits = (1..=32).contains(&bits)
             && cfg!(target_endian = "little")
             && all.len().checked_sub(offset) == Some(words * 8)
             && (all.as_ptr() as usize + offset) % 8 == 0;
@@ -332,10 +332,10 @@ mod tests {
 
     #[test]
     fn roundtrip_all_widths() {
-        for bits in 1..=16u32 {
+        for bits in 1..=32u32 {
             let len = 1000u64;
             let mut t = PackedTable::new(bits, len);
-            let m = (1u32 << bits) - 1;
+            let m = ((1u64 << bits) - 1) as u32;
             for i in 0..len {
                 t.set(i, (i as u32).wrapping_mul(2654435761) & m);
             }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
-use crate::search::pdb::{Pdb, PdbIndex, PdbLayout, Placed, ZeroIndex, MAX_PATTERN};
+use crate::search::pdb::{Pdb, PdbIndex, PdbLayout, Placed, ZeroIndex, MAX_PATTERN, PDB_BITS};
 
 /// Most cells a board searched by IDA* may have.
 pub const MAX_SEARCH_CELLS: usize = 64;
@@ -422,6 +422,10 @@ struct Pat {
     /// A sparse-index database ([`PdbIndex::Sparse`]): the view keeps the index move by move ([`View::weight`]);
     /// a dense one is ranked per lookup.
     sparse: bool,
+    /// A database in the blank-bit layout ([`PdbLayout::ZeroBits`]): an entry per placement of `1 << wide.1` bits,
+    /// `1 << wide.0` to a word, read by [`Pat::blank_bit_entry`]. The other layouts have 4-bit entries.
+    zbits: bool,
+    wide: (u32, u32),
     /// `pdb`'s packed words, held here so that a lookup loads the word itself and not first the way to it.
     words: TableWords,
 }
@@ -500,10 +504,38 @@ impl Pat {
         }
     }
 
-    /// The index of the pattern's placement with the blank on `blank`: the plain rank, and in the blank-cell
-    /// layout the blank's free cell too.
+    /// The stored extra, in the blank-bit layout, of the placement of index `r` (its cells `used`, a bit per cell)
+    /// with the blank on `blank`: the plain entry, and one more when the blank's free cell has its bit set.
     #[inline(always)]
-    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS], blank: u8) -> u64 {
+    fn blank_bit_entry(&self, r: u64, used: u64, blank: u8) -> u8 {
+        let (per, width) = self.wide;
+        let word = self.words.slice()[(r >> per) as usize];
+        let e = word >> ((r & ((1 << per) - 1)) << width);
+        let b = blank as u32 & 63;
+        let d = b - (used & ((1u64 << b) - 1)).count_ones();
+        ((e & 15) + (e >> ((PDB_BITS + d) & 63) & 1)) as u8
+    }
+
+    /// The stored extra of a placement of index `r` (the plain rank or sparse index; the cells `used`, a bit per
+    /// cell) with the blank on `blank`, in any layout but the region one.
+    #[inline(always)]
+    fn entry_of(&self, r: u64, used: u64, blank: u8) -> u8 {
+        if self.zbits {
+            self.blank_bit_entry(r, used, blank)
+        } else {
+            let b = blank as u32 & 63;
+            let r = if self.free != 0 {
+                r * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64
+            } else {
+                r
+            };
+            self.entry(r)
+        }
+    }
+
+    /// The plain rank of the pattern's placement in `pos`, and its cells (a bit per cell).
+    #[inline(always)]
+    fn rank_used(&self, pos: &[u8; MAX_SEARCH_CELLS]) -> (u64, u64) {
         let mut used = 0u64;
         let mut r = 0u64;
         for i in 0..self.k {
@@ -512,6 +544,14 @@ impl Pat {
             r += (p - below.count_ones()) as u64 * self.weights[i];
             used |= 1u64 << p;
         }
+        (r, used)
+    }
+
+    /// The index of the pattern's placement with the blank on `blank`: the plain rank, and in the blank-cell
+    /// layout the blank's free cell too.
+    #[inline(always)]
+    fn rank(&self, pos: &[u8; MAX_SEARCH_CELLS], blank: u8) -> u64 {
+        let (mut r, used) = self.rank_used(pos);
         if self.free != 0 {
             let b = blank as u32 & 63;
             r = r * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64;
@@ -583,9 +623,12 @@ impl View {
         }
         let free = match pdb.layout() {
             PdbLayout::ZeroCells => (pdb.shape().cells() - tiles.len()) as u64,
-            PdbLayout::Plain | PdbLayout::Zero => 0,
+            PdbLayout::Plain | PdbLayout::Zero | PdbLayout::ZeroBits => 0,
         };
         let sparse = pdb.index() == PdbIndex::Sparse;
+        let zbits = pdb.layout() == PdbLayout::ZeroBits;
+        let bits = pdb.packed().bits();
+        let wide = ((64 / bits).trailing_zeros(), bits.trailing_zeros());
         if sparse {
             for (i, &tile) in tiles.iter().enumerate() {
                 self.weight[tile as usize & 63] = (pdb.shape().cells() as u64).pow(i as u32);
@@ -600,6 +643,8 @@ impl View {
             zero: pdb.zero_index().cloned(),
             free,
             sparse,
+            zbits,
+            wide,
             words: TableWords::of(pdb),
         });
         self.zs.push(Placed {
@@ -621,27 +666,29 @@ impl View {
             for (c, &t) in items.iter_mut().zip(&pat.tiles[..pat.k]) {
                 *c = self.pos[t as usize & 63];
             }
-            let r = match (&pat.zero, pat.sparse) {
+            self.extra[p] = match (&pat.zero, pat.sparse) {
                 (Some(z), _) => {
                     self.zs[p] = z.placed(&items[..pat.k]);
-                    z.at(&self.zs[p], self.pos[0])
+                    pat.entry(z.at(&self.zs[p], self.pos[0]))
                 }
                 (None, true) => {
                     self.idx[p] = pat.pdb.placement_index(&items[..pat.k]);
                     self.used[p] = items[..pat.k].iter().fold(0, |m, &c| m | 1u64 << (c & 63));
-                    pat.sparse_at(self.idx[p], self.used[p], self.pos[0])
+                    pat.entry_of(self.idx[p], self.used[p], self.pos[0])
                 }
-                (None, false) => pat.rank(&self.pos, self.pos[0]),
+                (None, false) => {
+                    let (r, used) = pat.rank_used(&self.pos);
+                    pat.entry_of(r, used, self.pos[0])
+                }
             };
-            self.extra[p] = pat.entry(r);
             self.sum += self.extra[p] as u32;
         }
     }
 
-    /// The entry of pattern `p` (which must exist) after its tile `t` slid from `from` to `to`, the blank's cell,
-    /// and the packed word that holds it (the memory load of the lookup).
+    /// The stored extra of pattern `p` (which must exist) after its tile `t` slid from `from` to `to`, the blank's
+    /// cell.
     #[inline(always)]
-    fn child<const ZERO: bool>(&mut self, p: usize, t: usize, from: u8, to: u8) -> (u64, u64) {
+    fn child<const ZERO: bool>(&mut self, p: usize, t: usize, from: u8, to: u8) -> u8 {
         let pat = &self.pats[p];
         let r = match pat.zero::<ZERO>() {
             Some(z) => {
@@ -652,7 +699,15 @@ impl View {
                 let w = self.weight[t & 63];
                 if w != 0 {
                     let (s, used) = View::step(self.idx[p & 63], self.used[p & 63], w, from, to);
+                    if pat.zbits {
+                        return pat.blank_bit_entry(s, used, from);
+                    }
                     pat.sparse_at(s, used, from)
+                } else if pat.zbits {
+                    self.pos[t & 63] = to;
+                    let (r, used) = pat.rank_used(&self.pos);
+                    self.pos[t & 63] = from;
+                    return pat.blank_bit_entry(r, used, from);
                 } else {
                     self.pos[t & 63] = to;
                     let r = pat.rank(&self.pos, from);
@@ -661,7 +716,7 @@ impl View {
                 }
             }
         };
-        (r, pat.word(r))
+        pat.entry(r)
     }
 
     /// A sparse index `s` and cell set `used` after the pattern's tile of weight `w` ([`View::weight`]) slid from
@@ -863,8 +918,7 @@ impl<const ZERO: bool> Eval for PdbEval<ZERO> {
         let mut e = u8::MAX;
         let mut sum = self.direct.sum;
         if p < self.direct.pats.len() {
-            let (r, w) = self.direct.child::<ZERO>(p, i, from, to);
-            e = Pat::extract(w, r);
+            e = self.direct.child::<ZERO>(p, i, from, to);
             sum = sum + e as u32 - self.direct.extra[p & 63] as u32;
         }
         let mut re = u8::MAX;
@@ -876,8 +930,7 @@ impl<const ZERO: bool> Eval for PdbEval<ZERO> {
                     self.transpose[from as usize & 63],
                     self.transpose[to as usize & 63],
                 );
-                let (r, w) = self.reflected.child::<ZERO>(rp, i, tf, tt);
-                re = Pat::extract(w, r);
+                re = self.reflected.child::<ZERO>(rp, i, tf, tt);
                 rsum = rsum + re as u32 - self.reflected.extra[rp & 63] as u32;
             }
         }

@@ -79,6 +79,20 @@
 //! pages, 1.11 times mapped from the file (4 KB pages: a TLB miss and at first a page fault per lookup), so these
 //! files are read, not mapped (README has the figures).
 //!
+//! ## The blank-bit layout
+//!
+//! [`PdbLayout::ZeroBits`] (a leading `zb`: `zb6-6-3`, `zb7-8`, `zbdefault`) keeps one entry per placement, as a
+//! plain database does, but wider: its low 4 bits hold the plain entry (the least over the blank's regions), and bit
+//! `4 + d` (`d` the free cells below the blank's, as in the blank-cell layout) says that the blank's region on that
+//! cell has a zero-aware entry above it, read as one more (two moves more). An entry that is two or more above is so
+//! stored one above: lower, so still admissible. Entries are 8, 16 or 32 bits (the least power of two that holds `4 +
+//! n - k` bits, so that an entry never straddles two words): 16 for 6, 7 and 8 tiles of the 15-puzzle, 32 for 6 of
+//! the 24-puzzle, 4 to 8 times the plain table against the blank-cell layout's `n - k` times. The cap costs little:
+//! on Korf's 100, 168,435 nodes per instance against zc6-6-3's 166,287 and 14,546 against zc7-8's 14,282 (the
+//! zero-aware entries differ from the least over their placement's regions mostly by one). Made from the region
+//! layout in one pass ([`Pdb::zero_bits`]); read through the plain evaluator (a lookup is the plain one, the free
+//! cell's population count and a shift).
+//!
 //! ## The sparse index
 //!
 //! [`PdbIndex::Sparse`] numbers a placement by its tiles' cells as base-`n` digits, `c_0 + c_1 n + ... +
@@ -88,9 +102,10 @@
 //! and a multiply per tile (a third of the search's instructions). The table is 1.9 times the dense one for 6 tiles
 //! of the 24-puzzle (122 MB), 2.9 times for 6 of the 15-puzzle (8.4 MB); the blank-cell layout takes it too
 //! (`sparse index * (n - k) + d`). [`Pdb::sparse`] makes it from the dense database in one parallel pass (7 s of
-//! wall time for the 24-puzzle's four); the solver takes it where it has at most [`SPARSE_MAX_ENTRIES`] entries
-//! (files of kind `spdb`, mapped like the dense ones, and `zcspdb`, read into memory like the blank-cell files),
-//! unless told otherwise ([`IndexChoice`]).
+//! wall time for the 24-puzzle's four); the solver takes it where it has at most [`SPARSE_MAX_ENTRIES`] entries,
+//! or as many bytes for the blank-bit layout's wider entries (files of kind `spdb`, mapped like the dense ones,
+//! and `zcspdb`, `zbspdb`, read into memory like the blank-cell and blank-bit files), unless told otherwise
+//! ([`IndexChoice`]).
 //!
 //! ## The byte build
 //!
@@ -1118,7 +1133,17 @@ fn fill_entries<R>(
     len: u64,
     fill: impl FnOnce(&[std::sync::atomic::AtomicU64]) -> R,
 ) -> (Vec<u64>, R) {
-    let words = PackedTable::words_for(PDB_BITS, len);
+    fill_entries_of(PDB_BITS, len, fill)
+}
+
+/// [`fill_entries`] for entries of `bits` bits, a power of two up to 32 (no entry straddles two words).
+fn fill_entries_of<R>(
+    bits: u32,
+    len: u64,
+    fill: impl FnOnce(&[std::sync::atomic::AtomicU64]) -> R,
+) -> (Vec<u64>, R) {
+    debug_assert!(bits.is_power_of_two() && bits <= 32);
+    let words = PackedTable::words_for(bits, len);
     let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
     // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives (it
     // ends when `fill` returns).
@@ -1213,14 +1238,16 @@ pub enum PdbIndex {
 }
 
 /// Most entries a sparse-index table may have when the solver chooses the index ([`IndexChoice::Auto`]): `2^28`,
-/// 128 MiB of 4-bit entries. Within it: patterns of up to 7 tiles on the 15-puzzle, 6 on the 24-puzzle, and the
-/// blank-cell layout of 6 tiles on the 15-puzzle.
+/// 128 MiB of 4-bit entries (tables of wider entries, in the blank-bit layout, count by their bytes: at most 128
+/// MiB). Within it: patterns of up to 7 tiles on the 15-puzzle, 6 on the 24-puzzle, and the blank-cell and
+/// blank-bit layouts of 6 tiles on the 15-puzzle.
 pub const SPARSE_MAX_ENTRIES: u64 = 1 << 28;
 
 /// Which databases a solver keeps with the sparse index ([`PdbIndex`]; `Solver::pdb_index_choice`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum IndexChoice {
-    /// Sparse where the table has at most [`SPARSE_MAX_ENTRIES`] entries, dense elsewhere (the default).
+    /// Sparse where the table takes at most the memory of [`SPARSE_MAX_ENTRIES`] 4-bit entries (128 MiB), dense
+    /// elsewhere (the default).
     #[default]
     Auto,
     /// Dense everywhere: the smallest tables, ranked at each lookup.
@@ -1291,6 +1318,10 @@ pub enum PdbLayout {
     /// cells. `n - k` times the plain size (19 for 6 tiles of the 24-puzzle, 8 for 8 of the 15-puzzle), looked up
     /// as fast as a plain entry ([`Pdb::zero_cells`]).
     ZeroCells,
+    /// Zero-aware, capped at one more than the plain entry, in one wider entry per placement: the plain entry in
+    /// the low 4 bits, and bit `4 + d` set when the blank on its `d`-th free cell (counted from cell 0) is in a region
+    /// whose zero-aware entry is above the plain one ([`Pdb::zero_bits`]; widths by [`PdbLayout::bits`]).
+    ZeroBits,
 }
 
 impl PdbLayout {
@@ -1301,6 +1332,26 @@ impl PdbLayout {
             PdbLayout::Plain => Some(placements),
             PdbLayout::Zero => zero,
             PdbLayout::ZeroCells => placements.checked_mul(n.checked_sub(k)? as u64),
+            PdbLayout::ZeroBits => Some(placements),
+        }
+    }
+
+    /// Bits per entry for `k` tiles on `n` cells: [`PDB_BITS`], or in the blank-bit layout the least of 8, 16 and
+    /// 32 that holds the plain entry and a bit per free cell (`None` when 32 do not: more than 28 free cells).
+    ///
+    /// ```
+    /// use slide::engine::pdb::PdbLayout;
+    /// assert_eq!(PdbLayout::ZeroBits.bits(16, 6), Some(16));
+    /// assert_eq!(PdbLayout::ZeroBits.bits(25, 6), Some(32));
+    /// assert_eq!(PdbLayout::Plain.bits(25, 6), Some(4));
+    /// ```
+    pub fn bits(self, n: usize, k: usize) -> Option<u32> {
+        match self {
+            PdbLayout::ZeroBits => {
+                let need = PDB_BITS as usize + n.checked_sub(k)?;
+                [8, 16, 32].into_iter().find(|&b| b as usize >= need)
+            }
+            _ => Some(PDB_BITS),
         }
     }
 }
@@ -1806,7 +1857,8 @@ impl Pdb {
             cells.len(),
             zero.as_ref().map(|z| z.size()),
         );
-        if Some(table.len()) != len || table.bits() != PDB_BITS {
+        if Some(table.len()) != len || Some(table.bits()) != layout.bits(shape.cells(), cells.len())
+        {
             return Err(Error::Cache(
                 "pattern database does not fit its pattern".into(),
             ));
@@ -1884,14 +1936,80 @@ impl Pdb {
         })
     }
 
-    /// The dense-index database `d` (plain or in the blank-cell layout) with the sparse index ([`PdbIndex::Sparse`]):
-    /// each placement's entries (one, or `n - k` in the blank-cell layout) copied from its rank to
+    /// The database `z` (zero-aware, [`PdbLayout::Zero`]) in the blank-bit layout ([`PdbLayout::ZeroBits`]): per
+    /// placement the least entry over its regions in the low 4 bits, and a bit for each free cell whose region's entry
+    /// is above that least (the entry then reads one more, capped there). One pass over `z` in its own order (as
+    /// [`Pdb::zero_cells`]); the histogram and capped count are `z`'s (of the entries before the cap). `None` when
+    /// `z` is not in the region layout or has more than 28 free cells.
+    ///
+    /// Memory: a 16-bit entry per placement for 6 to 8 tiles of the 15-puzzle (11.5 MB for 6 tiles, 115 MB for 7,
+    /// 1.04 GB for 8), a 32-bit one for 6 tiles of the 24-puzzle (510 MB).
+    pub fn zero_bits(z: &Pdb) -> Option<Pdb> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let index = z.zero.as_ref()?;
+        let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
+        let n = shape.cells();
+        let bits = PdbLayout::ZeroBits.bits(n, k)?;
+        let ranker = PartialRanker::new(n, k)?;
+        let len = ranker.size();
+        usize::try_from(len.checked_mul(bits as u64)? / 8).ok()?;
+        let (orders, regions) = (index.orders, index.regions);
+        let maps = index.region_start.len() - 1;
+        let per_word = (64 / bits) as u64;
+        let (raw, ()) = fill_entries_of(bits, len, |entries| {
+            (0..orders).into_par_iter().for_each(|o| {
+                let mut items = [0u8; MAX_PATTERN];
+                for m in 0..maps {
+                    let mask = index.map_masks[m];
+                    index.order_items(mask, o, &mut items[..k]);
+                    let first = index.region_start[m] as usize;
+                    let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+                    let entry = |r: usize| z.table.get(o * regions + (first + r) as u64) as u64;
+                    let least = (0..masks.len()).map(entry).min().unwrap_or(0);
+                    let mut e = least;
+                    for (r, &region) in masks.iter().enumerate() {
+                        if entry(r) == least {
+                            continue;
+                        }
+                        let mut left = region;
+                        while left != 0 {
+                            let c = left.trailing_zeros();
+                            left &= left - 1;
+                            e |= 1 << (PDB_BITS + c - (mask & ((1u64 << c) - 1)).count_ones());
+                        }
+                    }
+                    if e != 0 {
+                        let p = ranker.rank(&items[..k]);
+                        entries[(p / per_word) as usize]
+                            .fetch_or(e << ((p % per_word) * bits as u64), Relaxed);
+                    }
+                }
+            })
+        });
+        let table = PackedTable::from_words(bits, len, raw)?;
+        Some(Pdb {
+            shape,
+            cells: cells.to_vec(),
+            blank: z.blank,
+            ranker,
+            table,
+            histogram: z.histogram.clone(),
+            capped: z.capped,
+            zero: None,
+            layout: PdbLayout::ZeroBits,
+            index: PdbIndex::Dense,
+        })
+    }
+
+    /// The dense-index database `d` (plain, or in the blank-cell or blank-bit layout) with the sparse index
+    /// ([`PdbIndex::Sparse`]): each placement's entries (one, or `n - k` in the blank-cell layout) copied from its rank to
     /// `sum c_i n^i`, the numbers of impossible placements left 0 and never read. The threads take the cells of the
     /// last tile, each a run of `n^(k-1)` placements. `None` when `d` is sparse already, zero-aware by region, or
     /// the table would not fit in memory's address space.
     ///
-    /// Memory: `n^k` entries of 4 bits (times `n - k` in the blank-cell layout): 122 MB for 6 tiles of the
-    /// 24-puzzle (dense 63.8 MB), 8.4 MB for 6 of the 15-puzzle (2.9 MB), 134 MB for 7 (28.8 MB).
+    /// Memory: `n^k` entries of 4 bits (times `n - k` in the blank-cell layout; of 16 or 32 bits in the blank-bit
+    /// layout): 122 MB for 6 tiles of the 24-puzzle (dense 63.8 MB), 8.4 MB for 6 of the 15-puzzle (2.9 MB), 134 MB
+    /// for 7 (28.8 MB); in the blank-bit layout 33.6 MB for 6 tiles of the 15-puzzle, 977 MB for 6 of the 24-puzzle.
     pub fn sparse(d: &Pdb) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         if d.index != PdbIndex::Dense || d.layout == PdbLayout::Zero {
@@ -1903,17 +2021,20 @@ impl Pdb {
             _ => 1,
         };
         let len = PdbIndex::Sparse.entries(d.layout, n, k, None)?;
-        usize::try_from(len / 2).ok()?;
+        let bits = d.table.bits();
+        usize::try_from(len.checked_mul(bits as u64)? / 8).ok()?;
+        let per_word = (64 / bits) as u64;
         let weights: Vec<u64> = (0..k).map(|i| d.ranker.weight(i)).collect();
         let pow: Vec<u64> = (0..k).map(|i| (n as u64).pow(i as u32)).collect();
-        let (raw, ()) = fill_entries(len, |entries| {
+        let (raw, ()) = fill_entries_of(bits, len, |entries| {
             (0..n as u64).into_par_iter().for_each(|last| {
                 let mut copy = |r: u64, s: u64| {
                     for j in 0..per {
                         let e = d.table.get(r * per + j) as u64;
                         if e != 0 {
                             let at = s * per + j;
-                            entries[(at / 16) as usize].fetch_or(e << ((at % 16) * 4), Relaxed);
+                            entries[(at / per_word) as usize]
+                                .fetch_or(e << ((at % per_word) * bits as u64), Relaxed);
                         }
                     }
                 };
@@ -1927,7 +2048,7 @@ impl Pdb {
                 digits.visit(0, 1u64 << last, 0, 0, &mut copy);
             })
         });
-        let table = PackedTable::from_words(PDB_BITS, len, raw)?;
+        let table = PackedTable::from_words(bits, len, raw)?;
         Some(Pdb {
             shape: d.shape,
             cells: d.cells.clone(),
@@ -1965,6 +2086,12 @@ impl Pdb {
                 let below = (used & ((1u64 << (blank & 63)) - 1)).count_ones() as u64;
                 self.table
                     .get(self.placement_index(placement) * free + blank as u64 - below)
+            }
+            (None, PdbLayout::ZeroBits) => {
+                let used = placement.iter().fold(0u64, |m, &c| m | 1u64 << (c & 63));
+                let below = (used & ((1u64 << (blank & 63)) - 1)).count_ones();
+                let e = self.table.get(self.placement_index(placement));
+                (e & 15) + (e >> (PDB_BITS + blank as u32 - below) & 1)
             }
             (None, _) => self.extra(placement),
         }
@@ -2141,6 +2268,29 @@ mod tests {
                 plain.packed().len() * (shape.cells() - cells.len()) as u64
             );
             let mut cell_hit = vec![false; by_cell.packed().len() as usize];
+            // The blank-bit layout: an entry per placement, as wide as the layout says, dense and sparse.
+            let by_bit = Pdb::zero_bits(&z).unwrap();
+            assert_eq!(by_bit.layout(), PdbLayout::ZeroBits);
+            assert!(by_bit.zero_index().is_none() && Pdb::zero_bits(&by_bit).is_none());
+            assert!(Pdb::zero_bits(&plain).is_none());
+            assert_eq!(by_bit.packed().len(), plain.packed().len());
+            assert_eq!(
+                Some(by_bit.packed().bits()),
+                PdbLayout::ZeroBits.bits(shape.cells(), cells.len())
+            );
+            let sparse_bit = Pdb::sparse(&by_bit).unwrap();
+            assert_eq!(
+                (
+                    sparse_bit.index(),
+                    sparse_bit.layout(),
+                    sparse_bit.packed().bits()
+                ),
+                (
+                    PdbIndex::Sparse,
+                    PdbLayout::ZeroBits,
+                    by_bit.packed().bits()
+                )
+            );
             // The sparse index of both: n^k placements (times the free cells), none of the region layout.
             let sparse = Pdb::sparse(&plain).unwrap();
             let sparse_cell = Pdb::sparse(&by_cell).unwrap();
@@ -2192,6 +2342,19 @@ mod tests {
                 assert_eq!(sparse.extra(pl), plain.extra(pl));
                 assert_eq!(sparse_cell.extra_at(si * free + below), stored);
                 assert_eq!(sparse_cell.extra_with_blank(pl, *b), stored);
+                // The blank-bit layout: the plain entry in the low bits, and the region's entry capped at one more.
+                let capped = stored.min(plain.extra(pl) + 1);
+                assert_eq!(
+                    by_bit.extra_with_blank(pl, *b),
+                    capped,
+                    "{shape} {cells:?} at {pl:?}, blank {b}"
+                );
+                assert_eq!(sparse_bit.extra_with_blank(pl, *b), capped);
+                assert_eq!(
+                    by_bit.extra_at(plain.ranker().rank(pl)) & 15,
+                    plain.extra(pl)
+                );
+                assert_eq!(sparse_bit.packed().len(), nk);
                 let mut items = vec![0u8; cells.len()];
                 let (mask, region) = index.unindex(i, &mut items);
                 assert_eq!(&items, pl);
