@@ -1,4 +1,4 @@
-//! Benchmarks of optimal search: IDA* with the default 6-6-3 pattern databases on Korf's 15-puzzles, with move
+//! Benchmarks of optimal search: IDA* with the default pattern databases (zb6-6-3) on Korf's 15-puzzles, with move
 //! pruning and with backtracks pruned only, measured side by side in one run.
 //!
 //! Run with `cargo bench -p slide --bench search`. Groups:

@@ -308,7 +308,8 @@ fn ida_star_forced_on_small_shapes_matches_tables() {
     }
 }
 
-/// Korf's instances that fit the CI budget, with the default 6-6-3 partition; their goal is blank first.
+/// Korf's instances that fit the CI budget, with the default databases (zb6-6-3, the blank-bit layout); their goal
+/// is blank first.
 #[test]
 fn korf_instances_give_published_optima() {
     let text = slide::benchmarks::KORF100;
