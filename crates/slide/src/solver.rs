@@ -349,7 +349,7 @@ pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
 }
 
 /// Memory a zero-aware pattern database in the blank-bit layout ([`Pdb::zero_bits`]) needs under `budget`: the
-/// zero-aware build's ([`zpdb_build_bytes`]), or the region-layout table and the blank-bit one side by side when
+/// zero-aware build's (`zpdb_build_bytes`), or the region-layout table and the blank-bit one side by side when
 /// that is more (`u64::MAX` when the pattern is too large to index).
 pub fn zbpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     let (Ok(z), Some(ranker), Some(bits)) = (
@@ -1658,23 +1658,19 @@ impl Solver {
                 (PdbLayout::Zero, _) => {
                     Pdb::build_zero_aware_within(shape, cells, blank, budget, progress)
                 }
-                (PdbLayout::ZeroCells, _) => {
+                (PdbLayout::ZeroCells | PdbLayout::ZeroBits, _) => {
                     let z = self.load_or_build_pdb(
                         shape,
                         blank,
                         cells,
                         (PdbLayout::Zero, PdbIndex::Dense),
                     )?;
-                    Pdb::zero_cells(&z).ok_or_else(too_large)
-                }
-                (PdbLayout::ZeroBits, _) => {
-                    let z = self.load_or_build_pdb(
-                        shape,
-                        blank,
-                        cells,
-                        (PdbLayout::Zero, PdbIndex::Dense),
-                    )?;
-                    Pdb::zero_bits(&z).ok_or_else(too_large)
+                    let made = if layout == PdbLayout::ZeroCells {
+                        Pdb::zero_cells(&z)
+                    } else {
+                        Pdb::zero_bits(&z)
+                    };
+                    made.ok_or_else(too_large)
                 }
             },
             |p, meta| Meta {

@@ -138,30 +138,23 @@ impl std::str::FromStr for PartitionSpec {
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
         }
-        if let Some(rest) = t.strip_prefix("zb") {
-            let inner: PartitionSpec = rest.parse()?;
-            if rest.trim().is_empty() || inner.zero_aware() {
-                return Err(bad(
-                    "'zb' takes one partition, such as zb6-6-3 or zbdefault",
-                ));
+        // The layout prefixes, longest first: each takes one partition that has none.
+        type Wrap = fn(Box<PartitionSpec>) -> PartitionSpec;
+        let prefixes: [(&str, Wrap); 3] = [
+            ("zb", PartitionSpec::ZeroBits),
+            ("zc", PartitionSpec::ZeroCells),
+            ("z", PartitionSpec::ZeroAware),
+        ];
+        for (prefix, wrap) in prefixes {
+            if let Some(rest) = t.strip_prefix(prefix) {
+                let inner: PartitionSpec = rest.parse()?;
+                if rest.trim().is_empty() || inner.zero_aware() {
+                    return Err(bad(&format!(
+                        "'{prefix}' takes one partition, such as {prefix}6-6-3 or {prefix}default"
+                    )));
+                }
+                return Ok(wrap(Box::new(inner)));
             }
-            return Ok(PartitionSpec::ZeroBits(Box::new(inner)));
-        }
-        if let Some(rest) = t.strip_prefix("zc") {
-            let inner: PartitionSpec = rest.parse()?;
-            if rest.trim().is_empty() || inner.zero_aware() {
-                return Err(bad(
-                    "'zc' takes one partition, such as zc6-6-3 or zcdefault",
-                ));
-            }
-            return Ok(PartitionSpec::ZeroCells(Box::new(inner)));
-        }
-        if let Some(rest) = t.strip_prefix('z') {
-            let inner: PartitionSpec = rest.parse()?;
-            if rest.trim().is_empty() || inner.zero_aware() {
-                return Err(bad("'z' takes one partition, such as z6-6-3 or zdefault"));
-            }
-            return Ok(PartitionSpec::ZeroAware(Box::new(inner)));
         }
         if t.contains(['/', ',']) {
             let mut pats = Vec::new();

@@ -1888,7 +1888,7 @@ impl Pdb {
     pub fn zero_cells(z: &Pdb) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
-        let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
+        let (shape, k) = (z.shape, z.cells.len());
         let n = shape.cells();
         let ranker = PartialRanker::new(n, k)?;
         let free = (n - k) as u64;
@@ -1922,18 +1922,24 @@ impl Pdb {
             })
         });
         let table = PackedTable::from_words(PDB_BITS, len, raw)?;
-        Some(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: z.blank,
+        Some(z.derived(ranker, table, PdbLayout::ZeroCells))
+    }
+
+    /// A dense-index database made from the zero-aware `self` in another `layout`: `table` and `ranker` its own,
+    /// the pattern, histogram and capped count `self`'s.
+    fn derived(&self, ranker: PartialRanker, table: PackedTable, layout: PdbLayout) -> Pdb {
+        Pdb {
+            shape: self.shape,
+            cells: self.cells.clone(),
+            blank: self.blank,
             ranker,
             table,
-            histogram: z.histogram.clone(),
-            capped: z.capped,
+            histogram: self.histogram.clone(),
+            capped: self.capped,
             zero: None,
-            layout: PdbLayout::ZeroCells,
+            layout,
             index: PdbIndex::Dense,
-        })
+        }
     }
 
     /// The database `z` (zero-aware, [`PdbLayout::Zero`]) in the blank-bit layout ([`PdbLayout::ZeroBits`]): per
@@ -1947,7 +1953,7 @@ impl Pdb {
     pub fn zero_bits(z: &Pdb) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
-        let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
+        let (shape, k) = (z.shape, z.cells.len());
         let n = shape.cells();
         let bits = PdbLayout::ZeroBits.bits(n, k)?;
         let ranker = PartialRanker::new(n, k)?;
@@ -1987,18 +1993,7 @@ impl Pdb {
             })
         });
         let table = PackedTable::from_words(bits, len, raw)?;
-        Some(Pdb {
-            shape,
-            cells: cells.to_vec(),
-            blank: z.blank,
-            ranker,
-            table,
-            histogram: z.histogram.clone(),
-            capped: z.capped,
-            zero: None,
-            layout: PdbLayout::ZeroBits,
-            index: PdbIndex::Dense,
-        })
+        Some(z.derived(ranker, table, PdbLayout::ZeroBits))
     }
 
     /// The dense-index database `d` (plain, or in the blank-cell or blank-bit layout) with the sparse index
