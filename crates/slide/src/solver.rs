@@ -348,6 +348,10 @@ pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     zpdb_build_bytes(shape, k, budget).max(cells.saturating_add(z.size() / 2))
 }
 
+/// The size above which the zero-aware blank-cell and blank-bit database files (kinds `zcpdb`, `zbpdb` and their
+/// sparse forms) are read into the process's own memory rather than mapped: 256 MiB (see `Solver::cached`).
+const READ_IN_ABOVE: u64 = 256 << 20;
+
 /// Memory a zero-aware pattern database in the blank-bit layout ([`Pdb::zero_bits`]) needs under `budget`: the
 /// zero-aware build's (`zpdb_build_bytes`), or the region-layout table and the blank-bit one side by side when
 /// that is more (`u64::MAX` when the pattern is too large to index).
@@ -694,13 +698,16 @@ impl Solver {
             // time 1.1 to 1.5 times longer. So are the blank-cell zero-aware databases (`zcpdb`, gigabytes read at
             // random): Korf's 100 with zc7-8 took 1.11 times 7-8's search time mapped, 0.61 times read into memory
             // on huge pages (1.2 s to read its 2.3 GB); mapped with the huge-page advice, 1.09 to 1.12 times its
-            // read-in time (4 December 2026). The sparse-index plain databases (`spdb`, 488 MB for the
-            // 24-puzzle) stay mapped: read into memory they took 0.98 times the time (four 24-puzzle instances, 4
-            // pairs) and 0.97 on Korf's 100, not worth a private copy per process.
-            if !self.map_files
-                || meta.kind.ends_with("-alt")
-                || matches!(meta.kind.as_str(), "zcpdb" | "zcspdb" | "zbpdb" | "zbspdb")
-            {
+            // read-in time (4 December 2026). So are the blank-bit ones (`zbpdb`) of that size: zb7-8's 1.04 GB
+            // table mapped right after its build took 1.6 times its read-in time. Below READ_IN_ABOVE both kinds
+            // are mapped like the others: the 4 × 4 default's 34 MB zb files took 1.02 times their read-in time
+            // mapped right after their build, 0.95 once cached in huge folios (6 and 8 pairs), and a mapping is
+            // shared by every process (Ray's workers, say). The sparse-index plain databases (`spdb`, 488 MB for
+            // the 24-puzzle) stay mapped: read into memory they took 0.98 times the time (four 24-puzzle
+            // instances, 4 pairs) and 0.97 on Korf's 100, not worth a private copy per process.
+            let large_cells = matches!(meta.kind.as_str(), "zcpdb" | "zcspdb" | "zbpdb" | "zbspdb")
+                && meta.len.saturating_mul(meta.bits as u64) / 8 > READ_IN_ABOVE;
+            if !self.map_files || meta.kind.ends_with("-alt") || large_cells {
                 return None;
             }
             let m = match store.map(&name) {

@@ -229,6 +229,10 @@ def solve(
     threshold = None
     lower = first.lower_bound
     while True:
+        if threshold is not None and max_nodes is not None and nodes >= max_nodes:
+            # The node budget is spent before this threshold's cut: every shorter threshold was searched, so the
+            # optimum is at least this one.
+            return _solution(None, None, False, threshold, nodes, time.monotonic() - t0, b, g)
         split = _slide._split(b, g, threshold, want)
         nodes += split["nodes"]
         lower = split["threshold"]

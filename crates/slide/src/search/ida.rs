@@ -111,12 +111,11 @@ impl<E: Eval> Ida<'_, '_, E> {
     #[cold]
     #[inline(never)]
     fn check_limits(&mut self) {
-        self.next_check = self.nodes
-            + if self.shared.is_some() {
-                WORKER_CHECK_EVERY
-            } else {
-                CHECK_EVERY
-            };
+        let every = if self.shared.is_some() {
+            WORKER_CHECK_EVERY
+        } else {
+            CHECK_EVERY
+        };
         let mut all = self.nodes;
         if let Some(sh) = self.shared {
             all = self.report(sh);
@@ -125,6 +124,12 @@ impl<E: Eval> Ida<'_, '_, E> {
                 return;
             }
         }
+        // The next check comes no later than the node limit: a search stops within one node's children of it.
+        let left = self
+            .limits
+            .max_nodes
+            .map_or(u64::MAX, |m| m.saturating_sub(all));
+        self.next_check = self.nodes + every.min(left.max(1));
         if self.limits.max_nodes.is_some_and(|m| all >= m)
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
             || self.limits.cancel.is_some_and(|c| c.load(Relaxed))

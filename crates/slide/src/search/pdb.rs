@@ -104,8 +104,8 @@
 //! (`sparse index * (n - k) + d`). [`Pdb::sparse`] makes it from the dense database in one parallel pass (7 s of
 //! wall time for the 24-puzzle's four); the solver takes it where it has at most [`SPARSE_MAX_ENTRIES`] entries,
 //! or as many bytes for the blank-bit layout's wider entries (files of kind `spdb`, mapped like the dense ones,
-//! and `zcspdb`, `zbspdb`, read into memory like the blank-cell and blank-bit files), unless told otherwise
-//! ([`IndexChoice`]).
+//! and `zcspdb`, `zbspdb`, read into memory like the blank-cell and blank-bit files when over 256 MiB), unless told
+//! otherwise ([`IndexChoice`]).
 //!
 //! ## The byte build
 //!
