@@ -433,7 +433,8 @@ fn setup<'a, 'l, E: Eval>(
         blank: pos[0],
         path: Vec::with_capacity(256),
         nodes: 0,
-        next_check: CHECK_EVERY,
+        // The first check no later than the node limit either (see `check_limits`).
+        next_check: CHECK_EVERY.min(limits.max_nodes.unwrap_or(u64::MAX)),
         bound: 0,
         next_bound: 0,
         weight_num: clamp_weight(weight).0,
