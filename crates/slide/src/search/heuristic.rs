@@ -523,13 +523,7 @@ impl Pat {
         if self.zbits {
             self.blank_bit_entry(r, used, blank)
         } else {
-            let b = blank as u32 & 63;
-            let r = if self.free != 0 {
-                r * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64
-            } else {
-                r
-            };
-            self.entry(r)
+            self.entry(self.sparse_at(r, used, blank))
         }
     }
 

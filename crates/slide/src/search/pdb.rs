@@ -77,7 +77,7 @@
 //! evaluator, still one lookup per move (the blank stays in its region of every other pattern, so their entries do
 //! not change). Measured on Korf's 100: zc7-8 0.61 times 7-8's search time with the table read into memory on huge
 //! pages, 1.11 times mapped from the file (4 KB pages: a TLB miss and at first a page fault per lookup), so these
-//! files are read, not mapped (README has the figures).
+//! files are read, not mapped, when over 256 MiB; smaller ones are mapped like the others (README has the figures).
 //!
 //! ## The blank-bit layout
 //!
@@ -2086,7 +2086,8 @@ impl Pdb {
                 let used = placement.iter().fold(0u64, |m, &c| m | 1u64 << (c & 63));
                 let below = (used & ((1u64 << (blank & 63)) - 1)).count_ones();
                 let e = self.table.get(self.placement_index(placement));
-                (e & 15) + (e >> (PDB_BITS + blank as u32 - below) & 1)
+                // A blank off the board or on the placement reads no bit (not a shift past the entry).
+                (e & 15) + (e.checked_shr(PDB_BITS + blank as u32 - below).unwrap_or(0) & 1)
             }
             (None, _) => self.extra(placement),
         }
