@@ -1315,10 +1315,19 @@ impl Solver {
                         .iter()
                         .map(|set| PdbEval::new(geometry, set, opts.reflect));
                     run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
-                } else {
+                } else if sets
+                    .iter()
+                    .any(|set| set.pdbs.iter().any(|p| p.layout() == PdbLayout::ZeroBits))
+                {
                     let evals = sets
                         .iter()
                         .map(|set| PdbEval::plain(geometry, set, opts.reflect));
+                    run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                } else {
+                    // No blank-bit database either: the loop without the branch on the layout.
+                    let evals = sets
+                        .iter()
+                        .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
                     run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                 }
             }
@@ -2078,9 +2087,9 @@ pub enum SubtreeResult {
 }
 
 /// Runs `job` with one partition's databases, or with several maximised ([`PdbMax`]).
-fn run_partitions<const ZERO: bool, J: EvalJob>(
+fn run_partitions<const ZERO: bool, const BITS: bool, J: EvalJob>(
     geometry: &Geometry,
-    mut evals: Vec<PdbEval<ZERO>>,
+    mut evals: Vec<PdbEval<ZERO, BITS>>,
     job: J,
 ) -> Result<J::Out> {
     Ok(if evals.len() == 1 {

@@ -171,6 +171,13 @@ fn heuristics_admissible_and_consistent_on_3x3() {
             plain, jumps,
             "{spec}: the plain evaluator gives other estimates"
         );
+        let (g, set) = pdb_set(shape, spec);
+        let mut layout = PdbEval::plain_layout(&g, &set, reflect).unwrap();
+        let no_bits = check_exhaustively(shape, &mut layout, spec, false);
+        assert_eq!(
+            no_bits, jumps,
+            "{spec}: the evaluator without blank bits gives other estimates"
+        );
     }
     // Two partitions maximised: admissible, incremental updates equal to fresh evaluations, and at least as
     // strong as either partition alone on every state.
@@ -190,6 +197,13 @@ fn heuristics_admissible_and_consistent_on_3x3() {
     let (g, zset) = pdb_set(shape, "z4-4");
     let err = PdbEval::plain(&g, &zset, true).unwrap_err().to_string();
     assert!(err.contains("zero-aware"), "{err}");
+    // A blank-bit database is read by the plain evaluator, and refused by the one without the layout's branch.
+    let (g, zbset) = pdb_set(shape, "zb4-4");
+    assert!(PdbEval::plain(&g, &zbset, true).is_ok());
+    let err = PdbEval::plain_layout(&g, &zbset, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("blank-bit"), "{err}");
     let (mut a, mut b) = (
         pdb_eval(shape, "4-4", true),
         pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
