@@ -1317,14 +1317,14 @@ impl Solver {
                     run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                 } else if sets
                     .iter()
-                    .any(|set| set.pdbs.iter().any(|p| p.layout() == PdbLayout::ZeroBits))
+                    .any(|set| set.pdbs.iter().any(|p| p.layout() != PdbLayout::Plain))
                 {
                     let evals = sets
                         .iter()
                         .map(|set| PdbEval::plain(geometry, set, opts.reflect));
                     run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                 } else {
-                    // No blank-bit database either: the loop without the branch on the layout.
+                    // Plain layouts only: the loop without the branches on the layout.
                     let evals = sets
                         .iter()
                         .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
@@ -2087,9 +2087,9 @@ pub enum SubtreeResult {
 }
 
 /// Runs `job` with one partition's databases, or with several maximised ([`PdbMax`]).
-fn run_partitions<const ZERO: bool, const BITS: bool, J: EvalJob>(
+fn run_partitions<const ZERO: bool, const LAYOUTS: bool, J: EvalJob>(
     geometry: &Geometry,
-    mut evals: Vec<PdbEval<ZERO, BITS>>,
+    mut evals: Vec<PdbEval<ZERO, LAYOUTS>>,
     job: J,
 ) -> Result<J::Out> {
     Ok(if evals.len() == 1 {

@@ -197,13 +197,19 @@ fn heuristics_admissible_and_consistent_on_3x3() {
     let (g, zset) = pdb_set(shape, "z4-4");
     let err = PdbEval::plain(&g, &zset, true).unwrap_err().to_string();
     assert!(err.contains("zero-aware"), "{err}");
-    // A blank-bit database is read by the plain evaluator, and refused by the one without the layout's branch.
+    // Blank-bit and blank-cell databases are read by the plain evaluator, and refused by the plain-layout one.
     let (g, zbset) = pdb_set(shape, "zb4-4");
     assert!(PdbEval::plain(&g, &zbset, true).is_ok());
     let err = PdbEval::plain_layout(&g, &zbset, true)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("blank-bit"), "{err}");
+    assert!(err.contains("ZeroBits"), "{err}");
+    let (g, zcset) = pdb_set(shape, "zc4-4");
+    assert!(PdbEval::plain(&g, &zcset, true).is_ok());
+    let err = PdbEval::plain_layout(&g, &zcset, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ZeroCells"), "{err}");
     let (mut a, mut b) = (
         pdb_eval(shape, "4-4", true),
         pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
