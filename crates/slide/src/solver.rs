@@ -1315,20 +1315,26 @@ impl Solver {
                         .iter()
                         .map(|set| PdbEval::new(geometry, set, opts.reflect));
                     run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
-                } else if sets
-                    .iter()
-                    .any(|set| set.pdbs.iter().any(|p| p.layout() != PdbLayout::Plain))
-                {
-                    let evals = sets
-                        .iter()
-                        .map(|set| PdbEval::plain(geometry, set, opts.reflect));
-                    run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                 } else {
-                    // Plain layouts only: the loop without the branches on the layout.
-                    let evals = sets
-                        .iter()
-                        .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
-                    run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    // One layout only: the loop without the branches on the layout.
+                    let all =
+                        |l: PdbLayout| sets.iter().all(|s| s.pdbs.iter().all(|p| p.layout() == l));
+                    if all(PdbLayout::Plain) {
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    } else if all(PdbLayout::ZeroBits) {
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::blank_bits(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    } else {
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::plain(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    }
                 }
             }
         })
@@ -2087,7 +2093,7 @@ pub enum SubtreeResult {
 }
 
 /// Runs `job` with one partition's databases, or with several maximised ([`PdbMax`]).
-fn run_partitions<const ZERO: bool, const LAYOUTS: bool, J: EvalJob>(
+fn run_partitions<const ZERO: bool, const LAYOUTS: u8, J: EvalJob>(
     geometry: &Geometry,
     mut evals: Vec<PdbEval<ZERO, LAYOUTS>>,
     job: J,

@@ -210,6 +210,11 @@ fn heuristics_admissible_and_consistent_on_3x3() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("ZeroCells"), "{err}");
+    let err = PdbEval::blank_bits(&g, &zcset, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ZeroCells"), "{err}");
+    assert!(PdbEval::blank_bits(&g, &zbset, true).is_ok());
     let (mut a, mut b) = (
         pdb_eval(shape, "4-4", true),
         pdb_eval(shape, "1,2,3/4,5/6,7,8", true),
@@ -1016,6 +1021,30 @@ fn sparse_and_dense_indexes_agree_on_3x3_and_2x4() {
                     sparse.reset(&pos);
                     dense.reset(&pos);
                     assert_eq!(sparse.h(), dense.h(), "{shape} {spec} at {pos:?}");
+                }
+                // The evaluators for one layout only read the same estimates (the incremental updates are checked
+                // against fresh evaluations on every state).
+                if spec.starts_with("zb") {
+                    let mut bits = PdbEval::blank_bits(&g, &sparse_set, reflect).unwrap();
+                    check_exhaustively(shape, &mut bits, &format!("blank-bit {spec}"), false);
+                    let mut dense_bits = PdbEval::blank_bits(&g, &dense_set, reflect).unwrap();
+                    check_exhaustively(
+                        shape,
+                        &mut dense_bits,
+                        &format!("dense blank-bit {spec}"),
+                        false,
+                    );
+                    for r in 0..table.space().states() {
+                        table.space().unrank(r, &mut pos);
+                        sparse.reset(&pos);
+                        bits.reset(&pos);
+                        dense_bits.reset(&pos);
+                        assert_eq!(sparse.h(), bits.h(), "{shape} {spec} at {pos:?}");
+                        assert_eq!(sparse.h(), dense_bits.h(), "{shape} {spec} at {pos:?}");
+                    }
+                } else if !spec.starts_with('z') {
+                    let mut only = PdbEval::plain_layout(&g, &sparse_set, reflect).unwrap();
+                    check_exhaustively(shape, &mut only, &format!("plain-layout {spec}"), false);
                 }
             }
         }

@@ -400,6 +400,17 @@ impl Eval for LinearConflict {
     }
 }
 
+/// Which database layouts a [`PdbEval`] reads, its `LAYOUTS` parameter: an evaluator for one layout only has no
+/// branch on the layout in its search loop.
+pub mod layouts {
+    /// Any layout without a zero-aware index: plain, blank-cell and blank-bit ([`PdbEval::plain`](super::PdbEval::plain)).
+    pub const ANY: u8 = 0;
+    /// The plain layout only ([`PdbEval::plain_layout`](super::PdbEval::plain_layout)).
+    pub const PLAIN: u8 = 1;
+    /// The blank-bit layout only ([`PdbEval::blank_bits`](super::PdbEval::blank_bits)).
+    pub const BLANK_BITS: u8 = 2;
+}
+
 /// A disjoint partition of the goal cells into patterns, with their databases.
 #[derive(Debug, Clone)]
 pub struct PdbSet {
@@ -495,12 +506,23 @@ impl Pat {
     /// The entry's index in a sparse-index table: the placement's sparse index `s`, and in the blank-cell layout
     /// the blank's free cell (`used`: the pattern's cells).
     #[inline(always)]
-    fn sparse_at<const LAYOUTS: bool>(&self, s: u64, used: u64, blank: u8) -> u64 {
-        if LAYOUTS && self.free != 0 {
+    fn sparse_at<const LAYOUTS: u8>(&self, s: u64, used: u64, blank: u8) -> u64 {
+        if LAYOUTS == layouts::ANY && self.free != 0 {
             let b = blank as u32 & 63;
             s * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64
         } else {
             s
+        }
+    }
+
+    /// True when the pattern is in the blank-bit layout, known at compile time when the evaluator reads one layout
+    /// only (`LAYOUTS`, [`layouts`]).
+    #[inline(always)]
+    fn bits<const LAYOUTS: u8>(&self) -> bool {
+        match LAYOUTS {
+            layouts::BLANK_BITS => true,
+            layouts::PLAIN => false,
+            _ => self.zbits,
         }
     }
 
@@ -523,7 +545,7 @@ impl Pat {
         if self.zbits {
             self.blank_bit_entry(r, used, blank)
         } else {
-            self.entry(self.sparse_at::<true>(r, used, blank))
+            self.entry(self.sparse_at::<{ layouts::ANY }>(r, used, blank))
         }
     }
 
@@ -544,9 +566,9 @@ impl Pat {
     /// The index of the pattern's placement with the blank on `blank`: the plain rank, and in the blank-cell
     /// layout the blank's free cell too.
     #[inline(always)]
-    fn rank<const LAYOUTS: bool>(&self, pos: &[u8; MAX_SEARCH_CELLS], blank: u8) -> u64 {
+    fn rank<const LAYOUTS: u8>(&self, pos: &[u8; MAX_SEARCH_CELLS], blank: u8) -> u64 {
         let (mut r, used) = self.rank_used(pos);
-        if LAYOUTS && self.free != 0 {
+        if LAYOUTS == layouts::ANY && self.free != 0 {
             let b = blank as u32 & 63;
             r = r * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64;
         }
@@ -682,10 +704,11 @@ impl View {
     /// The stored extra of pattern `p` (which must exist) after its tile `t` slid from `from` to `to`, the blank's
     /// cell.
     ///
-    /// `LAYOUTS` says whether the view may hold patterns in the blank-cell or blank-bit layout: without it the
-    /// branches on the layout are compiled out of the plain evaluator's loop (they cost 4 % more instructions there).
+    /// `LAYOUTS` says which layouts the view's patterns may have ([`layouts`]): with one layout only, the
+    /// branches on the layout are compiled out of the loop (they cost 4 % more instructions per node on the
+    /// 24-puzzle's plain databases).
     #[inline(always)]
-    fn child<const ZERO: bool, const LAYOUTS: bool>(
+    fn child<const ZERO: bool, const LAYOUTS: u8>(
         &mut self,
         p: usize,
         t: usize,
@@ -702,11 +725,11 @@ impl View {
                 let w = self.weight[t & 63];
                 if w != 0 {
                     let (s, used) = View::step(self.idx[p & 63], self.used[p & 63], w, from, to);
-                    if LAYOUTS && pat.zbits {
+                    if pat.bits::<LAYOUTS>() {
                         return pat.blank_bit_entry(s, used, from);
                     }
                     pat.sparse_at::<LAYOUTS>(s, used, from)
-                } else if LAYOUTS && pat.zbits {
+                } else if pat.bits::<LAYOUTS>() {
                     self.pos[t & 63] = to;
                     let (r, used) = pat.rank_used(&self.pos);
                     self.pos[t & 63] = from;
@@ -790,11 +813,10 @@ impl View {
 ///
 /// `ZERO` says whether the evaluator reads zero-aware databases: [`PdbEval::new`] makes one that takes both kinds,
 /// [`PdbEval::plain`] one that takes plain databases only and has no zero-aware code in its search loop (fewer
-/// instructions per node). `LAYOUTS` says whether it reads databases in the blank-cell and blank-bit layouts
-/// ([`PdbLayout::ZeroCells`], [`PdbLayout::ZeroBits`]): [`PdbEval::plain_layout`] takes neither and has no branch on
-/// the layout in its loop.
+/// instructions per node). `LAYOUTS` says which layouts it reads ([`layouts`]): [`PdbEval::plain_layout`] and
+/// [`PdbEval::blank_bits`] take one layout each and have no branch on the layout in their loop.
 #[derive(Debug, Clone)]
-pub struct PdbEval<const ZERO: bool = true, const LAYOUTS: bool = true> {
+pub struct PdbEval<const ZERO: bool = true, const LAYOUTS: u8 = { layouts::ANY }> {
     n: usize,
     md: Manhattan,
     direct: View,
@@ -819,20 +841,32 @@ impl PdbEval<false> {
     }
 }
 
-impl PdbEval<false, false> {
-    /// As [`PdbEval::plain`] for databases in the plain layout only (an error names one in the blank-cell or
-    /// blank-bit layout): the search loop has no branch on the layout (4 % fewer instructions per node than
-    /// [`PdbEval::plain`]'s on the 24-puzzle).
+impl PdbEval<false, { layouts::PLAIN }> {
+    /// As [`PdbEval::plain`] for databases in the plain layout only (an error names one in another layout): the
+    /// search loop has no branch on the layout (4 % fewer instructions per node than [`PdbEval::plain`]'s on the
+    /// 24-puzzle).
     pub fn plain_layout(
         g: &Geometry,
         set: &PdbSet,
         reflect: bool,
-    ) -> Result<PdbEval<false, false>> {
+    ) -> Result<PdbEval<false, { layouts::PLAIN }>> {
         PdbEval::checked(g, set, reflect)
     }
 }
 
-impl<const LAYOUTS: bool> PdbEval<false, LAYOUTS> {
+impl PdbEval<false, { layouts::BLANK_BITS }> {
+    /// As [`PdbEval::plain`] for databases in the blank-bit layout only ([`PdbLayout::ZeroBits`]; an error names
+    /// one in another layout): the search loop has no branch on the layout.
+    pub fn blank_bits(
+        g: &Geometry,
+        set: &PdbSet,
+        reflect: bool,
+    ) -> Result<PdbEval<false, { layouts::BLANK_BITS }>> {
+        PdbEval::checked(g, set, reflect)
+    }
+}
+
+impl<const LAYOUTS: u8> PdbEval<false, LAYOUTS> {
     fn checked(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval<false, LAYOUTS>> {
         if let Some(pdb) = set.pdbs.iter().find(|p| p.zero_index().is_some()) {
             return Err(Error::BadPartition {
@@ -842,11 +876,16 @@ impl<const LAYOUTS: bool> PdbEval<false, LAYOUTS> {
                 ),
             });
         }
-        if !LAYOUTS {
-            if let Some(pdb) = set.pdbs.iter().find(|p| p.layout() != PdbLayout::Plain) {
+        let only = match LAYOUTS {
+            layouts::PLAIN => Some(PdbLayout::Plain),
+            layouts::BLANK_BITS => Some(PdbLayout::ZeroBits),
+            _ => None,
+        };
+        if let Some(only) = only {
+            if let Some(pdb) = set.pdbs.iter().find(|p| p.layout() != only) {
                 return Err(Error::BadPartition {
                     reason: format!(
-                        "the plain-layout evaluator was given a database in the {:?} layout (cells {:?})",
+                        "an evaluator for the {only:?} layout was given a database in the {:?} layout (cells {:?})",
                         pdb.layout(),
                         pdb.cells()
                     ),
@@ -857,7 +896,7 @@ impl<const LAYOUTS: bool> PdbEval<false, LAYOUTS> {
     }
 }
 
-impl<const ZERO: bool, const LAYOUTS: bool> PdbEval<ZERO, LAYOUTS> {
+impl<const ZERO: bool, const LAYOUTS: u8> PdbEval<ZERO, LAYOUTS> {
     fn with(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval<ZERO, LAYOUTS>> {
         let reflect = reflect && g.reflectable();
         let mut direct = View::new();
@@ -911,7 +950,7 @@ impl<const ZERO: bool, const LAYOUTS: bool> PdbEval<ZERO, LAYOUTS> {
     }
 }
 
-impl<const ZERO: bool, const LAYOUTS: bool> Eval for PdbEval<ZERO, LAYOUTS> {
+impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
     /// The moved tile's pattern's extras before the move, directly and reflected (`u8::MAX`: no pattern).
     type Undo = (u8, u8);
     /// The moved tile's pattern's extras after the move (`u8::MAX`: no pattern, or the lookup was skipped).
@@ -1007,11 +1046,11 @@ pub const MAX_PARTITIONS: usize = 4;
 /// `h = max over partitions of PdbEval's h`. Each partition's estimate is admissible, so their maximum is. A child
 /// whose estimate already passes the budget under one partition is not looked up in the others.
 #[derive(Debug, Clone)]
-pub struct PdbMax<const ZERO: bool = true, const LAYOUTS: bool = true> {
+pub struct PdbMax<const ZERO: bool = true, const LAYOUTS: u8 = { layouts::ANY }> {
     evals: Vec<PdbEval<ZERO, LAYOUTS>>,
 }
 
-impl<const ZERO: bool, const LAYOUTS: bool> PdbMax<ZERO, LAYOUTS> {
+impl<const ZERO: bool, const LAYOUTS: u8> PdbMax<ZERO, LAYOUTS> {
     /// The maximum of `evals` (between 1 and [`MAX_PARTITIONS`] of them).
     pub fn new(evals: Vec<PdbEval<ZERO, LAYOUTS>>) -> Result<PdbMax<ZERO, LAYOUTS>> {
         if evals.is_empty() || evals.len() > MAX_PARTITIONS {
@@ -1026,7 +1065,7 @@ impl<const ZERO: bool, const LAYOUTS: bool> PdbMax<ZERO, LAYOUTS> {
     }
 }
 
-impl<const ZERO: bool, const LAYOUTS: bool> Eval for PdbMax<ZERO, LAYOUTS> {
+impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
     type Undo = [(u8, u8); MAX_PARTITIONS];
     type Probe = [(u8, u8); MAX_PARTITIONS];
     const INCONSISTENT: bool = true;
