@@ -1306,7 +1306,8 @@ impl Solver {
             }
             HeuristicChoice::Pdb(spec) => {
                 let sets = self.pdb_sets(goal, frame, spec)?;
-                // Plain databases only: the evaluator without zero-aware paths (fewer instructions per node).
+                // No region-layout (zero-aware index) database: the evaluator without zero-aware paths (fewer
+                // instructions per node).
                 let zero = sets
                     .iter()
                     .any(|set| set.pdbs.iter().any(|p| p.zero_index().is_some()));

@@ -705,8 +705,8 @@ impl View {
     /// cell.
     ///
     /// `LAYOUTS` says which layouts the view's patterns may have ([`layouts`]): with one layout only, the
-    /// branches on the layout are compiled out of the loop (they cost 4 % more instructions per node on the
-    /// 24-puzzle's plain databases).
+    /// branches on the layout are compiled out of the loop (24-puzzle instance 40 with the plain default: 5.16 G
+    /// instructions against 5.55 G with them).
     #[inline(always)]
     fn child<const ZERO: bool, const LAYOUTS: u8>(
         &mut self,
@@ -843,8 +843,8 @@ impl PdbEval<false> {
 
 impl PdbEval<false, { layouts::PLAIN }> {
     /// As [`PdbEval::plain`] for databases in the plain layout only (an error names one in another layout): the
-    /// search loop has no branch on the layout (4 % fewer instructions per node than [`PdbEval::plain`]'s on the
-    /// 24-puzzle).
+    /// search loop has no branch on the layout (7 % fewer instructions than [`PdbEval::plain`] on 24-puzzle instance
+    /// 40).
     pub fn plain_layout(
         g: &Geometry,
         set: &PdbSet,

@@ -100,9 +100,10 @@ impl PartitionSpec {
 }
 
 /// The layout of a shape's default databases: zero-aware in the blank-bit layout on 4 × 4 (`zb6-6-3`, 67 MB with
-/// the sparse index, built from nothing in about 1.2 s: Korf's 100 in 0.81 to 0.91 times plain 6-6-3's search time, 0.68
-/// to 0.72 times that of issue 16's baseline binary), plain elsewhere (on 5 × 5 the blank-bit 6-6-6-6 takes 2 GB dense,
-/// as fast as the plain one, or 3.9 GB sparse, 0.83 times its time: too much memory for every answer; on 3 × 5, 30
+/// the sparse index, built from nothing in about 1.2 s: Korf's 100 in 0.81 to 0.91 times plain 6-6-3's search
+/// time, 0.66 to 0.74 times that of issue 16's baseline binary), plain elsewhere (on 5 × 5 the blank-bit 6-6-6-6
+/// takes 2 GB dense, as fast as the plain one, or 3.9 GB sparse, 0.83 times its time (0.60 against 0.68 times the
+/// baseline's on issue 16's six instances): too much memory for every answer; on 3 × 5, 30
 /// random boards took 0.73 times the nodes but 0.86 to 1.31 times the time, and on 4 × 5 the three of six random
 /// boards solved within a minute took 0.89 to 1.0 times the time: no clear gain, so plain).
 pub fn default_layout(shape: Shape) -> PdbLayout {
