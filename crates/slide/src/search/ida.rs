@@ -2,7 +2,8 @@
 //!
 //! The hot loop moves a tile, updates the heuristic incrementally ([`Eval::push`]), recurses, and undoes both. The
 //! move that would undo the previous one is never generated, nor any move that the move-pruning automaton
-//! ([`crate::search::pruning`]) rejects, and nothing is allocated inside the loop.
+//! ([`crate::search::pruning`]) rejects (the automaton rejects the backtracks too: one table step per child is the
+//! whole test), and nothing is allocated inside the loop.
 //! [`ida_star_parallel`] shares each threshold among the rayon pool's threads (same lengths as [`ida_star`]);
 //! [`split_threshold`] and [`search_subtree`] cut a threshold the same way for other processes or machines.
 
@@ -64,10 +65,8 @@ struct Ida<'a, 'l, E: Eval> {
     /// Direction of the blank's move to each neighbour (0 up, 1 down, 2 left, 3 right).
     dirs: [[u8; 4]; MAX_SEARCH_CELLS],
     degree: [u8; MAX_SEARCH_CELLS],
-    /// Move pruning beyond immediate backtracks.
+    /// Move pruning, immediate backtracks included ([`MovePruner::none`] rejects those only).
     fsm: &'a MovePruner,
-    /// False when `fsm` forbids nothing: the search then skips it (a predictable branch instead of a load).
-    prune: bool,
     tiles: [u8; MAX_SEARCH_CELLS],
     blank: u8,
     path: Vec<u8>,
@@ -142,24 +141,48 @@ impl<E: Eval> Ida<'_, '_, E> {
     }
 
     /// Moves tile `t` from cell `c` into the blank on cell `b`: the board, the path and the heuristic (with the
-    /// probe computed for this move). **The** one move of the search; [`Ida::undo`] takes it back.
+    /// probe computed for this move); [`Ida::undo`] takes it back.
     #[inline(always)]
     fn apply(&mut self, t: u8, c: u8, b: u8, probe: E::Probe) -> E::Undo {
-        self.tiles[b as usize & 63] = t;
-        self.tiles[c as usize & 63] = 0;
-        self.blank = c;
         self.path.push(t);
-        self.eval.push_probed(t, c, b, probe)
+        self.play(t, c, b, probe)
     }
 
     /// Takes back [`Ida::apply`]`(t, c, b, …)`.
     #[inline(always)]
     fn undo(&mut self, t: u8, c: u8, b: u8, undo: E::Undo) {
         self.path.pop();
+        self.take_back(t, c, b, undo);
+    }
+
+    /// [`Ida::apply`] without the path: **the** one move of [`Ida::dfs`], which records its path only on the way
+    /// back from a goal (no push and pop per node).
+    #[inline(always)]
+    fn play(&mut self, t: u8, c: u8, b: u8, probe: E::Probe) -> E::Undo {
+        self.tiles[b as usize & 63] = t;
+        self.tiles[c as usize & 63] = 0;
+        self.blank = c;
+        self.eval.push_probed(t, c, b, probe)
+    }
+
+    /// Takes back [`Ida::play`]`(t, c, b, …)`.
+    #[inline(always)]
+    fn take_back(&mut self, t: u8, c: u8, b: u8, undo: E::Undo) {
         self.eval.pop(t, c, b, undo);
         self.blank = b;
         self.tiles[c as usize & 63] = t;
         self.tiles[b as usize & 63] = 0;
+    }
+
+    /// [`Ida::dfs`] from the current node; true when it reached a goal, whose moves then follow the path so far.
+    fn search_below(&mut self, depth: u32, s: u16, h: u32) -> bool {
+        let base = self.path.len();
+        let found = self.dfs(depth, s, h) == FOUND;
+        if found {
+            // `dfs` pushed the moves deepest first, as it returned.
+            self.path[base..].reverse();
+        }
+        found
     }
 
     /// Adds this worker's new nodes to the shared count; returns the total.
@@ -170,9 +193,10 @@ impl<E: Eval> Ida<'_, '_, E> {
         sh.nodes.fetch_add(new, Relaxed) + new
     }
 
-    /// Depth-first search below the current node, at depth `depth` with estimate `h` (within the bound); `prev`
-    /// is the cell the blank came from, `s` the move-pruning state. Returns [`FOUND`], or this node's estimate as
-    /// raised by pathmax.
+    /// Depth-first search below the current node, at depth `depth` with estimate `h` (within the bound); `s` is
+    /// the move-pruning state (which rejects the move back). Returns [`FOUND`], or this node's estimate as
+    /// raised by pathmax. The moves from here to the goal are pushed on `path` deepest first as the recursion
+    /// returns ([`Ida::search_below`] puts them in order).
     ///
     /// Every child is first *probed* (its estimate computed without moving into it; all of a node's children
     /// through one [`Eval::probe_all`]): children over the bound are never entered, and those within it are entered
@@ -180,7 +204,7 @@ impl<E: Eval> Ida<'_, '_, E> {
     /// not always consistent, so both directions of pathmax (BPMX) apply: a child's estimate is at least its
     /// parent's minus one, and a parent's at least any child's minus one; a raised estimate that passes the bound
     /// prunes the node's remaining children.
-    fn dfs(&mut self, depth: u32, prev: u8, s: u16, mut h: u32) -> u32 {
+    fn dfs(&mut self, depth: u32, s: u16, mut h: u32) -> u32 {
         // `h` is at least the heuristic's estimate and admissible (pathmax keeps both), and an estimate is 0 at the
         // goal only: so `h` is 0 exactly at the goal, with no call into the heuristic.
         debug_assert_eq!(h == 0, self.eval.h() == 0);
@@ -206,16 +230,13 @@ impl<E: Eval> Ida<'_, '_, E> {
         } else {
             u32::MAX
         };
-        // The children: every move but the one back and those the pruning automaton rejects, probed together.
+        // The children: every move the pruning automaton accepts (never the one back), probed together.
         let mut moves = [(0u8, 0u8); 4];
         let mut states = [0u16; 4];
         let mut m = 0;
         for k in 0..deg {
             let (c, d) = (nbrs[k], dirs[k]);
-            if c == prev {
-                continue;
-            }
-            let sc = if self.prune { self.fsm.step(s, d) } else { 0 };
+            let sc = self.fsm.step(s, d);
             if sc == DEAD {
                 continue;
             }
@@ -264,17 +285,18 @@ impl<E: Eval> Ida<'_, '_, E> {
         }
         for &(c, sc, hc, probe) in &inside[..k] {
             let t = self.tiles[c as usize & 63];
-            let undo = self.apply(t, c, b, probe);
+            let undo = self.play(t, c, b, probe);
             let hc = if E::INCONSISTENT {
                 hc.max(h.saturating_sub(1))
             } else {
                 hc
             };
-            let child = self.dfs(depth + 1, b, sc, hc);
+            let child = self.dfs(depth + 1, sc, hc);
             if child == FOUND {
+                self.path.push(t);
                 return FOUND;
             }
-            self.undo(t, c, b, undo);
+            self.take_back(t, c, b, undo);
             if self.stopped {
                 return h;
             }
@@ -360,8 +382,7 @@ fn ida_star_here<E: Eval>(
         ida.nodes += 1;
         let h0 = ida.eval.h();
         let s0 = ida.fsm.start();
-        (!ida.stopped && ida.dfs(0, u8::MAX, s0, h0) == FOUND)
-            .then(|| std::mem::take(&mut ida.path))
+        (!ida.stopped && ida.search_below(0, s0, h0)).then(|| std::mem::take(&mut ida.path))
     })
 }
 
@@ -428,7 +449,6 @@ fn setup<'a, 'l, E: Eval>(
         dirs,
         degree,
         fsm,
-        prune: !fsm.forbidden().is_empty(),
         tiles,
         blank: pos[0],
         path: Vec::with_capacity(256),
@@ -655,11 +675,9 @@ impl<E: Eval> Ida<'_, '_, E> {
     /// Collects, in search order, the nodes at depth `cut` within the threshold (the same pruning as
     /// [`Ida::dfs`], without pathmax raising parents). Returns true when a goal lies above the cut (its moves are
     /// then in `self.path`).
-    #[allow(clippy::too_many_arguments)] // the dfs state, plus where the cut collects
     fn frontier(
         &mut self,
         depth: u32,
-        prev: u8,
         s: u16,
         h: u32,
         cut: u32,
@@ -682,10 +700,7 @@ impl<E: Eval> Ida<'_, '_, E> {
         let nbrs = self.neighbors[b as usize & 63];
         let dirs = self.dirs[b as usize & 63];
         for (&c, &d) in nbrs[..deg].iter().zip(&dirs) {
-            if c == prev {
-                continue;
-            }
-            let sc = if self.prune { self.fsm.step(s, d) } else { 0 };
+            let sc = self.fsm.step(s, d);
             if sc == DEAD {
                 continue;
             }
@@ -702,7 +717,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             }
             let undo = self.apply(t, c, b, probe);
             cells.push(c);
-            if self.frontier(depth + 1, b, sc, hc, cut, cells, out) {
+            if self.frontier(depth + 1, sc, hc, cut, cells, out) {
                 return true;
             }
             cells.pop();
@@ -725,7 +740,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             out.clear();
             self.next_bound = u32::MAX;
             let s0 = self.fsm.start();
-            if self.frontier(0, u8::MAX, s0, h0, cut, &mut cells, &mut out) {
+            if self.frontier(0, s0, h0, cut, &mut cells, &mut out) {
                 return Err(std::mem::take(&mut self.path));
             }
             if out.len() >= want || cut >= self.bound {
@@ -769,7 +784,6 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 dirs: template.dirs,
                 degree: template.degree,
                 fsm: template.fsm,
-                prune: template.prune,
                 tiles: template.tiles,
                 blank: template.blank,
                 path: Vec::with_capacity(256),
@@ -784,15 +798,13 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 shared: Some(&shared),
                 reported: 0,
             };
-            let mut prev = u8::MAX;
             for &c in &sp.cells {
                 let b = w.blank;
                 let t = w.tiles[c as usize & 63];
                 let (_, probe) = w.eval.probe(t, c, b, u32::MAX);
                 w.apply(t, c, b, probe);
-                prev = b;
             }
-            let found = w.dfs(cut, prev, sp.s, sp.h) == FOUND;
+            let found = w.search_below(cut, sp.s, sp.h);
             if found {
                 shared.found.store(true, Relaxed);
             }
@@ -911,14 +923,12 @@ pub fn search_subtree<E: Eval>(
     ida.next_bound = u32::MAX;
     let mut h = ida.eval.h();
     let mut s = ida.fsm.start();
-    let mut prev = u8::MAX;
     for (depth, &c) in root.iter().enumerate() {
         let b = ida.blank;
         let k = (0..ida.degree[b as usize & 63] as usize)
             .find(|&k| ida.neighbors[b as usize & 63][k] == c)?;
-        if ida.prune {
-            s = ida.fsm.step(s, ida.dirs[b as usize & 63][k]);
-        }
+        // The automaton rejects the move back as well as the redundant sequences.
+        s = ida.fsm.step(s, ida.dirs[b as usize & 63][k]);
         let t = ida.tiles[c as usize & 63];
         ida.tiles[b as usize & 63] = t;
         ida.tiles[c as usize & 63] = 0;
@@ -931,7 +941,7 @@ pub fn search_subtree<E: Eval>(
         } else {
             ida.eval.h()
         };
-        if s == DEAD || c == prev {
+        if s == DEAD {
             // A redundant walk: its nodes are searched under another root.
             return Some(Subtree::Exhausted {
                 next_bound: u32::MAX,
@@ -945,10 +955,9 @@ pub fn search_subtree<E: Eval>(
                 nodes: ida.nodes,
             });
         }
-        prev = b;
     }
     ida.check_limits();
-    let found = !ida.stopped && ida.dfs(root.len() as u32, prev, s, h) == FOUND;
+    let found = !ida.stopped && ida.search_below(root.len() as u32, s, h);
     Some(if found {
         Subtree::Solved {
             moves: std::mem::take(&mut ida.path),

@@ -70,7 +70,9 @@ pub const fn inverse(d: u8) -> u8 {
     d ^ 1
 }
 
-/// A move-pruning automaton: states are `u16`, the start is 0, [`DEAD`] rejects.
+/// A move-pruning automaton: states are `u16`, the start is 0, [`DEAD`] rejects. Besides the learned sequences it
+/// rejects every immediate backtrack (a move that undoes the one before), so that a search stepping it needs no test
+/// of its own for those (the search's one test per child is the machine's).
 #[derive(Debug, Clone)]
 pub struct MovePruner {
     next: Vec<[u16; 4]>,
@@ -98,9 +100,9 @@ impl MovePruner {
     }
 
     /// The machine of the given forbidden sequences (directions 0 up, 1 down, 2 left, 3 right), which must come
-    /// from [`MovePruner::learn`] (any other sequence may lose solutions).
+    /// from [`MovePruner::learn`] (any other sequence may lose solutions), and of the immediate backtracks.
     fn from_patterns(forbidden: Vec<Vec<u8>>, depth: usize) -> MovePruner {
-        let next = automaton(&forbidden);
+        let next = automaton(&with_backtracks(&forbidden));
         MovePruner {
             next,
             forbidden,
@@ -121,13 +123,9 @@ impl MovePruner {
         out
     }
 
-    /// A machine that forbids nothing (the search then only rejects immediate backtracks).
+    /// A machine that forbids only the immediate backtracks (5 states: the start and the last direction).
     pub fn none() -> MovePruner {
-        MovePruner {
-            next: vec![[0; 4]],
-            forbidden: Vec::new(),
-            depth: 0,
-        }
+        MovePruner::from_patterns(Vec::new(), 0)
     }
 
     /// Learns the machine from every non-backtracking sequence of at most `depth` moves (see the module docs),
@@ -237,16 +235,18 @@ fn forbidden_sequences(depth: usize) -> Vec<Vec<u8>> {
 pub const MAX_DEPTH: usize = 14;
 
 /// How many of `patterns` (in the order given, shortlex for learned ones) the machine keeps: the longest prefix
-/// whose automaton fits below [`DEAD`]. Any subset of forbidden sequences is safe to prune with.
+/// whose automaton (with the backtracks) fits below [`DEAD`]. Any subset of forbidden sequences is safe to prune
+/// with.
 fn fitting(patterns: &[Vec<u8>]) -> usize {
-    if aho_corasick(patterns, 4).is_some() {
+    let fits = |n: usize| aho_corasick(&with_backtracks(&patterns[..n]), 4).is_some();
+    if fits(patterns.len()) {
         return patterns.len();
     }
     // The states grow with the prefix: the longest prefix that fits, by bisection.
     let (mut lo, mut hi) = (0usize, patterns.len() - 1);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if aho_corasick(&patterns[..mid], 4).is_some() {
+        if fits(mid) {
             lo = mid;
         } else {
             hi = mid - 1;
@@ -388,6 +388,17 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// `patterns` and the four immediate backtracks (up-down, down-up, left-right, right-left): the sequences a
+/// [`MovePruner`] rejects. No learned pattern contains a backtrack (learning plays none), so the backtracks add no
+/// live state.
+fn with_backtracks(patterns: &[Vec<u8>]) -> Vec<&[u8]> {
+    const BACK: [[u8; 2]; 4] = [[0, 1], [1, 0], [2, 3], [3, 2]];
+    BACK.iter()
+        .map(|b| &b[..])
+        .chain(patterns.iter().map(|p| &p[..]))
+        .collect()
+}
+
 /// The machine of a set of patterns, as used while learning.
 struct Machine {
     next: Vec<[u16; 4]>,
@@ -419,9 +430,12 @@ impl Machine {
 
 /// The Aho–Corasick automaton of `patterns` (over directions 0 to 3) as a complete transition table; transitions
 /// that complete a pattern lead to [`DEAD`].
-fn automaton(patterns: &[Vec<u8>]) -> Vec<[u16; 4]> {
-    // Too many states (never for the committed patterns): a machine that forbids nothing, which loses nothing.
-    let flat = aho_corasick(patterns, 4).unwrap_or_else(|| vec![0; 4]);
+fn automaton<P: AsRef<[u8]>>(patterns: &[P]) -> Vec<[u16; 4]> {
+    // Too many states (never for the committed patterns, which `fitting` keeps within them): the machine of the
+    // backtracks alone (5 states), which loses nothing.
+    let flat = aho_corasick(patterns, 4)
+        .or_else(|| aho_corasick(&with_backtracks(&[]), 4))
+        .unwrap_or_default();
     flat.chunks_exact(4)
         .map(|c| [c[0], c[1], c[2], c[3]])
         .collect()
@@ -430,13 +444,13 @@ fn automaton(patterns: &[Vec<u8>]) -> Vec<[u16; 4]> {
 /// The Aho–Corasick automaton of `patterns` over the symbols `0..alphabet`, as a complete transition table: state
 /// `s`'s transition on symbol `x` is entry `s * alphabet + x`; the start is state 0; transitions that complete a
 /// pattern lead to [`DEAD`]. `None` when the live states do not fit below [`DEAD`].
-pub(crate) fn aho_corasick(patterns: &[Vec<u8>], alphabet: usize) -> Option<Vec<u16>> {
+pub(crate) fn aho_corasick<P: AsRef<[u8]>>(patterns: &[P], alphabet: usize) -> Option<Vec<u16>> {
     const NONE: u32 = u32::MAX;
     let mut goto: Vec<u32> = vec![NONE; alphabet];
     let mut terminal = vec![false];
     for p in patterns {
         let mut s = 0usize;
-        for &d in p {
+        for &d in p.as_ref() {
             let d = d as usize;
             if goto[s * alphabet + d] == NONE {
                 goto[s * alphabet + d] = terminal.len() as u32;
@@ -570,10 +584,18 @@ mod tests {
     }
 
     #[test]
-    fn the_empty_machine_accepts_everything() {
+    fn the_empty_machine_rejects_backtracks_only() {
         let fsm = MovePruner::none();
-        assert_eq!(fsm.states(), 1);
+        assert_eq!(fsm.states(), 5);
         assert!(run(&fsm, &[3, 1, 2, 0, 3, 1, 2, 0, 3, 1, 2, 0]).is_some());
+        for d in 0..4u8 {
+            assert!(run(&fsm, &[3, 1, d]).is_some() == (d != 0), "{d}");
+        }
+        // The learned machine rejects them too, as its first test per move.
+        let fsm = MovePruner::global();
+        for (d, e) in [(0, 1), (1, 0), (2, 3), (3, 2)] {
+            assert!(run(fsm, &[d, e]).is_none());
+        }
         assert_eq!(MovePruner::learn(4).forbidden().len(), 0);
     }
 }
