@@ -146,7 +146,7 @@ impl MovePruner {
     }
 
     /// The state after moving the blank in direction `d` (0 up, 1 down, 2 left, 3 right) from state `s`, or
-    /// [`DEAD`] when the move completes a forbidden sequence. `s` must not be [`DEAD`].
+    /// [`DEAD`] when the move undoes the one before or completes a forbidden sequence. `s` must not be [`DEAD`].
     #[inline(always)]
     pub fn step(&self, s: u16, d: u8) -> u16 {
         self.next[s as usize][d as usize & 3]
