@@ -24,7 +24,7 @@
 //! 14 moves, the machine would have 66,492 states, just past `u16`, so the patterns are kept in shortlex order as
 //! long as the machine fits (18,373 of 18,696; dropping a forbidden sequence only prunes less, which loses nothing):
 //! 65,531 states, a 512 KB table. On 24-puzzle instances 25, 38, 40 and 44 that takes 9.6 % fewer nodes than the
-//! depth-12 machine (0.91 times the time), on Korf's 100 with 6-6-3 4.7 % fewer. Sequences of 15 moves would take
+//! depth-12 machine (0.91 times the time), on Korf's 100 with zb6-6-3 4.7 % fewer. Sequences of 15 moves would take
 //! 1.3 % more off the 24-puzzle's nodes for 35 s and 3 GB of learning; a `u32` machine of every 14-move pattern
 //! (1 MB) took as long per search as the depth-12 one.
 //!
