@@ -1090,6 +1090,10 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
         undo
     }
 
+    /// One child through every partition in turn, stopping at the first that puts it over `budget`; a node's
+    /// children are probed one after the other ([`Eval::probe_all`]'s default). Probing all children through one
+    /// partition before the next (as until 4 December 2026) took 1.25 times the time on the 24-puzzle with two
+    /// blank-bit partitions and 1.05-1.1 times on Korf's 100 with two, for the same nodes.
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, Self::Probe) {
         let mut probes = [(u8::MAX, u8::MAX); MAX_PARTITIONS];
@@ -1103,42 +1107,6 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
             }
         }
         (h, probes)
-    }
-
-    /// Each partition probes together the children that the partitions before it left within `budget`.
-    #[inline(always)]
-    fn probe_all(
-        &mut self,
-        moves: &[(u8, u8)],
-        to: u8,
-        budget: u32,
-        out: &mut [(u32, Self::Probe); 4],
-    ) {
-        let m = moves.len().min(4);
-        for o in out.iter_mut() {
-            *o = (0, [(u8::MAX, u8::MAX); MAX_PARTITIONS]);
-        }
-        for (k, e) in self.evals.iter_mut().enumerate() {
-            let mut live = [0usize; 4];
-            let mut sub = [(0u8, 0u8); 4];
-            let mut n = 0;
-            for j in 0..m {
-                if out[j].0 <= budget {
-                    live[n] = j;
-                    sub[n] = moves[j];
-                    n += 1;
-                }
-            }
-            if n == 0 {
-                break;
-            }
-            let mut found = [(0, (u8::MAX, u8::MAX)); 4];
-            e.probe_all(&sub[..n], to, budget, &mut found);
-            for (&j, &(h, p)) in live[..n].iter().zip(&found) {
-                out[j].0 = out[j].0.max(h);
-                out[j].1[k & (MAX_PARTITIONS - 1)] = p;
-            }
-        }
     }
 
     #[inline(always)]
