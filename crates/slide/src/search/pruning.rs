@@ -86,15 +86,20 @@ impl MovePruner {
     pub fn global() -> &'static MovePruner {
         static GLOBAL: OnceLock<MovePruner> = OnceLock::new();
         GLOBAL.get_or_init(|| {
-            let forbidden: Vec<Vec<u8>> = PATTERNS
-                .lines()
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(|l| {
-                    l.chars()
-                        .filter_map(|ch| LETTERS.iter().position(|&x| x == ch).map(|d| d as u8))
-                        .collect()
-                })
-                .collect();
+            // This runs before a process's first search: bytes (the file is ASCII), each pattern allocated once.
+            let mut forbidden: Vec<Vec<u8>> = Vec::with_capacity(PATTERNS.len() / 8);
+            for l in PATTERNS.lines() {
+                if l.is_empty() || l.starts_with('#') {
+                    continue;
+                }
+                let mut p = Vec::with_capacity(l.len());
+                for b in l.bytes() {
+                    if let Some(d) = LETTERS.iter().position(|&x| x as u8 == b) {
+                        p.push(d as u8);
+                    }
+                }
+                forbidden.push(p);
+            }
             MovePruner::from_patterns(forbidden, DEFAULT_DEPTH)
         })
     }
@@ -446,8 +451,13 @@ fn automaton<P: AsRef<[u8]>>(patterns: &[P]) -> Vec<[u16; 4]> {
 /// pattern lead to [`DEAD`]. `None` when the live states do not fit below [`DEAD`].
 pub(crate) fn aho_corasick<P: AsRef<[u8]>>(patterns: &[P], alphabet: usize) -> Option<Vec<u16>> {
     const NONE: u32 = u32::MAX;
-    let mut goto: Vec<u32> = vec![NONE; alphabet];
-    let mut terminal = vec![false];
+    // At most one state per pattern symbol, and the start: reserved once (the machine is built before a process's
+    // first search).
+    let most = 1 + patterns.iter().map(|p| p.as_ref().len()).sum::<usize>();
+    let mut goto: Vec<u32> = Vec::with_capacity(most * alphabet);
+    goto.resize(alphabet, NONE);
+    let mut terminal = Vec::with_capacity(most);
+    terminal.push(false);
     for p in patterns {
         let mut s = 0usize;
         for &d in p.as_ref() {
@@ -465,18 +475,21 @@ pub(crate) fn aho_corasick<P: AsRef<[u8]>>(patterns: &[P], alphabet: usize) -> O
     // Breadth-first: failure links, completed transitions, and "a pattern ends here" inherited along failures.
     let mut fail = vec![0u32; states];
     let mut next = vec![0u32; states * alphabet];
-    let mut queue = std::collections::VecDeque::new();
+    // Every state but the start enters the queue once: a vector read from the front.
+    let mut queue = Vec::with_capacity(states);
     for d in 0..alphabet {
         match goto[d] {
             NONE => next[d] = 0,
             s => {
                 next[d] = s;
                 fail[s as usize] = 0;
-                queue.push_back(s as usize);
+                queue.push(s as usize);
             }
         }
     }
-    while let Some(s) = queue.pop_front() {
+    let mut head = 0;
+    while let Some(&s) = queue.get(head) {
+        head += 1;
         terminal[s] |= terminal[fail[s] as usize];
         for d in 0..alphabet {
             let f = next[fail[s] as usize * alphabet + d];
@@ -485,7 +498,7 @@ pub(crate) fn aho_corasick<P: AsRef<[u8]>>(patterns: &[P], alphabet: usize) -> O
                 c => {
                     next[s * alphabet + d] = c;
                     fail[c as usize] = f;
-                    queue.push_back(c as usize);
+                    queue.push(c as usize);
                 }
             }
         }
@@ -502,16 +515,15 @@ pub(crate) fn aho_corasick<P: AsRef<[u8]>>(patterns: &[P], alphabet: usize) -> O
             live += 1;
         }
     }
-    Some(
-        (0..states)
-            .filter(|&s| !terminal[s])
-            .flat_map(|s| {
-                next[s * alphabet..(s + 1) * alphabet]
-                    .iter()
-                    .map(|&t| id[t as usize])
-            })
-            .collect(),
-    )
+    let mut table = Vec::with_capacity(live as usize * alphabet);
+    for s in (0..states).filter(|&s| !terminal[s]) {
+        table.extend(
+            next[s * alphabet..(s + 1) * alphabet]
+                .iter()
+                .map(|&t| id[t as usize]),
+        );
+    }
+    Some(table)
 }
 
 #[cfg(test)]
