@@ -1325,6 +1325,16 @@ impl Solver {
                             .iter()
                             .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
                         run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    } else if all(PdbLayout::ZeroBits)
+                        && sets
+                            .iter()
+                            .all(|s| s.pdbs.iter().all(|p| p.packed().bits() == 32))
+                    {
+                        // The 24-puzzle's: the loop knows the entries' width.
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::blank_bits_32(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
                     } else if all(PdbLayout::ZeroBits) {
                         let evals = sets
                             .iter()
