@@ -1325,17 +1325,29 @@ impl Solver {
                             .iter()
                             .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
                         run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
-                    } else if all(PdbLayout::ZeroBits)
-                        && sets
+                    } else if sets.iter().all(|s| s.pdbs.iter().all(|p| p.bit_per_cell())) {
+                        // The 24-puzzle's sparse blank-bit tables: a bit per cell, no count of free cells.
+                        let evals = sets
                             .iter()
-                            .all(|s| s.pdbs.iter().all(|p| p.packed().bits() == 32))
+                            .map(|set| PdbEval::blank_cell_bits_32(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    } else if all(PdbLayout::ZeroBits)
+                        && sets.iter().all(|s| {
+                            s.pdbs
+                                .iter()
+                                .all(|p| p.packed().bits() == 32 && !p.bit_per_cell())
+                        })
                     {
                         // The 24-puzzle's: the loop knows the entries' width.
                         let evals = sets
                             .iter()
                             .map(|set| PdbEval::blank_bits_32(geometry, set, opts.reflect));
                         run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
-                    } else if all(PdbLayout::ZeroBits) {
+                    } else if all(PdbLayout::ZeroBits)
+                        && sets
+                            .iter()
+                            .all(|s| s.pdbs.iter().all(|p| !p.bit_per_cell()))
+                    {
                         let evals = sets
                             .iter()
                             .map(|set| PdbEval::blank_bits(geometry, set, opts.reflect));
@@ -1640,6 +1652,17 @@ impl Solver {
             ),
             (PdbLayout::ZeroBits, PdbIndex::Dense) => {
                 ("zbpdb", "zbextra4", "zero-aware (blank-bit) ")
+            }
+            // A bit per cell of the blank where `bit_per_cell` says so: another encoding, so that a file of bits
+            // per free cell is never read as one of bits per cell.
+            (PdbLayout::ZeroBits, PdbIndex::Sparse)
+                if layout.bit_per_cell(index, shape.cells(), cells.len()) =>
+            {
+                (
+                    "zbspdb",
+                    "zbscellextra4",
+                    "sparse-index zero-aware (blank-bit) ",
+                )
             }
             (PdbLayout::ZeroBits, PdbIndex::Sparse) => (
                 "zbspdb",

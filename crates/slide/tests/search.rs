@@ -1088,18 +1088,9 @@ fn zero_aware_databases_on_korf_instances() {
     );
 }
 
-/// The evaluator for 32-bit blank-bit entries (the 24-puzzle's, `PdbEval::blank_bits_32`) reads what the evaluator of
-/// every layout reads, move by move and probe by probe, on a 4 × 4 partition of 3-tile patterns (whose entries take
-/// 32 bits): a random walk with take-backs, each state compared with a fresh evaluation. It refuses 16-bit
-/// entries by name, and the solver that takes it answers as an independent heuristic does.
-#[test]
-fn blank_bits_32_reads_what_the_others_read() {
-    let shape: Shape = "4x4".parse().unwrap();
-    let (g, set) = pdb_set(shape, "zb3-3-3-3-3");
-    assert!(set.pdbs.iter().all(|p| p.packed().bits() == 32));
-    let mut wide = PdbEval::blank_bits_32(&g, &set, true).unwrap();
-    let mut any = PdbEval::plain(&g, &set, true).unwrap();
-    let mut fresh = PdbEval::plain(&g, &set, true).unwrap();
+/// A random walk with take-backs on `shape` from its goal: at every step `eval`'s probe, its estimate after the
+/// move and after a take-back against `fresh` set up anew on the state.
+fn walk_against_fresh<E: Eval, F: Eval>(shape: Shape, eval: &mut E, fresh: &mut F, name: &str) {
     let n = shape.cells();
     // Canonical goal: tile t on cell t - 1, the blank on the last cell.
     let mut pos: Vec<u8> = (0..n as u8)
@@ -1109,8 +1100,7 @@ fn blank_bits_32_reads_what_the_others_read() {
     for (t, &c) in pos.iter().enumerate() {
         at[c as usize] = t as u8;
     }
-    wide.reset(&pos);
-    any.reset(&pos);
+    eval.reset(&pos);
     let mut undo = Vec::new();
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let mut rand = |m: u64| {
@@ -1124,9 +1114,8 @@ fn blank_bits_32_reads_what_the_others_read() {
         let b = pos[0] as usize;
         if !undo.is_empty() && rand(4) == 0 {
             // Take the last move back: its tile returns from the blank's old cell `to` to `from`.
-            let (t, from, to, uw, ua) = undo.pop().unwrap();
-            wide.pop(t, from, to, uw);
-            any.pop(t, from, to, ua);
+            let (t, from, to, u) = undo.pop().unwrap();
+            eval.pop(t, from, to, u);
             pos[t as usize] = from;
             pos[0] = to;
             at[from as usize] = t;
@@ -1148,36 +1137,75 @@ fn blank_bits_32_reads_what_the_others_read() {
             }
             let from = nbrs[rand(nbrs.len() as u64) as usize] as u8;
             let t = at[from as usize];
-            let (hw, pw) = wide.probe(t, from, b as u8, u32::MAX);
-            let (ha, pa) = any.probe(t, from, b as u8, u32::MAX);
-            assert_eq!(hw, ha, "probe at step {step}");
-            let uw = wide.push_probed(t, from, b as u8, pw);
-            let ua = any.push_probed(t, from, b as u8, pa);
-            assert_eq!(wide.h(), hw, "push after probe at step {step}");
-            undo.push((t, from, b as u8, uw, ua));
+            let (h, probe) = eval.probe(t, from, b as u8, u32::MAX);
+            let u = eval.push_probed(t, from, b as u8, probe);
+            assert_eq!(eval.h(), h, "{name}: push after probe at step {step}");
+            undo.push((t, from, b as u8, u));
             pos[t as usize] = b as u8;
             pos[0] = from;
             at[b] = t;
             at[from as usize] = 0;
         }
         fresh.reset(&pos);
-        assert_eq!(wide.h(), fresh.h(), "step {step} at {pos:?}");
-        assert_eq!(any.h(), fresh.h(), "step {step} at {pos:?}");
+        assert_eq!(eval.h(), fresh.h(), "{name}: step {step} at {pos:?}");
     }
-    // 16-bit entries are refused, by name.
+}
+
+/// The evaluators for 32-bit blank-bit entries (the 24-puzzle's: `PdbEval::blank_bits_32` for bits per free cell
+/// in the dense index, `PdbEval::blank_cell_bits_32` for bits per cell in the sparse one) read what the evaluator of
+/// every layout reads, move by move and probe by probe, on a 4 × 4 partition of 3-tile patterns (whose entries
+/// take 32 bits): random walks with take-backs, each state compared with a fresh evaluation from the dense tables.
+/// Each refuses the other's tables and 16-bit entries by name, and the solver that takes them answers as an
+/// independent heuristic does.
+#[test]
+fn blank_bits_32_reads_what_the_others_read() {
+    let shape: Shape = "4x4".parse().unwrap();
+    let (g, dense) = pdb_set_of(dense_solver(), shape, "zb3-3-3-3-3");
+    let (_, sparse) = pdb_set(shape, "zb3-3-3-3-3");
+    assert!(dense
+        .pdbs
+        .iter()
+        .all(|p| p.packed().bits() == 32 && !p.bit_per_cell()));
+    assert!(sparse
+        .pdbs
+        .iter()
+        .all(|p| p.index() == PdbIndex::Sparse && p.bit_per_cell()));
+    let mut fresh = PdbEval::plain(&g, &dense, true).unwrap();
+    let mut wide = PdbEval::blank_bits_32(&g, &dense, true).unwrap();
+    walk_against_fresh(shape, &mut wide, &mut fresh, "blank_bits_32, dense");
+    let mut cells = PdbEval::blank_cell_bits_32(&g, &sparse, true).unwrap();
+    walk_against_fresh(shape, &mut cells, &mut fresh, "blank_cell_bits_32, sparse");
+    let mut any = PdbEval::plain(&g, &sparse, true).unwrap();
+    walk_against_fresh(shape, &mut any, &mut fresh, "plain, sparse bits per cell");
+    // Each refuses what it cannot read, by name.
+    let err = PdbEval::blank_bits_32(&g, &sparse, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bit per cell"), "{err}");
+    let err = PdbEval::blank_bits(&g, &sparse, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bit per cell"), "{err}");
+    let err = PdbEval::blank_cell_bits_32(&g, &dense, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("without them"), "{err}");
     let (g16, set16) = pdb_set(shape, "zb6-6-3");
     let err = PdbEval::blank_bits_32(&g16, &set16, true)
         .unwrap_err()
         .to_string();
     assert!(err.contains("16-bit"), "{err}");
-    // Through the solver (which takes this evaluator for these databases): the optimum that linear conflict
+    let err = PdbEval::blank_cell_bits_32(&g16, &set16, true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("16-bit"), "{err}");
+    // Through the solvers (which take these evaluators for these databases): the optimum that linear conflict
     // finds, and moves that replay to the goal.
     let goal = Board::goal(shape);
-    let s = solver();
     let mut rng = Scrambler::new(32);
     for _ in 0..6 {
         let b = rng.walk(&goal, 36);
-        let with = |h: HeuristicChoice| {
+        let with = |s: &Solver, h: HeuristicChoice| {
             s.solve_with(
                 &b,
                 &goal,
@@ -1188,10 +1216,13 @@ fn blank_bits_32_reads_what_the_others_read() {
             )
             .unwrap()
         };
-        let zb = with(HeuristicChoice::Pdb("zb3-3-3-3-3".parse().unwrap()));
-        let lc = with(HeuristicChoice::LinearConflict);
-        assert!(zb.optimal && lc.optimal);
-        assert_eq!(zb.distance(), lc.distance(), "{b}");
-        replay(&b, zb.moves.as_deref().unwrap(), &goal);
+        let lc = with(solver(), HeuristicChoice::LinearConflict);
+        assert!(lc.optimal);
+        for s in [solver(), dense_solver()] {
+            let zb = with(s, HeuristicChoice::Pdb("zb3-3-3-3-3".parse().unwrap()));
+            assert!(zb.optimal);
+            assert_eq!(zb.distance(), lc.distance(), "{b}");
+            replay(&b, zb.moves.as_deref().unwrap(), &goal);
+        }
     }
 }

@@ -412,6 +412,11 @@ pub mod layouts {
     /// The blank-bit layout only, every entry of 32 bits, as on 5 × 5
     /// ([`PdbEval::blank_bits_32`](super::PdbEval::blank_bits_32)): the entry's width is known in the loop.
     pub const BLANK_BITS_32: u8 = 3;
+    /// The blank-bit layout only, every table sparse with a bit per cell of the board in 32-bit entries, as on
+    /// 5 × 5 with the sparse index ([`PdbLayout::bit_per_cell`](crate::engine::pdb::PdbLayout::bit_per_cell),
+    /// [`PdbEval::blank_cell_bits_32`](super::PdbEval::blank_cell_bits_32)): a lookup reads the blank's bit without
+    /// the pattern's cells, which the loop then no longer keeps.
+    pub const BLANK_CELL_BITS_32: u8 = 4;
 }
 
 /// A disjoint partition of the goal cells into patterns, with their databases.
@@ -439,6 +444,8 @@ struct Pat {
     /// A database in the blank-bit layout ([`PdbLayout::ZeroBits`]): an entry per placement of `1 << wide.1` bits,
     /// `1 << wide.0` to a word, read by [`Pat::blank_bit_entry`]. The other layouts have 4-bit entries.
     zbits: bool,
+    /// In the blank-bit layout, a bit per cell of the board rather than per free cell ([`Pdb::bit_per_cell`]).
+    by_cell: bool,
     wide: (u32, u32),
     /// `pdb`'s packed words, held here so that a lookup loads the word itself and not first the way to it.
     words: TableWords,
@@ -538,21 +545,23 @@ impl Pat {
     #[inline(always)]
     fn bits<const LAYOUTS: u8>(&self) -> bool {
         match LAYOUTS {
-            layouts::BLANK_BITS | layouts::BLANK_BITS_32 => true,
+            layouts::BLANK_BITS | layouts::BLANK_BITS_32 | layouts::BLANK_CELL_BITS_32 => true,
             layouts::PLAIN => false,
             _ => self.zbits,
         }
     }
 
-    /// The stored extra, in the blank-bit layout, of the placement of index `r` (its cells `used`, a bit per cell)
-    /// with the blank on `blank`: the plain entry, and one more when the blank's free cell has its bit set.
+    /// The stored extra, in the blank-bit layout, of the placement of index `r` (its cells `used`, a bit per cell;
+    /// not read when the bits are per cell) with the blank on `blank`: the plain entry, and one more when the
+    /// blank's free cell (or cell) has its bit set.
     #[inline(always)]
     fn blank_bit_entry<const LAYOUTS: u8>(&self, r: u64, used: u64, blank: u8) -> u8 {
-        let (per, width) = if LAYOUTS == layouts::BLANK_BITS_32 {
-            (1, 5)
-        } else {
-            self.wide
-        };
+        let (per, width) =
+            if LAYOUTS == layouts::BLANK_BITS_32 || LAYOUTS == layouts::BLANK_CELL_BITS_32 {
+                (1, 5)
+            } else {
+                self.wide
+            };
         // On a little-endian machine, one load of the entry's own width and no shift to the entry within its word
         // (4 % fewer instructions on the 24-puzzle and on Korf's 100).
         let e = if cfg!(target_endian = "little") && width == 5 {
@@ -564,7 +573,11 @@ impl Pat {
             word >> ((r & ((1 << per) - 1)) << width)
         };
         let b = blank as u32 & 63;
-        let d = b - (used & ((1u64 << b) - 1)).count_ones();
+        let d = match LAYOUTS {
+            layouts::BLANK_CELL_BITS_32 => b,
+            layouts::ANY if self.by_cell => b,
+            _ => b - (used & ((1u64 << b) - 1)).count_ones(),
+        };
         ((e & 15) + (e >> ((PDB_BITS + d) & 63) & 1)) as u8
     }
 
@@ -690,6 +703,7 @@ impl View {
             free,
             sparse,
             zbits,
+            by_cell: pdb.bit_per_cell(),
             wide,
             words: TableWords::of(pdb),
         });
@@ -753,6 +767,11 @@ impl View {
             }
             None => {
                 let w = self.weight[t & 63];
+                if LAYOUTS == layouts::BLANK_CELL_BITS_32 {
+                    // Every table sparse (`w` is not 0), the blank's bit by cell: no cells to keep.
+                    let s = View::step_index(self.idx[p & 63], w, from, to);
+                    return pat.blank_bit_entry::<LAYOUTS>(s, 0, from);
+                }
                 if w != 0 {
                     let (s, used) = View::step(self.idx[p & 63], self.used[p & 63], w, from, to);
                     if pat.bits::<LAYOUTS>() {
@@ -779,17 +798,28 @@ impl View {
     /// `from` to `to`.
     #[inline(always)]
     fn step(s: u64, used: u64, w: u64, from: u8, to: u8) -> (u64, u64) {
-        let d = (to as u64).wrapping_sub(from as u64).wrapping_mul(w);
         (
-            s.wrapping_add(d),
+            View::step_index(s, w, from, to),
             used ^ (1u64 << (from & 63)) ^ (1u64 << (to & 63)),
         )
+    }
+
+    /// [`View::step`]'s index alone.
+    #[inline(always)]
+    fn step_index(s: u64, w: u64, from: u8, to: u8) -> u64 {
+        s.wrapping_add((to as u64).wrapping_sub(from as u64).wrapping_mul(w))
     }
 
     /// Tile `t` slid from `from` to `to`; `extra` is its pattern's stored extra there (`u8::MAX`: it has no
     /// pattern). Returns what [`View::moved_back`] restores.
     #[inline(always)]
-    fn moved<const ZERO: bool>(&mut self, t: usize, from: u8, to: u8, extra: u8) -> u8 {
+    fn moved<const ZERO: bool, const LAYOUTS: u8>(
+        &mut self,
+        t: usize,
+        from: u8,
+        to: u8,
+        extra: u8,
+    ) -> u8 {
         if self.ranked {
             self.pos[t & 63] = to;
             self.pos[0] = from;
@@ -802,7 +832,9 @@ impl View {
         self.sum = self.sum + extra as u32 - saved as u32;
         self.extra[p] = extra;
         let w = self.weight[t & 63];
-        if w != 0 {
+        if LAYOUTS == layouts::BLANK_CELL_BITS_32 {
+            self.idx[p] = View::step_index(self.idx[p], w, from, to);
+        } else if w != 0 {
             (self.idx[p], self.used[p]) = View::step(self.idx[p], self.used[p], w, from, to);
         }
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
@@ -815,7 +847,13 @@ impl View {
 
     /// Undoes [`View::moved`] (same tile and cells, and what it returned).
     #[inline(always)]
-    fn moved_back<const ZERO: bool>(&mut self, t: usize, from: u8, to: u8, saved: u8) {
+    fn moved_back<const ZERO: bool, const LAYOUTS: u8>(
+        &mut self,
+        t: usize,
+        from: u8,
+        to: u8,
+        saved: u8,
+    ) {
         if self.ranked {
             self.pos[t & 63] = from;
             self.pos[0] = to;
@@ -827,7 +865,9 @@ impl View {
         self.sum = self.sum + saved as u32 - self.extra[p] as u32;
         self.extra[p] = saved;
         let w = self.weight[t & 63];
-        if w != 0 {
+        if LAYOUTS == layouts::BLANK_CELL_BITS_32 {
+            self.idx[p] = View::step_index(self.idx[p], w, to, from);
+        } else if w != 0 {
             (self.idx[p], self.used[p]) = View::step(self.idx[p], self.used[p], w, to, from);
         }
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
@@ -918,6 +958,31 @@ impl PdbEval<false, { layouts::BLANK_BITS_32 }> {
     }
 }
 
+impl PdbEval<false, { layouts::BLANK_CELL_BITS_32 }> {
+    /// As [`PdbEval::blank_bits_32`] for sparse databases with a bit per cell of the board
+    /// ([`Pdb::bit_per_cell`]; an error names one without), as every sparse blank-bit database of the 24-puzzle
+    /// is: a lookup needs neither the free cells below the blank nor the pattern's cells, which the loop no longer
+    /// keeps.
+    pub fn blank_cell_bits_32(
+        g: &Geometry,
+        set: &PdbSet,
+        reflect: bool,
+    ) -> Result<PdbEval<false, { layouts::BLANK_CELL_BITS_32 }>> {
+        if let Some(pdb) = set.pdbs.iter().find(|p| !p.bit_per_cell()) {
+            return Err(Error::BadPartition {
+                reason: format!(
+                    "an evaluator for blank bits per cell was given a database without them (cells {:?}, {:?} \
+                     index, {}-bit entries)",
+                    pdb.cells(),
+                    pdb.index(),
+                    pdb.packed().bits()
+                ),
+            });
+        }
+        PdbEval::checked(g, set, reflect)
+    }
+}
+
 impl<const LAYOUTS: u8> PdbEval<false, LAYOUTS> {
     fn checked(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval<false, LAYOUTS>> {
         if let Some(pdb) = set.pdbs.iter().find(|p| p.zero_index().is_some()) {
@@ -930,9 +995,23 @@ impl<const LAYOUTS: u8> PdbEval<false, LAYOUTS> {
         }
         let only = match LAYOUTS {
             layouts::PLAIN => Some(PdbLayout::Plain),
-            layouts::BLANK_BITS | layouts::BLANK_BITS_32 => Some(PdbLayout::ZeroBits),
+            layouts::BLANK_BITS | layouts::BLANK_BITS_32 | layouts::BLANK_CELL_BITS_32 => {
+                Some(PdbLayout::ZeroBits)
+            }
             _ => None,
         };
+        // Bits per free cell and bits per cell are read apart: only `ANY` reads both.
+        if LAYOUTS == layouts::BLANK_BITS || LAYOUTS == layouts::BLANK_BITS_32 {
+            if let Some(pdb) = set.pdbs.iter().find(|p| p.bit_per_cell()) {
+                return Err(Error::BadPartition {
+                    reason: format!(
+                        "an evaluator for blank bits per free cell was given a database with a bit per cell \
+                         (cells {:?})",
+                        pdb.cells()
+                    ),
+                });
+            }
+        }
         if let Some(only) = only {
             if let Some(pdb) = set.pdbs.iter().find(|p| p.layout() != only) {
                 return Err(Error::BadPartition {
@@ -1073,8 +1152,8 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
             self.transpose[to as usize & 63],
         );
         (
-            self.direct.moved::<ZERO>(i, from, to, e),
-            self.reflected.moved::<ZERO>(i, tf, tt, re),
+            self.direct.moved::<ZERO, LAYOUTS>(i, from, to, e),
+            self.reflected.moved::<ZERO, LAYOUTS>(i, tf, tt, re),
         )
     }
 
@@ -1086,8 +1165,8 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
             self.transpose[from as usize & 63],
             self.transpose[to as usize & 63],
         );
-        self.direct.moved_back::<ZERO>(i, from, to, a);
-        self.reflected.moved_back::<ZERO>(i, tf, tt, b);
+        self.direct.moved_back::<ZERO, LAYOUTS>(i, from, to, a);
+        self.reflected.moved_back::<ZERO, LAYOUTS>(i, tf, tt, b);
     }
 }
 
