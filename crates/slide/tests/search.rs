@@ -120,6 +120,17 @@ fn dense_solver() -> &'static Solver {
     })
 }
 
+/// Asserts that `r` is an error whose message contains `needle`.
+fn refused<T, E: std::fmt::Display>(r: Result<T, E>, needle: &str) {
+    match r {
+        Ok(_) => panic!("accepted; expected an error naming {needle:?}"),
+        Err(e) => {
+            let e = e.to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+    }
+}
+
 fn pdb_set(shape: Shape, spec: &str) -> (Geometry, PdbSet) {
     pdb_set_of(solver(), shape, spec)
 }
@@ -200,20 +211,11 @@ fn heuristics_admissible_and_consistent_on_3x3() {
     // Blank-bit and blank-cell databases are read by the plain evaluator, and refused by the plain-layout one.
     let (g, zbset) = pdb_set(shape, "zb4-4");
     assert!(PdbEval::plain(&g, &zbset, true).is_ok());
-    let err = PdbEval::plain_layout(&g, &zbset, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("ZeroBits"), "{err}");
+    refused(PdbEval::plain_layout(&g, &zbset, true), "ZeroBits");
     let (g, zcset) = pdb_set(shape, "zc4-4");
     assert!(PdbEval::plain(&g, &zcset, true).is_ok());
-    let err = PdbEval::plain_layout(&g, &zcset, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("ZeroCells"), "{err}");
-    let err = PdbEval::blank_bits(&g, &zcset, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("ZeroCells"), "{err}");
+    refused(PdbEval::plain_layout(&g, &zcset, true), "ZeroCells");
+    refused(PdbEval::blank_bits(&g, &zcset, true), "ZeroCells");
     assert!(PdbEval::blank_bits(&g, &zbset, true).is_ok());
     let (mut a, mut b) = (
         pdb_eval(shape, "4-4", true),
@@ -1178,27 +1180,15 @@ fn blank_bits_32_reads_what_the_others_read() {
     let mut any = PdbEval::plain(&g, &sparse, true).unwrap();
     walk_against_fresh(shape, &mut any, &mut fresh, "plain, sparse bits per cell");
     // Each refuses what it cannot read, by name.
-    let err = PdbEval::blank_bits_32(&g, &sparse, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("bit per cell"), "{err}");
-    let err = PdbEval::blank_bits(&g, &sparse, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("bit per cell"), "{err}");
-    let err = PdbEval::blank_cell_bits_32(&g, &dense, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("without them"), "{err}");
+    refused(PdbEval::blank_bits_32(&g, &sparse, true), "bit per cell");
+    refused(PdbEval::blank_bits(&g, &sparse, true), "bit per cell");
+    refused(
+        PdbEval::blank_cell_bits_32(&g, &dense, true),
+        "without them",
+    );
     let (g16, set16) = pdb_set(shape, "zb6-6-3");
-    let err = PdbEval::blank_bits_32(&g16, &set16, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("16-bit"), "{err}");
-    let err = PdbEval::blank_cell_bits_32(&g16, &set16, true)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("16-bit"), "{err}");
+    refused(PdbEval::blank_bits_32(&g16, &set16, true), "16-bit");
+    refused(PdbEval::blank_cell_bits_32(&g16, &set16, true), "16-bit");
     // Through the solvers (which take these evaluators for these databases): the optimum that linear conflict
     // finds, and moves that replay to the goal.
     let goal = Board::goal(shape);
