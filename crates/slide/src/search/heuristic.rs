@@ -820,7 +820,7 @@ impl View {
         to: u8,
         extra: u8,
     ) -> u8 {
-        if self.ranked {
+        if LAYOUTS != layouts::BLANK_CELL_BITS_32 && self.ranked {
             self.pos[t & 63] = to;
             self.pos[0] = from;
         }
@@ -854,7 +854,7 @@ impl View {
         to: u8,
         saved: u8,
     ) {
-        if self.ranked {
+        if LAYOUTS != layouts::BLANK_CELL_BITS_32 && self.ranked {
             self.pos[t & 63] = from;
             self.pos[0] = to;
         }
