@@ -1338,7 +1338,7 @@ impl Solver {
                                 .all(|p| p.packed().bits() == 32 && !p.bit_per_cell())
                         })
                     {
-                        // The 24-puzzle's: the loop knows the entries' width.
+                        // The 24-puzzle's dense blank-bit tables: the loop knows the entries' width.
                         let evals = sets
                             .iter()
                             .map(|set| PdbEval::blank_bits_32(geometry, set, opts.reflect));

@@ -1170,8 +1170,6 @@ fn add_histogram(mut a: Vec<u64>, b: Vec<u64>) -> Vec<u64> {
     a
 }
 
-/// The placements [`Pdb::sparse`] copies for one cell of the pattern's last tile: every cell of the others, with
-/// their dense rank and sparse index summed digit by digit.
 /// A blank-bit entry `e` of a placement on the cells `used` (a bit per cell, `n` cells) with its bits per free cell
 /// moved to their cells: bit `4 + d` for the `d`-th free cell becomes bit `4 + c` for that cell `c`
 /// ([`PdbLayout::bit_per_cell`]).
@@ -1187,6 +1185,8 @@ fn bits_by_cell(e: u64, used: u64, n: usize) -> u64 {
     out
 }
 
+/// The placements [`Pdb::sparse`] copies for one cell of the pattern's last tile: every cell of the others, with
+/// their dense rank and sparse index summed digit by digit.
 struct Digits<'a> {
     n: u64,
     k: usize,
