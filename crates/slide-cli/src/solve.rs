@@ -79,6 +79,10 @@ pub struct SolveArgs {
     /// Do not also look pattern databases up on the board mirrored about the main diagonal.
     #[arg(long)]
     pub no_reflect: bool,
+    /// Mixed sums: with the mirrored lookup, also add up sets of disjoint patterns drawn from both lookups (no
+    /// further lookups): auto (on for boards of 25 cells and more, where it was measured to pay), on, off.
+    #[arg(long, default_value = "auto", value_name = "WHEN", value_parser = ["auto", "on", "off"])]
+    pub mixed_sums: String,
     /// Use IDA* even where a complete table answers (boards of at most 12 cells).
     #[arg(long)]
     pub search: bool,
@@ -175,6 +179,11 @@ impl SolveArgs {
             },
             heuristic,
             reflect: !self.no_reflect,
+            mixed_sums: match self.mixed_sums.as_str() {
+                "on" => Some(true),
+                "off" => Some(false),
+                _ => None,
+            },
             max_nodes: self.max_nodes,
             timeout,
             cancel: Some(cancel),

@@ -1090,6 +1090,40 @@ fn zero_aware_databases_on_korf_instances() {
     );
 }
 
+/// Mixed sums (sets of disjoint patterns drawn from the direct and the reflected lookups, `with_mixed_sums`):
+/// admissible on every state of 3 × 3, move by move and probe by probe equal to a fresh evaluation, never below the
+/// estimate without them and above it on some states; plain and blank-bit databases. The rows' third pattern
+/// (tiles 7 and 8) and the reflection's (3 and 6) are disjoint, and every other pair meets: one mixed set.
+#[test]
+fn mixed_sums_admissible_and_stronger_on_3x3() {
+    let shape = Shape::new(3, 3).unwrap();
+    let table = CompleteTable::build(shape, 8, slide::Metric::Stm, &NoProgress).unwrap();
+    for spec in ["1,2,3/4,5,6/7,8", "zb1,2,3/4,5,6/7,8"] {
+        let (g, set) = pdb_set(shape, spec);
+        let mut mixed = PdbEval::new(&g, &set, true).unwrap().with_mixed_sums(true);
+        assert_eq!(mixed.mixed_sets(), 1, "{spec}");
+        check_exhaustively(shape, &mut mixed, spec, false);
+        let mut without = PdbEval::new(&g, &set, true).unwrap();
+        let mut pos = vec![0u8; 9];
+        let mut stronger = 0;
+        for r in 0..table.space().states() {
+            table.space().unrank(r, &mut pos);
+            mixed.reset(&pos);
+            without.reset(&pos);
+            assert!(mixed.h() >= without.h(), "{spec} at {pos:?}");
+            stronger += u32::from(mixed.h() > without.h());
+        }
+        eprintln!("3x3 {spec}: mixed sums raise the estimate on {stronger} of 181440 states");
+        assert!(
+            stronger > 0,
+            "{spec}: the mixed sums never raised the estimate"
+        );
+        // Without the reflection there is nothing to mix: off whatever is asked.
+        let alone = PdbEval::new(&g, &set, false).unwrap().with_mixed_sums(true);
+        assert_eq!(alone.mixed_sets(), 0);
+    }
+}
+
 /// A random walk with take-backs on `shape` from its goal: at every step `eval`'s probe, its estimate after the
 /// move and after a take-back against `fresh` set up anew on the state.
 fn walk_against_fresh<E: Eval, F: Eval>(shape: Shape, eval: &mut E, fresh: &mut F, name: &str) {
@@ -1179,6 +1213,25 @@ fn blank_bits_32_reads_what_the_others_read() {
     walk_against_fresh(shape, &mut cells, &mut fresh, "blank_cell_bits_32, sparse");
     let mut any = PdbEval::plain(&g, &sparse, true).unwrap();
     walk_against_fresh(shape, &mut any, &mut fresh, "plain, sparse bits per cell");
+    // With the mixed sums (five 3-tile patterns and their reflections give mixed sets): the same walks against a
+    // fresh evaluation that keeps them too.
+    let mut fresh = PdbEval::plain(&g, &dense, true)
+        .unwrap()
+        .with_mixed_sums(true);
+    assert!(fresh.mixed_sets() > 0);
+    let mut wide = PdbEval::blank_bits_32(&g, &dense, true)
+        .unwrap()
+        .with_mixed_sums(true);
+    walk_against_fresh(shape, &mut wide, &mut fresh, "blank_bits_32, dense, mixed");
+    let mut cells = PdbEval::blank_cell_bits_32(&g, &sparse, true)
+        .unwrap()
+        .with_mixed_sums(true);
+    walk_against_fresh(
+        shape,
+        &mut cells,
+        &mut fresh,
+        "blank_cell_bits_32, sparse, mixed",
+    );
     // Each refuses what it cannot read, by name.
     refused(PdbEval::blank_bits_32(&g, &sparse, true), "bit per cell");
     refused(PdbEval::blank_bits(&g, &sparse, true), "bit per cell");
@@ -1195,24 +1248,32 @@ fn blank_bits_32_reads_what_the_others_read() {
     let mut rng = Scrambler::new(32);
     for _ in 0..6 {
         let b = rng.walk(&goal, 36);
-        let with = |s: &Solver, h: HeuristicChoice| {
+        let with = |s: &Solver, h: HeuristicChoice, mixed_sums: Option<bool>| {
             s.solve_with(
                 &b,
                 &goal,
                 &SolveOptions {
                     heuristic: h,
+                    mixed_sums,
                     ..Default::default()
                 },
             )
             .unwrap()
         };
-        let lc = with(solver(), HeuristicChoice::LinearConflict);
+        let lc = with(solver(), HeuristicChoice::LinearConflict, None);
         assert!(lc.optimal);
         for s in [solver(), dense_solver()] {
-            let zb = with(s, HeuristicChoice::Pdb("zb3-3-3-3-3".parse().unwrap()));
-            assert!(zb.optimal);
-            assert_eq!(zb.distance(), lc.distance(), "{b}");
-            replay(&b, zb.moves.as_deref().unwrap(), &goal);
+            // The mixed sums by default (off on 16 cells), on, and off.
+            for mixed in [None, Some(true), Some(false)] {
+                let zb = with(
+                    s,
+                    HeuristicChoice::Pdb("zb3-3-3-3-3".parse().unwrap()),
+                    mixed,
+                );
+                assert!(zb.optimal);
+                assert_eq!(zb.distance(), lc.distance(), "{b} mixed {mixed:?}");
+                replay(&b, zb.moves.as_deref().unwrap(), &goal);
+            }
         }
     }
 }
