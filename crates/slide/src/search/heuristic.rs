@@ -911,8 +911,8 @@ const MIXED_SUMS: usize = 16;
 /// Most patterns per view for which [`Mixed`] looks for mixed sums (`2^(2 * 8)` sets are tried).
 const MIXED_PATTERNS: usize = 8;
 
-/// Sixteen bytes added and maximised lane by lane: one SSE2 register on x86-64 (the compiler does not vectorise
-/// the plain loops, which took 1.2 times the search's instructions), plain bytes elsewhere.
+/// Sixteen bytes added and maximised lane by lane: one SSE2 register on x86-64 (written with the intrinsics: the
+/// compiler did not turn the byte loops into vector operations), plain bytes elsewhere.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 struct Lanes(std::arch::x86_64::__m128i);
@@ -1388,6 +1388,8 @@ pub struct PdbUndo {
     /// The moved tile's pattern's extras before the move, directly and reflected (`u8::MAX`: no pattern).
     a: u8,
     b: u8,
+    /// The mixed sums before the move (restored as they were: no second update on the way back).
+    sums: Lanes,
 }
 
 impl Default for PdbUndo {
@@ -1395,6 +1397,7 @@ impl Default for PdbUndo {
         PdbUndo {
             a: u8::MAX,
             b: u8::MAX,
+            sums: Lanes::from_bytes([0; MIXED_SUMS]),
         }
     }
 }
@@ -1486,6 +1489,7 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
             self.transpose[from as usize & 63],
             self.transpose[to as usize & 63],
         );
+        let sums = self.mixed.sums;
         if self.mixed.on {
             self.mixed.sums = self.mixed.moved(
                 self.direct.owner[i] as usize,
@@ -1498,6 +1502,7 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
         PdbUndo {
             a: self.direct.moved::<ZERO, LAYOUTS>(i, from, to, probe.e),
             b: self.reflected.moved::<ZERO, LAYOUTS>(i, tf, tt, probe.re),
+            sums,
         }
     }
 
@@ -1509,16 +1514,7 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
             self.transpose[from as usize & 63],
             self.transpose[to as usize & 63],
         );
-        if self.mixed.on {
-            // Taken back before the views restore their extras (the change back is the old less the new).
-            self.mixed.sums = self.mixed.moved(
-                self.direct.owner[i] as usize,
-                self.direct.change(self.direct.owner[i] as usize, undo.a),
-                self.reflected.owner[i] as usize,
-                self.reflected
-                    .change(self.reflected.owner[i] as usize, undo.b),
-            );
-        }
+        self.mixed.sums = undo.sums;
         self.direct.moved_back::<ZERO, LAYOUTS>(i, from, to, undo.a);
         self.reflected
             .moved_back::<ZERO, LAYOUTS>(i, tf, tt, undo.b);
