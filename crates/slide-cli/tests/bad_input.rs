@@ -506,6 +506,10 @@ fn usage_errors_exit_2() {
             "--heuristic",
         ),
         (vec!["solve", "--pdb", "x", "1 0/2 3"], "--pdb"),
+        (
+            vec!["solve", "--mixed-sums", "yes", "1 0/2 3"],
+            "--mixed-sums",
+        ),
     ] {
         let r = slide(&args, Vec::new(), cache.path());
         assert_eq!(r.code, 2, "{args:?}: {}", shorten(&r.err));

@@ -126,6 +126,38 @@ fn examples_as_arguments() {
         .stderr(predicate::str::contains("argument 2").and(predicate::str::contains("ragged")));
 }
 
+/// `--mixed-sums` on, off and by default: through IDA* with pattern databases whose rows and their mirror image
+/// give a mixed set (3 × 3), the lengths of the reference BFS.
+#[test]
+fn mixed_sums_on_and_off() {
+    let s = Slide::new();
+    let boards = [
+        "8 6 7/2 5 4/3 0 1",
+        "6 4 7/8 5 0/3 2 1",
+        "1 2 3/4 5 6/7 0 8",
+    ];
+    let r = Reference::new(3, 3, &default_goal(9));
+    let want: String = boards
+        .iter()
+        .map(|b| format!("{}\n", r.distance(&read_cells(b))))
+        .collect();
+    for mixed in ["auto", "on", "off"] {
+        s.cmd()
+            .args([
+                "solve",
+                "--search",
+                "--pdb",
+                "1,2,3/4,5,6/7,8",
+                "--mixed-sums",
+                mixed,
+            ])
+            .args(boards)
+            .assert()
+            .success()
+            .stdout(want.clone());
+    }
+}
+
 #[test]
 fn examples_on_stdin() {
     let s = Slide::new();
