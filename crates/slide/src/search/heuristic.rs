@@ -1023,8 +1023,8 @@ struct Mixed {
     /// row [`MIXED_PATTERNS`] is all zeros (a tile of no pattern).
     direct: [Lanes; MIXED_PATTERNS + 1],
     reflected: [Lanes; MIXED_PATTERNS + 1],
-    /// The sums at the current node (unused lanes 0; a sum of at most [`MIXED_PATTERNS`] extras of at most 16
-    /// each, so no lane wraps).
+    /// The sums at the current node (unused lanes 0; a sum of at most 15 extras of at most 16 each, so no lane
+    /// wraps).
     sums: Lanes,
 }
 
@@ -1049,7 +1049,9 @@ impl Mixed {
         if nd == 0 || nd > MIXED_PATTERNS || reflected.len() != nd {
             return m;
         }
-        let sets = maximal_disjoint(&[direct, reflected].concat(), nd);
+        let mut sets = maximal_disjoint(&[direct, reflected].concat(), nd);
+        // A byte holds the sum of at most 15 extras of at most 16 each (possible only from 8 patterns a view).
+        sets.retain(|set| set.count_ones() <= 15);
         if sets.is_empty() {
             return m;
         }
