@@ -1315,27 +1315,25 @@ impl Solver {
                     .iter()
                     .any(|set| set.pdbs.iter().any(|p| p.zero_index().is_some()));
                 if zero {
-                    let evals = sets.iter().map(|set| {
-                        PdbEval::new(geometry, set, opts.reflect).map(|e| e.with_mixed_sums(mixed))
-                    });
-                    run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                    let evals = sets
+                        .iter()
+                        .map(|set| PdbEval::new(geometry, set, opts.reflect));
+                    run_partitions(geometry, evals.collect::<Result<_>>()?, mixed, job)?
                 } else {
                     // One layout only: the loop without the branches on the layout.
                     let all =
                         |l: PdbLayout| sets.iter().all(|s| s.pdbs.iter().all(|p| p.layout() == l));
                     if all(PdbLayout::Plain) {
-                        let evals = sets.iter().map(|set| {
-                            PdbEval::plain_layout(geometry, set, opts.reflect)
-                                .map(|e| e.with_mixed_sums(mixed))
-                        });
-                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::plain_layout(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, mixed, job)?
                     } else if sets.iter().all(|s| s.pdbs.iter().all(|p| p.bit_per_cell())) {
                         // The 24-puzzle's sparse blank-bit tables: a bit per cell, no count of free cells.
-                        let evals = sets.iter().map(|set| {
-                            PdbEval::blank_cell_bits_32(geometry, set, opts.reflect)
-                                .map(|e| e.with_mixed_sums(mixed))
-                        });
-                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::blank_cell_bits_32(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, mixed, job)?
                     } else if all(PdbLayout::ZeroBits)
                         && sets.iter().all(|s| {
                             s.pdbs
@@ -1344,27 +1342,24 @@ impl Solver {
                         })
                     {
                         // The 24-puzzle's dense blank-bit tables: the loop knows the entries' width.
-                        let evals = sets.iter().map(|set| {
-                            PdbEval::blank_bits_32(geometry, set, opts.reflect)
-                                .map(|e| e.with_mixed_sums(mixed))
-                        });
-                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::blank_bits_32(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, mixed, job)?
                     } else if all(PdbLayout::ZeroBits)
                         && sets
                             .iter()
                             .all(|s| s.pdbs.iter().all(|p| !p.bit_per_cell()))
                     {
-                        let evals = sets.iter().map(|set| {
-                            PdbEval::blank_bits(geometry, set, opts.reflect)
-                                .map(|e| e.with_mixed_sums(mixed))
-                        });
-                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::blank_bits(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, mixed, job)?
                     } else {
-                        let evals = sets.iter().map(|set| {
-                            PdbEval::plain(geometry, set, opts.reflect)
-                                .map(|e| e.with_mixed_sums(mixed))
-                        });
-                        run_partitions(geometry, evals.collect::<Result<_>>()?, job)?
+                        let evals = sets
+                            .iter()
+                            .map(|set| PdbEval::plain(geometry, set, opts.reflect));
+                        run_partitions(geometry, evals.collect::<Result<_>>()?, mixed, job)?
                     }
                 }
             }
@@ -2134,12 +2129,18 @@ pub enum SubtreeResult {
     },
 }
 
-/// Runs `job` with one partition's databases, or with several maximised ([`PdbMax`]).
+/// Runs `job` with one partition's databases, or with several maximised ([`PdbMax`]), each with the mixed sums
+/// when `mixed_sums` ([`PdbEval::with_mixed_sums`]).
 fn run_partitions<const ZERO: bool, const LAYOUTS: u8, J: EvalJob>(
     geometry: &Geometry,
-    mut evals: Vec<PdbEval<ZERO, LAYOUTS>>,
+    evals: Vec<PdbEval<ZERO, LAYOUTS>>,
+    mixed_sums: bool,
     job: J,
 ) -> Result<J::Out> {
+    let mut evals: Vec<_> = evals
+        .into_iter()
+        .map(|e| e.with_mixed_sums(mixed_sums))
+        .collect();
     Ok(if evals.len() == 1 {
         job.run(geometry, evals.remove(0))
     } else {

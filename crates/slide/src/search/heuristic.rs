@@ -1009,8 +1009,8 @@ impl std::fmt::Debug for Lanes {
 /// its extra (read from the same table on the reflected board) is an admissible count of those tiles' own moves
 /// beyond their Manhattan distance. Any set of pairwise disjoint patterns of the two views is therefore additive:
 /// besides the two whole partitions (direct and reflected), the 24-puzzle's default partition and its reflection
-/// give eight disjoint sets of three patterns that mix the views, such as two direct blocks and the reflected block
-/// between them. The evaluator keeps the sum of every maximal such set, a byte each, and the estimate is
+/// give eight disjoint sets of three patterns that mix the views, such as the two upper blocks and the mirror image
+/// of the upper-right one (which lies along the bottom). The evaluator keeps the sum of every maximal such set, a byte each, and the estimate is
 /// `md + 2 * max` over them: at least `max(Σ extra, Σ reflected extra)`, for a few vector operations per child and
 /// no further lookups.
 #[derive(Debug, Clone)]
