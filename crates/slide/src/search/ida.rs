@@ -200,7 +200,7 @@ impl<E: Eval> Ida<'_, '_, E> {
     ///
     /// Every child is first *probed* (its estimate computed without moving into it; all of a node's children
     /// through one [`Eval::probe_all`]): children over the bound are never entered, and those within it are entered
-    /// least estimate first. Pattern databases are admissible but
+    /// least estimate first, ties as [`Eval::tie_break`] orders them. Pattern databases are admissible but
     /// not always consistent, so both directions of pathmax (BPMX) apply: a child's estimate is at least its
     /// parent's minus one, and a parent's at least any child's minus one; a raised estimate that passes the bound
     /// prunes the node's remaining children.
@@ -273,12 +273,13 @@ impl<E: Eval> Ida<'_, '_, E> {
                 }
             }
         }
-        // The children with the least estimates first: in the last iteration a solution is met sooner. Apart from
-        // the siblings that pathmax cuts after a child returns (which depend on the order), a complete iteration
-        // visits the same nodes in any order.
+        // The children with the least estimates first, ties as the heuristic breaks them (`Eval::tie_break`): in
+        // the last iteration a solution is met sooner. Apart from the siblings that pathmax cuts after a child
+        // returns (which depend on the order), a complete iteration visits the same nodes in any order.
+        let key = |&(_, _, hc, ref probe): &(u8, u16, u32, E::Probe)| (hc, E::tie_break(probe));
         for x in 1..k {
             let mut y = x;
-            while y > 0 && inside[y - 1].2 > inside[y].2 {
+            while y > 0 && key(&inside[y - 1]) > key(&inside[y]) {
                 inside.swap(y - 1, y);
                 y -= 1;
             }
