@@ -81,27 +81,33 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
             eval.reset(&pos);
             children.push((t, c as u8, h2));
         }
-        // The children probed together: exact within the budget (and pushed as such), over it when not.
-        let moves: Vec<(u8, u8)> = children.iter().map(|&(t, c, _)| (t, c)).collect();
+        // The children probed with a budget, as the search probes them: exact within the budget (and pushed as
+        // such), over it when not; the state unchanged.
         for budget in [u32::MAX, h + 1, h.saturating_sub(1)] {
-            let mut out = [(0, E::Probe::default()); 4];
-            eval.probe_all(&moves, b as u8, budget, &mut out);
-            assert_eq!(
-                eval.h(),
-                h,
-                "{name}: probe_all changed the state at {pos:?}"
-            );
-            for (&(t, c, h2), &(hp, probe)) in children.iter().zip(&out) {
+            for &(t, c, h2) in &children {
+                let (hp, probe) = eval.probe(t, c, b as u8, budget);
+                assert_eq!(eval.h(), h, "{name}: a probe changed the state at {pos:?}");
                 if h2 <= budget {
-                    assert_eq!(hp, h2, "{name}: probe_all differs at {pos:?}, tile {t}");
+                    assert_eq!(
+                        hp, h2,
+                        "{name}: a budgeted probe differs at {pos:?}, tile {t}"
+                    );
                     let undo = eval.push_probed(t, c, b as u8, probe);
-                    assert_eq!(eval.h(), h2, "{name}: push of probe_all differs at {pos:?}");
+                    assert_eq!(
+                        eval.h(),
+                        h2,
+                        "{name}: push of a budgeted probe differs at {pos:?}"
+                    );
                     eval.pop(t, c, b as u8, undo);
-                    assert_eq!(eval.h(), h, "{name}: pop after probe_all did not restore");
+                    assert_eq!(
+                        eval.h(),
+                        h,
+                        "{name}: pop after a budgeted probe did not restore"
+                    );
                 } else {
                     assert!(
                         hp > budget && hp <= h2,
-                        "{name}: probe_all over the budget gave {hp} (exact {h2}, budget {budget})"
+                        "{name}: a probe over the budget gave {hp} (exact {h2}, budget {budget})"
                     );
                 }
             }

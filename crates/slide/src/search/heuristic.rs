@@ -111,22 +111,6 @@ pub trait Eval {
     }
     /// `push` with the values a `probe` of the same move found.
     fn push_probed(&mut self, t: u8, from: u8, to: u8, probe: Self::Probe) -> Self::Undo;
-    /// Probes the children of the current state together: `out[j]` is [`Eval::probe`]`(t, from, to, budget)`
-    /// for `(t, from) = moves[j]` (at most four moves, every one into the blank on `to`). An implementation may
-    /// work out every child's lookups before it reads any, so that their memory loads overlap.
-    #[inline(always)]
-    fn probe_all(
-        &mut self,
-        moves: &[(u8, u8)],
-        to: u8,
-        budget: u32,
-        out: &mut [(u32, Self::Probe); 4],
-    ) {
-        for j in 0..moves.len().min(4) {
-            let (t, from) = moves[j];
-            out[j] = self.probe(t, from, to, budget);
-        }
-    }
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -1449,8 +1433,8 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
     }
 
     /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
-    /// never entered, so its probe is never pushed. A node's children are probed one after the other
-    /// ([`Eval::probe_all`]'s default): the processor already runs ahead into the next child's lookup while one
+    /// never entered, so its probe is never pushed. The search probes a node's children one after the other: the
+    /// processor already runs ahead into the next child's lookup while one
     /// waits, and the three passes over the children that issued every load first cost 5 % more instructions for
     /// no gain (measured 3 December 2026: 0.95 of the time on the 24-puzzle, 0.94 on Korf's 100 with 6-6-3).
     #[inline(always)]
@@ -1597,8 +1581,8 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
         undo
     }
 
-    /// One child through every partition in turn, stopping at the first that puts it over `budget`; a node's
-    /// children are probed one after the other ([`Eval::probe_all`]'s default). Probing all children through one
+    /// One child through every partition in turn, stopping at the first that puts it over `budget`; the search
+    /// probes a node's children one after the other. Probing all children through one
     /// partition before the next (as until 4 December 2026) took 1.25 times the time on the 24-puzzle with two
     /// blank-bit partitions and 1.05-1.1 times on Korf's 100 with two, for the same nodes.
     #[inline(always)]
