@@ -117,9 +117,12 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         solver.distance_in(&first.board, &goal, slide::Metric::Mtm)?;
     } else if let Some(spec) = &spec {
         let sets = solver.pdb_sets(&goal, &frame, spec)?;
+        // Partitions that share a pattern share its database: count each once.
+        let mut seen = std::collections::HashSet::new();
         pdb_bytes = sets
             .iter()
             .flat_map(|set| &set.pdbs)
+            .filter(|p| seen.insert(std::sync::Arc::as_ptr(p)))
             .map(|p| p.bytes())
             .sum::<usize>();
     }

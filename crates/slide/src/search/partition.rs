@@ -17,6 +17,15 @@ pub enum PartitionSpec {
     Tiles(Vec<Vec<Tile>>),
     /// Several partitions whose estimates are maximised (`6-6-3+7-8`), each one of the other kinds.
     Max(Vec<PartitionSpec>),
+    /// Alternatives, one chosen per board (`zbdefault|zbalt`): each may be a maximum of several. The solver runs
+    /// the first iterations of IDA* with each and goes on with the one that took the fewest nodes to rule out the
+    /// same threshold (see [`crate::Solver::solve_with`]); every alternative's databases are loaded. Searches other
+    /// than the whole one (counts, split thresholds, subtrees) take the first alternative.
+    Either(Vec<PartitionSpec>),
+    /// The shape's second layout where one is defined (`alt`, `zbalt`): on 5 × 5 with the blank's goal in a corner,
+    /// 6-6-6-6 blocks other than the default's, which prune more than the default's on some boards and less on
+    /// others (docs/korf24.md), meant as the other half of `zbdefault|zbalt`. Elsewhere an error.
+    Alternate,
     /// The same partition with zero-aware databases (`z6-6-3`, `z7-8`, `zdefault`, `z1,2,3/…`): an entry per
     /// placement and region of the blank (see [`crate::engine::pdb`]), instead of the least over the blank's cells.
     ZeroAware(Box<PartitionSpec>),
@@ -41,6 +50,22 @@ impl PartitionSpec {
     pub fn parts(&self) -> Vec<&PartitionSpec> {
         match self {
             PartitionSpec::Max(v) => v.iter().collect(),
+            PartitionSpec::Either(v) => v.iter().flat_map(|a| a.parts()).collect(),
+            one => vec![one],
+        }
+    }
+
+    /// The alternatives this spec names: the parts of a [`PartitionSpec::Either`], else itself alone.
+    ///
+    /// ```
+    /// use slide::PartitionSpec;
+    /// let spec: PartitionSpec = "zbdefault|zbalt+6-6-6-6".parse().unwrap();
+    /// assert_eq!(spec.alternatives().len(), 2);
+    /// assert_eq!(spec.parts().len(), 3);
+    /// ```
+    pub fn alternatives(&self) -> Vec<&PartitionSpec> {
+        match self {
+            PartitionSpec::Either(v) => v.iter().collect(),
             one => vec![one],
         }
     }
@@ -123,6 +148,19 @@ impl std::str::FromStr for PartitionSpec {
             reason: reason.into(),
         };
         let t = s.trim();
+        if t.contains('|') {
+            let alts = t
+                .split('|')
+                .map(|p| {
+                    if p.trim().is_empty() {
+                        Err(bad("empty partition between '|' signs"))
+                    } else {
+                        p.parse::<PartitionSpec>()
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return Ok(PartitionSpec::Either(alts));
+        }
         if t.contains('+') {
             let parts = t
                 .split('+')
@@ -138,6 +176,9 @@ impl std::str::FromStr for PartitionSpec {
         }
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
+        }
+        if t == "alt" {
+            return Ok(PartitionSpec::Alternate);
         }
         // The layout prefixes, longest first: each takes one partition that has none.
         type Wrap = fn(Box<PartitionSpec>) -> PartitionSpec;
@@ -331,9 +372,35 @@ pub fn resolve(
         | PartitionSpec::ZeroBits(inner) => resolve(inner, shape, blank, tile_cell),
         PartitionSpec::Default => by_sizes(shape, blank, &default_sizes(shape)),
         PartitionSpec::Sizes(s) => by_sizes(shape, blank, s),
-        PartitionSpec::Max(_) => Err(Error::Internal(
-            "several partitions ('+') are resolved one by one".into(),
+        PartitionSpec::Max(_) | PartitionSpec::Either(_) => Err(Error::Internal(
+            "several partitions ('+' or '|') are resolved one by one".into(),
         )),
+        PartitionSpec::Alternate => {
+            if (shape.rows(), shape.cols()) == (5, 5) && blank == 24 {
+                // The default's blocks around the blank's corner redrawn: the block of the blank takes the
+                // bottom row's second cell instead of the centre, which goes to the bottom-left block.
+                //   D D D C C
+                //   D D D C C
+                //   B B B C C
+                //   B B A A A
+                //   B A A A .
+                // Against the default, on the iterations below the optimum of 21 of Korf & Felner's instances:
+                // 0.24 to 2.0 times the nodes, 0.39 on instance 20 (docs/korf24.md, "A second layout").
+                Ok(vec![
+                    vec![17, 18, 19, 21, 22, 23],
+                    vec![10, 11, 12, 15, 16, 20],
+                    vec![3, 4, 8, 9, 13, 14],
+                    vec![0, 1, 2, 5, 6, 7],
+                ])
+            } else {
+                Err(Error::InvalidOption {
+                    option: "pdb".into(),
+                    reason: format!(
+                        "'alt' names a second layout only on 5x5 (blank's goal in a corner), not on {shape}"
+                    ),
+                })
+            }
+        }
         PartitionSpec::Tiles(pats) => {
             let mut seen = vec![false; shape.cells()];
             let mut out = Vec::new();
