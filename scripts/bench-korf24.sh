@@ -8,13 +8,15 @@
 #
 # Knobs (environment): TIMEOUT (default 600), JOBS (default 2), IDS (default 1..50), SLIDE_CACHE_DIR, SLIDE_BIN (a
 # binary to run instead of building this checkout: a long sweep keeps running the same binary while you rebuild),
-# PDB (a partition for --pdb, such as zcdefault; default: the default partition).
+# PDB (a partition for --pdb, such as zcdefault or 'zbdefault|zbalt'; default: the default partition), PDB_INDEX (for
+# --pdb-index: auto, dense or sparse; default auto).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 TIMEOUT=${TIMEOUT:-600}
 JOBS=${JOBS:-2}
 IDS=${IDS:-$(seq 1 50)}
 PDB=${PDB:-default}
+PDB_INDEX=${PDB_INDEX:-auto}
 export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$PWD/target/bench-cache}"
 mkdir -p "$SLIDE_CACHE_DIR"
 if [ -n "${SLIDE_BIN:-}" ]; then
@@ -25,12 +27,12 @@ else
 fi
 
 # Build (or load) the databases once, outside the timed runs.
-"$slide" bench korf24 --only 40 --threads 1 --pdb "$PDB" | tail -3 >&2
+"$slide" bench korf24 --only 40 --threads 1 --pdb "$PDB" --pdb-index "$PDB_INDEX" | tail -3 >&2
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/slide-korf24.XXXXXX")
 trap 'rm -rf -- "$OUT"' EXIT
-export slide TIMEOUT OUT PDB
+export slide TIMEOUT OUT PDB PDB_INDEX
 printf '%s\n' $IDS | xargs -P "$JOBS" -I{} sh -c \
-    '"$slide" -q bench korf24 --only {} --threads 1 --pdb "$PDB" --timeout "$TIMEOUT" > "$OUT/{}" 2>&1; grep -E "^ +{} " "$OUT/{}"'
+    '"$slide" -q bench korf24 --only {} --threads 1 --pdb "$PDB" --pdb-index "$PDB_INDEX" --timeout "$TIMEOUT" > "$OUT/{}" 2>&1; grep -E "^ +{} " "$OUT/{}"'
 solved=$(cat "$OUT"/* | grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +yes ' || true)
 echo "solved within $TIMEOUT s each: $solved of $(printf '%s\n' $IDS | wc -l)"

@@ -25,6 +25,12 @@ pub struct BenchArgs {
     /// Also draw nodes and seconds per instance as an SVG chart into FILE.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+    /// Search only the IDA* iterations whose thresholds are at most each instance's known optimum minus K, then
+    /// stop (a proven lower bound above them, `>=L`): the nodes to rule out every shorter solution, free of the
+    /// luck of where the last iteration meets a goal. K = 1 measures a heuristic on the iterations below the
+    /// optimum; larger K, a quicker look at the first iterations.
+    #[arg(long, value_name = "K")]
+    pub below_optimum: Option<u32>,
     /// Solver flags, as for `slide solve` (heuristic, partition, limits, threads).
     #[command(flatten)]
     pub solve: SolveArgs,
@@ -144,7 +150,16 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
             .with_max_len(1)
             .map(|inst| {
                 let t = Instant::now();
-                let r = solver.solve_with(&inst.board, &goal, &opts);
+                let r = match args.below_optimum {
+                    Some(k) => {
+                        let o = slide::SolveOptions {
+                            max_depth: Some(u64::from(inst.optimal.saturating_sub(k))),
+                            ..opts.clone()
+                        };
+                        solver.solve_with(&inst.board, &goal, &o)
+                    }
+                    None => solver.solve_with(&inst.board, &goal, &opts),
+                };
                 (inst.id, inst.optimal, r, t.elapsed().as_secs_f64())
             })
             .collect()

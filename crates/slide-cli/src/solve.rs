@@ -72,8 +72,10 @@ pub struct SolveArgs {
     /// zcdefault) for the same kept per cell of the blank: faster lookups for n-k times the plain memory (2.3 GB
     /// for zc7-8, 4.8 GB for zcdefault on 5x5), a leading zb (zb6-6-3, zb7-8, zbdefault) for the plain entry and a
     /// bit per cell of the blank for one more (1.15 GB for zb7-8, 2 GB for zbdefault on 5x5); zc and zb files over
-    /// 256 MiB are read into memory when loaded. The 4x4 default is zb6-6-3 (67 MB), elsewhere plain. Implies
-    /// --heuristic pdb.
+    /// 256 MiB are read into memory when loaded. The 4x4 default is zb6-6-3 (67 MB), elsewhere plain. Several
+    /// joined by | are alternatives, one chosen per board: the one whose first IDA* iterations take the fewest
+    /// nodes (a trial of about a million nodes each, counted in the nodes; all are loaded). On 5x5, alt names a
+    /// second 6-6-6-6 layout for this: zbdefault|zbalt (5.9 GB with the sparse index). Implies --heuristic pdb.
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
     /// Do not also look pattern databases up on the board mirrored about the main diagonal.

@@ -793,6 +793,56 @@ fn bench_sets_are_built_in() {
             .any(|l| l.split_whitespace().take(4).eq(["1", "57", "57", "yes"])),
         "{text}"
     );
+    // The iterations below the optimum only: the optimum proven at least 57, not solved, and fewer nodes.
+    let nodes = |text: &str| -> u64 {
+        let line = text.lines().find(|l| l.starts_with("nodes: ")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    let (code, below, err) = s.run(
+        &[
+            "-q",
+            "bench",
+            "korf100",
+            "--only",
+            "1",
+            "--threads",
+            "1",
+            "--below-optimum",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        below
+            .lines()
+            .any(|l| l.split_whitespace().take(4).eq(["1", ">=57", "57", "?"])),
+        "{below}"
+    );
+    assert!(below.contains("not proven: 1, wrong: 0"), "{below}");
+    assert!(nodes(&below) < nodes(&text), "{below}\n{text}");
+    // Alternative partitions: the published length, the trial's nodes counted.
+    let (code, either, err) = s.run(
+        &[
+            "-q",
+            "bench",
+            "korf100",
+            "--only",
+            "1",
+            "--threads",
+            "1",
+            "--pdb",
+            "6-6-3|5-5-5",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        either
+            .lines()
+            .any(|l| l.split_whitespace().take(4).eq(["1", "57", "57", "yes"])),
+        "{either}"
+    );
     // A file that is not there is an error naming it, not a fall-back to some other folder.
     let (code, _, err) = s.run(&["bench", "no-such-set.txt"], "");
     assert_eq!(code, 2);

@@ -776,6 +776,59 @@ fn two_partitions_maximised_on_korf_instances() {
     assert!(two < one, "6-6-3+5-5-5 {two} nodes, 6-6-3 {one}");
 }
 
+/// Alternative partitions (`6-6-3|3-3-3-3-3`): the published optima whichever is named first, the plan naming the
+/// one that prunes more (chosen by the trial of the first iterations), the trial's nodes counted; a node limit that
+/// stops the trial answers with a proven lower bound.
+#[test]
+fn alternative_partitions_choose_by_trial() {
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    let pdb = |spec: &str| SolveOptions {
+        heuristic: HeuristicChoice::Pdb(spec.parse().unwrap()),
+        ..SolveOptions::default()
+    };
+    let strong = slide::Plan::Search(HeuristicChoice::Pdb("6-6-3".parse().unwrap()));
+    for line in slide::benchmarks::KORF100
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(6)
+    {
+        let nums: Vec<&str> = line.split_whitespace().collect();
+        let optimal: i64 = nums[1].parse().unwrap();
+        let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
+        let alone = s.solve_with(&b, &goal, &pdb("6-6-3")).unwrap();
+        for spec in ["6-6-3|3-3-3-3-3", "3-3-3-3-3|6-6-3"] {
+            let sol = s.solve_with(&b, &goal, &pdb(spec)).unwrap();
+            assert!(sol.optimal, "{spec}: {line}");
+            assert_eq!(sol.distance(), Some(optimal), "{spec}: {line}");
+            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            assert_eq!(sol.plan, strong, "{spec}: {line}");
+            // The trial searched the weaker one as well.
+            assert!(
+                sol.nodes > alone.nodes,
+                "{spec}: {} <= {}",
+                sol.nodes,
+                alone.nodes
+            );
+        }
+    }
+    let b = Board::parse_with_shape("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", Some(shape)).unwrap();
+    let stopped = s
+        .solve_with(
+            &b,
+            &goal,
+            &SolveOptions {
+                max_nodes: Some(2000),
+                ..pdb("3-3-3-3-3|6-6-3")
+            },
+        )
+        .unwrap();
+    assert!(!stopped.optimal && stopped.moves.is_none());
+    assert!(stopped.lower_bound >= stopped.estimate && stopped.lower_bound <= 57);
+    assert!(stopped.nodes >= 2000 && stopped.nodes < 2000 + (1 << 15));
+}
+
 /// With and without move pruning: the same optimal lengths on Korf's instances, and fewer nodes with it.
 #[test]
 fn move_pruning_gives_the_same_lengths_with_fewer_nodes() {

@@ -436,6 +436,42 @@ mod tests {
     use super::*;
 
     #[test]
+    fn alternatives_parse_and_the_second_layout_covers_every_tile_once() {
+        let either: PartitionSpec = "zbdefault|zbalt+6-6-6-6".parse().unwrap();
+        assert_eq!(
+            either,
+            PartitionSpec::Either(vec![
+                PartitionSpec::ZeroBits(Box::new(PartitionSpec::Default)),
+                PartitionSpec::Max(vec![
+                    PartitionSpec::ZeroBits(Box::new(PartitionSpec::Alternate)),
+                    PartitionSpec::Sizes(vec![6, 6, 6, 6]),
+                ]),
+            ])
+        );
+        assert_eq!(either.alternatives().len(), 2);
+        assert_eq!(either.parts().len(), 3);
+        for bad in ["zbdefault|", "|6-6-3", "6-6-3||7-8", "zb|zbalt"] {
+            assert!(bad.parse::<PartitionSpec>().is_err(), "{bad}");
+        }
+        let s5 = Shape::new(5, 5).unwrap();
+        let alt = resolve(&PartitionSpec::Alternate, s5, 24, |_| None).unwrap();
+        assert_eq!(
+            alt.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            [6, 6, 6, 6]
+        );
+        let mut all: Vec<u8> = alt.concat();
+        all.sort();
+        assert_eq!(all, (0..24).collect::<Vec<_>>());
+        let default = resolve(&PartitionSpec::Default, s5, 24, |_| None).unwrap();
+        assert_ne!(alt, default);
+        // Either form ('|' or '+') is resolved part by part, and 'alt' exists only on 5 x 5.
+        assert!(resolve(&either, s5, 24, |_| None).is_err());
+        let s4 = Shape::new(4, 4).unwrap();
+        let err = resolve(&PartitionSpec::Alternate, s4, 15, |_| None).unwrap_err();
+        assert!(err.to_string().contains("5x5"), "{err}");
+    }
+
+    #[test]
     fn defaults_cover_every_tile_once() {
         for (r, c) in [
             (4, 4),
