@@ -1375,7 +1375,7 @@ impl Solver {
                 lower = lower.max(s.lower_bound);
                 if s.lower_bound > depth {
                     took.push((i, s.nodes));
-                } else if !cap.is_some_and(|c| s.nodes >= c) {
+                } else if cap.is_none_or(|c| s.nodes < c) {
                     // The caller's limits stopped it, not the cap (which drops it from the running).
                     return Ok(stopped(lower, spent, estimates[i], &alts[i]));
                 }
@@ -1384,7 +1384,7 @@ impl Solver {
             running = took.iter().map(|&(i, _)| i).collect();
             let fewest = took.first().map_or(0, |&(_, n)| n);
             // The next round would take about `growth` times as many: stop before it passes the budget by far.
-            let growth = if before > 0 { fewest / before } else { 1 }.max(2);
+            let growth = fewest.checked_div(before).unwrap_or(1).max(2);
             if running.len() <= 1 || fewest.saturating_mul(growth) > 4 * TRIAL_NODES {
                 break running[0];
             }
