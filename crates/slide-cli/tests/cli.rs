@@ -798,21 +798,14 @@ fn bench_sets_are_built_in() {
         let line = text.lines().find(|l| l.starts_with("nodes: ")).unwrap();
         line.split_whitespace().nth(1).unwrap().parse().unwrap()
     };
-    let (code, below, err) = s.run(
-        &[
-            "-q",
-            "bench",
-            "korf100",
-            "--only",
-            "1",
-            "--threads",
-            "1",
-            "--below-optimum",
-            "1",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
+    let bench_1 = |extra: &[&str]| {
+        let mut args = vec!["-q", "bench", "korf100", "--only", "1", "--threads", "1"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = s.run(&args, "");
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let below = bench_1(&["--below-optimum", "1"]);
     assert!(
         below
             .lines()
@@ -822,21 +815,7 @@ fn bench_sets_are_built_in() {
     assert!(below.contains("not proven: 1, wrong: 0"), "{below}");
     assert!(nodes(&below) < nodes(&text), "{below}\n{text}");
     // Alternative partitions: the published length, the trial's nodes counted.
-    let (code, either, err) = s.run(
-        &[
-            "-q",
-            "bench",
-            "korf100",
-            "--only",
-            "1",
-            "--threads",
-            "1",
-            "--pdb",
-            "6-6-3|5-5-5",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
+    let either = bench_1(&["--pdb", "6-6-3|5-5-5"]);
     assert!(
         either
             .lines()

@@ -148,31 +148,27 @@ impl std::str::FromStr for PartitionSpec {
             reason: reason.into(),
         };
         let t = s.trim();
-        if t.contains('|') {
-            let alts = t
-                .split('|')
-                .map(|p| {
-                    if p.trim().is_empty() {
-                        Err(bad("empty partition between '|' signs"))
-                    } else {
-                        p.parse::<PartitionSpec>()
-                    }
-                })
-                .collect::<Result<Vec<_>>>()?;
-            return Ok(PartitionSpec::Either(alts));
-        }
-        if t.contains('+') {
-            let parts = t
-                .split('+')
-                .map(|p| {
-                    if p.trim().is_empty() {
-                        Err(bad("empty partition between '+' signs"))
-                    } else {
-                        p.parse::<PartitionSpec>()
-                    }
-                })
-                .collect::<Result<Vec<_>>>()?;
-            return Ok(PartitionSpec::Max(parts));
+        // Alternatives ('|') bind more loosely than maxima ('+'): `a+b|c` is `(a+b)|c`.
+        for (sign, join) in [
+            (
+                '|',
+                PartitionSpec::Either as fn(Vec<PartitionSpec>) -> PartitionSpec,
+            ),
+            ('+', PartitionSpec::Max),
+        ] {
+            if t.contains(sign) {
+                let parts = t
+                    .split(sign)
+                    .map(|p| {
+                        if p.trim().is_empty() {
+                            Err(bad(&format!("empty partition between '{sign}' signs")))
+                        } else {
+                            p.parse::<PartitionSpec>()
+                        }
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                return Ok(join(parts));
+            }
         }
         if t.is_empty() || t == "default" {
             return Ok(PartitionSpec::Default);
