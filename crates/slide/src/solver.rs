@@ -1357,6 +1357,10 @@ impl Solver {
         let mut running: Vec<usize> = (0..alts.len()).collect();
         let mut before = 0u64;
         let best = loop {
+            // Never past the caller's own depth limit: the search below stops there.
+            if opts.max_depth.is_some_and(|m| depth > m) {
+                break running[0];
+            }
             let mut took: Vec<(usize, u64)> = Vec::with_capacity(running.len());
             for &i in &running {
                 let cap = took.iter().map(|&(_, n)| n.saturating_mul(4)).min();

@@ -812,6 +812,29 @@ fn alternative_partitions_choose_by_trial() {
                 alone.nodes
             );
         }
+        // A depth limit holds through the trial (two alternatives alike, so that neither drops out and the trial
+        // would run on): every shorter solution ruled out, none searched for beyond.
+        for spec in ["6-6-3|6-6-3", "6-6-3|3-3-3-3-3"] {
+            for below in [1, 9] {
+                let depth = optimal as u64 - below;
+                let capped = s
+                    .solve_with(
+                        &b,
+                        &goal,
+                        &SolveOptions {
+                            max_depth: Some(depth),
+                            ..pdb(spec)
+                        },
+                    )
+                    .unwrap();
+                assert!(!capped.optimal && capped.moves.is_none(), "{spec}: {line}");
+                assert!(
+                    capped.lower_bound > depth && capped.lower_bound <= optimal as u64,
+                    "{spec} below {below}: lower bound {} ({line})",
+                    capped.lower_bound
+                );
+            }
+        }
     }
     let b = Board::parse_with_shape("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", Some(shape)).unwrap();
     let stopped = s
