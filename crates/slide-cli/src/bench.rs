@@ -104,6 +104,10 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
+    if args.below_optimum.is_some() && opts.metric == slide::Metric::Mtm {
+        eprintln!("slide: --below-optimum counts from the published STM optimum: it does not go with --metric mtm");
+        return Ok(EXIT_USAGE);
+    }
     let goal = Board::goal_blank_first(first.board.shape());
     // Load or build the pattern databases first, so that their one-time cost is reported apart.
     let t0 = Instant::now();

@@ -74,7 +74,7 @@ pub struct SolveArgs {
     /// bit per cell of the blank for one more (1.15 GB for zb7-8, 2 GB for zbdefault on 5x5); zc and zb files over
     /// 256 MiB are read into memory when loaded. The 4x4 default is zb6-6-3 (67 MB), elsewhere plain. Several
     /// joined by | are alternatives, one chosen per board: the one whose first IDA* iterations take the fewest
-    /// nodes (a trial of about a million nodes each, counted in the nodes; all are loaded). On 5x5, alt names a
+    /// nodes (a trial of a few million nodes at most, counted in the nodes; all are loaded). On 5x5, alt names a
     /// second 6-6-6-6 layout for this: zbdefault|zbalt (5.9 GB with the sparse index). Implies --heuristic pdb.
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,

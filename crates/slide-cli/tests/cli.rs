@@ -822,6 +822,21 @@ fn bench_sets_are_built_in() {
             .any(|l| l.split_whitespace().take(4).eq(["1", "57", "57", "yes"])),
         "{either}"
     );
+    let (code, _, err) = s.run(
+        &[
+            "bench",
+            "korf100",
+            "--only",
+            "1",
+            "--below-optimum",
+            "1",
+            "--metric",
+            "mtm",
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--below-optimum"), "{err}");
     // A file that is not there is an error naming it, not a fall-back to some other folder.
     let (code, _, err) = s.run(&["bench", "no-such-set.txt"], "");
     assert_eq!(code, 2);

@@ -1296,7 +1296,8 @@ impl Solver {
     /// The trial raises a depth `d` from the largest of the start's estimates, two moves at a time, and searches
     /// every threshold up to `d` with each alternative still in the running (each a search of its own from the
     /// start, [`SolveOptions::max_depth`]), until the next round would take the best of them past about four times
-    /// [`TRIAL_NODES`] (its nodes times their growth from the round before) or one is left;
+    /// [`TRIAL_NODES`] (its nodes times their growth from the round before), one is left, or the depth would pass
+    /// the caller's [`SolveOptions::max_depth`];
     /// an alternative that takes more than four times the fewest of a round drops out. The nodes to rule out every
     /// solution of at most `d` moves measure how well each prunes this board: on Korf & Felner's 24-puzzle
     /// instances their ratio between two layouts stays within about 10 % from six moves below the optimum to two
@@ -1315,6 +1316,9 @@ impl Solver {
             .into_iter()
             .map(|a| HeuristicChoice::Pdb(a.clone()))
             .collect();
+        if alts.is_empty() {
+            return Err(no_alternative());
+        }
         let start = Instant::now();
         let deadline = opts.timeout.and_then(|t| start.checked_add(t));
         let mut spent = 0u64;
@@ -1428,7 +1432,7 @@ impl Solver {
             HeuristicChoice::Pdb(spec) => {
                 // Alternatives ('|'): the whole search chooses among them (`search_either`); other work takes the
                 // first.
-                let spec = spec.alternatives()[0];
+                let spec = *spec.alternatives().first().ok_or_else(no_alternative)?;
                 let sets = self.pdb_sets(goal, frame, spec)?;
                 let mixed = opts
                     .mixed_sums
@@ -2568,11 +2572,20 @@ impl Default for SolveOptions {
 /// sparse); on the 15-puzzle's default (zb6-6-3, two mixed sets) 0.99 times the nodes cost 1.1 times the time.
 pub const MIXED_SUMS_FROM_CELLS: usize = 25;
 
-/// Alternative partitions ([`PartitionSpec::Either`]): the trial of the first iterations stops once the alternative
-/// that prunes best has taken this many nodes to rule out a depth (a twentieth of a second on the 24-puzzle). On
+/// Alternative partitions ([`PartitionSpec::Either`]): the trial of the first iterations stops before a round in
+/// which the alternative that prunes best would take more than about four times this many nodes (its nodes times
+/// their growth from the round before; a fraction of a second on the 24-puzzle). On
 /// 21 of Korf & Felner's instances the ratio of two layouts' nodes at depths where they take 0.1 M nodes picked the
 /// same layout as at two moves below the optimum on all but those within 15 % of each other (docs/korf24.md).
 pub const TRIAL_NODES: u64 = 1 << 20;
+
+/// The error for a [`PartitionSpec::Either`] with no alternative (only an API caller can build one).
+fn no_alternative() -> Error {
+    Error::InvalidOption {
+        option: "pdb".into(),
+        reason: "alternative partitions ('|') need at least one partition".into(),
+    }
+}
 
 /// Facts about the whole state space of a shape and goal.
 #[derive(Debug, Clone, PartialEq, Eq)]

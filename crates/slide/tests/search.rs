@@ -837,6 +837,13 @@ fn alternative_partitions_choose_by_trial() {
         }
     }
     let b = Board::parse_with_shape("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", Some(shape)).unwrap();
+    // No alternative at all (only the API can build one): an error, not a panic.
+    let none = SolveOptions {
+        heuristic: HeuristicChoice::Pdb(PartitionSpec::Either(vec![])),
+        ..SolveOptions::default()
+    };
+    let err = s.solve_with(&b, &goal, &none).unwrap_err();
+    assert!(err.to_string().contains("at least one partition"), "{err}");
     let stopped = s
         .solve_with(
             &b,

@@ -381,7 +381,8 @@ pub fn resolve(
                 //   B B A A A
                 //   B A A A .
                 // Against the default, on the iterations below the optimum of 21 of Korf & Felner's instances:
-                // 0.24 to 2.0 times the nodes, 0.39 on instance 20 (docs/korf24.md, "A second layout").
+                // 0.24 to 1.73 times the nodes (0.09 to 2.9 ten moves below it), 0.39 on instance 20 four moves
+                // below (docs/korf24.md, "A second layout").
                 Ok(vec![
                     vec![17, 18, 19, 21, 22, 23],
                     vec![10, 11, 12, 15, 16, 20],
