@@ -161,9 +161,11 @@ def test_solve_many_few_hard_boards_shared_search():
 
 
 def test_solve_many_keyboard_interrupt_is_prompt():
-    boards = [slide.scramble("4x4", seed=100 + i) for i in range(400)]
+    # Far more work than the half second before the interrupt on any machine (400 boards took under a second on
+    # a quick one, and the test then failed for want of anything left to interrupt).
+    boards = [slide.scramble("4x4", seed=100 + i) for i in range(4000)]
     slide.solve(boards[0], max_nodes=10)  # load the pattern databases outside the timed part
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     t0 = time.monotonic()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
