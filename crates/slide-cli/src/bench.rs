@@ -171,9 +171,11 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu0;
     let mut out = std::io::stdout().lock();
+    // Alternatives ('|'): a last column names the one each board's trial chose.
+    let either = !mtm && spec.as_ref().is_some_and(|s| s.alternatives().len() > 1);
     writeln!(
         out,
-        "{:>4} {:>5} {:>5} {:>3} {:>4} {:>14} {:>10} {:>12}",
+        "{:>4} {:>5} {:>5} {:>3} {:>4} {:>14} {:>10} {:>12}{}",
         "id",
         "moves",
         if mtm { "stm" } else { "known" },
@@ -181,7 +183,8 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         "h0",
         "nodes",
         "seconds",
-        "nodes/s"
+        "nodes/s",
+        if either { "  partition" } else { "" }
     )?;
     let (mut nodes, mut ok, mut bad, mut unproven, mut h0) = (0u64, 0, 0, 0, 0u64);
     for (id, known, r, secs) in &results {
@@ -219,9 +222,15 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
                 } else {
                     "NO"
                 };
+                let chosen = match &s.plan {
+                    slide::Plan::Search(slide::HeuristicChoice::Pdb(p)) if either => {
+                        format!("  {p}")
+                    }
+                    _ => String::new(),
+                };
                 writeln!(
                     out,
-                    "{id:>4} {shown:>5} {known:>5} {verdict:>3} {:>4} {:>14} {secs:>10.3} {:>12.0}",
+                    "{id:>4} {shown:>5} {known:>5} {verdict:>3} {:>4} {:>14} {secs:>10.3} {:>12.0}{chosen}",
                     s.estimate,
                     s.nodes,
                     s.nodes as f64 / secs.max(1e-9)

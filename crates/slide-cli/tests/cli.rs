@@ -822,6 +822,17 @@ fn bench_sets_are_built_in() {
             .any(|l| l.split_whitespace().take(4).eq(["1", "57", "57", "yes"])),
         "{either}"
     );
+    // The trial's choice closes the row, under a column of its own (none without alternatives).
+    let row = either.lines().find(|l| l.starts_with("   1 ")).unwrap();
+    assert!(
+        ["6-6-3", "5-5-5"].contains(&row.split_whitespace().last().unwrap()),
+        "{either}"
+    );
+    assert!(
+        either.lines().next().unwrap().ends_with("  partition"),
+        "{either}"
+    );
+    assert!(!text.contains("partition"), "{text}");
     let (code, _, err) = s.run(
         &[
             "bench",

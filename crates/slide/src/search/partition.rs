@@ -139,6 +139,63 @@ pub fn default_layout(shape: Shape) -> PdbLayout {
     }
 }
 
+/// The spec as `--pdb` writes it: `zbdefault|zbalt`, `6-6-3+z7-8`, `1,2,3/4,5,6`. Every spec the parser makes
+/// parses back to itself; a spec built by hand that nests what the syntax cannot (alternatives inside a maximum, a
+/// layout prefix around a maximum) prints as the nearest text.
+///
+/// ```
+/// use slide::PartitionSpec;
+/// for text in ["zbdefault|zbalt", "6-6-3+z7-8", "zc1,2,3/4,5"] {
+///     let spec: PartitionSpec = text.parse()?;
+///     assert_eq!(spec.to_string(), text);
+/// }
+/// # Ok::<(), slide::Error>(())
+/// ```
+impl std::fmt::Display for PartitionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let joined = |f: &mut std::fmt::Formatter<'_>, parts: &[PartitionSpec], sign: char| {
+            for (i, p) in parts.iter().enumerate() {
+                if i > 0 {
+                    write!(f, "{sign}")?;
+                }
+                write!(f, "{p}")?;
+            }
+            Ok(())
+        };
+        match self {
+            PartitionSpec::Default => write!(f, "default"),
+            PartitionSpec::Alternate => write!(f, "alt"),
+            PartitionSpec::Sizes(sizes) => {
+                let text: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+                write!(f, "{}", text.join("-"))
+            }
+            PartitionSpec::Tiles(pats) => {
+                let text: Vec<String> = pats
+                    .iter()
+                    .map(|p| {
+                        p.iter()
+                            .map(|t| t.to_string())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
+                    .collect();
+                let text = text.join("/");
+                // One pattern of one tile would read as a size: the comma keeps it a tile list.
+                if text.contains(['/', ',']) {
+                    write!(f, "{text}")
+                } else {
+                    write!(f, "{text},")
+                }
+            }
+            PartitionSpec::Max(parts) => joined(f, parts, '+'),
+            PartitionSpec::Either(parts) => joined(f, parts, '|'),
+            PartitionSpec::ZeroAware(inner) => write!(f, "z{inner}"),
+            PartitionSpec::ZeroCells(inner) => write!(f, "zc{inner}"),
+            PartitionSpec::ZeroBits(inner) => write!(f, "zb{inner}"),
+        }
+    }
+}
+
 impl std::str::FromStr for PartitionSpec {
     type Err = Error;
     /// `default`, `6-6-3`, `7-8`, … or tile lists separated by `/`; several joined by `+` are maximised.
@@ -431,6 +488,41 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn specs_print_as_they_parse() {
+        for text in [
+            "default",
+            "alt",
+            "6-6-3",
+            "7-8",
+            "15",
+            "1,2,3/4,5,6/7",
+            "5,",
+            "z6-6-3",
+            "zc7-8",
+            "zbdefault",
+            "zbalt",
+            "zb1,2/3",
+            "6-6-3+z7-8",
+            "zbdefault|zbalt",
+            "zbdefault|zbalt+6-6-6-6|1,2/3,4",
+        ] {
+            let spec: PartitionSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(spec.to_string().parse::<PartitionSpec>().unwrap(), spec);
+        }
+        // Spaces and separators the parser accepts print in one form.
+        let spec: PartitionSpec = " 1 2 3/4,5 ".parse().unwrap();
+        assert_eq!(spec.to_string(), "1,2,3/4,5");
+        assert_eq!(
+            PartitionSpec::Tiles(vec![vec![9]])
+                .to_string()
+                .parse::<PartitionSpec>()
+                .unwrap(),
+            PartitionSpec::Tiles(vec![vec![9]])
+        );
+    }
 
     #[test]
     fn alternatives_parse_and_the_second_layout_covers_every_tile_once() {
