@@ -171,7 +171,8 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu0;
     let mut out = std::io::stdout().lock();
-    // Alternatives ('|'): a last column names the one each board's trial chose.
+    // Alternatives ('|'): a last column names the one each board's trial chose (the one it was running when a limit
+    // stopped the trial itself: the solver's plan).
     let either = !mtm && spec.as_ref().is_some_and(|s| s.alternatives().len() > 1);
     writeln!(
         out,
