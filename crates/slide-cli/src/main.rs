@@ -190,7 +190,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Bench(args) => bench::run(&solver, args),
         Command::Serve(args) => {
             // The server's solver reports its builds to the warm-up's shared state (`GET /api/status`).
-            let (warm, warm_rx) = warm::Warm::new(cli.quiet, args.no_large_builds);
+            // The solver made above only plans for the warm-up (the databases' needs under the same budget).
+            let (warm, warm_rx) = warm::Warm::new(cli.quiet, args.no_large_builds, solver);
             let warm = std::sync::Arc::new(warm);
             let solver = solver_with(&cli, warm.clone());
             serve::run(&solver, warm, warm_rx, args)

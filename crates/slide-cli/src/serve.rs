@@ -78,8 +78,9 @@
 //!   finishes within the budget). One background thread (`warm.rs`) loads or builds a shape's data the first time
 //!   it is asked for, one shape at a time, for shapes of at most [`slide::FAST_DEFAULT_CELLS`] cells with the
 //!   default goal only (and the complete table of an analysis's goal, which depends only on the goal's shape and
-//!   blank cell; each custom goal would be another build). The 5x5 pattern databases take about 5 minutes of two
-//!   cores the first time (then 488 MB with the sparse index, loaded from the cache in seconds); meanwhile 5x5 boards are
+//!   blank cell; each custom goal would be another build). The 5x5 pattern databases (the default pair
+//!   `zbdefault|zbalt`) take about 2 minutes of two cores the first time, then 5.9 GB in memory (plain 6-6-6-6, 488
+//!   MB, under a `--max-memory` below the pair's 6.4 GB), loaded from the cache in seconds; meanwhile 5x5 boards are
 //!   searched with linear conflicts, and `GET /api/status` says how far the build is. `--no-large-builds` keeps
 //!   whatever searches more than [`crate::warm::LARGE_BUILD_STATES`] states off (the 5x5 databases); the global
 //!   `--max-memory` makes the library refuse the builds over it (files already in the cache are still loaded).
@@ -197,7 +198,8 @@ pub struct ServeArgs {
     /// Never load or build the tables and pattern databases whose build searches more than 2·10⁹ states (today the 5x5
     /// pattern databases: minutes of two cores the first time); those boards are then searched
     /// with linear conflicts (weaker). To use databases already in the cache without ever building them, give
-    /// `slide --max-memory 100 serve` instead (each 5x5 database needs 245 MB to build, 154 MB by the compact build).
+    /// `slide --max-memory 100 serve` instead: under a budget below the 5x5 default pair's 6.4 GB, the 5x5
+    /// default is plain 6-6-6-6 (each database needs 245 MB to build, 154 MB by the compact build).
     #[arg(long)]
     pub no_large_builds: bool,
 }

@@ -12,15 +12,16 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Mutex;
 
 use slide::engine::frame::Frame;
-use slide::engine::partition;
 use slide::engine::table::MAX_TABLE_CELLS;
+use slide::engine::PdbNeed;
 use slide::{Board, Metric, PartitionSpec, Shape, SolveOptions, Solver};
 use slide::{Method as SolveMethod, Progress};
 
 /// With `serve --no-large-builds`, data whose build searches more states than this (over all its steps) is neither
-/// loaded nor built: today only the 5 × 5 pattern databases (6-6-6-6: 4 × 2.4·10⁹ states, minutes of two cores).
-/// The largest built otherwise: the 4 × 4 MTM label tables (2 × 5.0·10⁸) and the 12-cell tables (2.4·10⁸). Counted
-/// in states rather than bytes: the byte build needs 245 MB for each 5 × 5 database, less than a label table.
+/// loaded nor built: today only the 5 × 5 pattern databases (the default pair `zbdefault|zbalt`: 6 × 2.4·10⁹
+/// states, 2 minutes of two cores and 6.4 GB; plain 6-6-6-6 under a smaller `--max-memory`: 4 × 2.4·10⁹ states, 245
+/// MB each). The largest built otherwise: the 4 × 4 MTM label tables (2 × 5.0·10⁸) and the 12-cell tables (2.4·10⁸).
+/// Counted in states rather than bytes: plain 6-6-6-6 takes less memory than a label table, and minutes.
 pub const LARGE_BUILD_STATES: u64 = 2_000_000_000;
 
 /// What the warm-up keeps per goal: its shape, the goal's blank cell (all a complete table or an MTM label table
@@ -98,6 +99,9 @@ pub struct Warm {
     queue: SyncSender<(Board, Metric)>,
     bar: crate::progress::Bar,
     no_large: bool,
+    /// A solver with the server's memory budget and index choice that only plans (what the default's databases
+    /// are, what they cost): it never loads nor builds.
+    planner: Solver,
 }
 
 #[derive(Default)]
@@ -109,8 +113,9 @@ struct Entries {
 
 impl Warm {
     /// The shared state and the receiving end of its queue (for [`run`]); `quiet` silences the terminal bar and
-    /// warnings; `no_large` turns off what searches more than [`LARGE_BUILD_STATES`] states.
-    pub fn new(quiet: bool, no_large: bool) -> (Warm, Receiver<(Board, Metric)>) {
+    /// warnings; `no_large` turns off what searches more than [`LARGE_BUILD_STATES`] states; `planner` has the
+    /// server solver's memory budget and index choice (it is asked what the databases are, never to load them).
+    pub fn new(quiet: bool, no_large: bool, planner: Solver) -> (Warm, Receiver<(Board, Metric)>) {
         let (queue, rx) = sync_channel(16);
         (
             Warm {
@@ -118,6 +123,7 @@ impl Warm {
                 queue,
                 bar: crate::progress::Bar::new(quiet),
                 no_large,
+                planner,
             },
             rx,
         )
@@ -139,7 +145,7 @@ impl Warm {
                 _ => WarmState::Pending,
             };
         }
-        let (what, steps, count_phases, bytes, states) = plan(goal, metric);
+        let (what, steps, count_phases, bytes, states) = plan(&self.planner, goal, metric);
         let mut entry = Entry {
             phase: Phase::Queued,
             what,
@@ -231,7 +237,7 @@ impl Warm {
 
 /// What a goal needs in `metric`: its name, the number of steps, whether each build phase is a step, the memory of
 /// its largest build and the states its builds search in all.
-fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
+fn plan(planner: &Solver, goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
     let frame = Frame::new(goal);
     let shape = frame.shape();
     // A complete table searches every board of one parity class.
@@ -279,30 +285,14 @@ fn plan(goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
             table_states(),
         ),
         Metric::Stm => {
-            let sizes = partition::default_sizes(shape);
-            let bytes = sizes
-                .iter()
-                .map(|&k| match partition::default_layout(shape) {
-                    slide::engine::pdb::PdbLayout::ZeroBits => {
-                        slide::engine::zbpdb_build_bytes(shape, k, None)
-                    }
-                    _ => slide::engine::pdb_build_bytes(shape, k, None),
-                })
-                .max()
-                .unwrap_or(0);
-            // Each database searches the placements of its tiles and the blank.
-            let states = sizes
-                .iter()
-                .map(|&k| {
-                    slide::engine::rank::PartialRanker::new(shape.cells(), k + 1)
-                        .map_or(u64::MAX, |r| r.size())
-                })
-                .fold(0u64, u64::saturating_add);
+            // The default's databases as the server's solver takes them (the 5 × 5 pair within its budget).
+            let needs = default_pdbs(planner, goal, &frame).unwrap_or_default();
+            let states = needs.iter().fold(0u64, |s, d| s.saturating_add(d.states));
             (
                 "pattern databases",
-                sizes.len() as u32,
+                needs.len() as u32,
                 false,
-                bytes,
+                slide::engine::pdb_needs_memory(&needs),
                 states,
             )
         }
@@ -396,32 +386,29 @@ pub fn run(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
     }
 }
 
+/// The distinct databases of the default partition for `goal` (in the canonical `frame`) as `solver` takes it.
+fn default_pdbs(solver: &Solver, goal: &Board, frame: &Frame) -> slide::Result<Vec<PdbNeed>> {
+    let goal_pos = goal.positions();
+    solver.pdb_needs(frame, &PartitionSpec::Default, |t| {
+        goal_pos.get(t as usize).map(|&c| frame.cell(c))
+    })
+}
+
 fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Result<()> {
     let shape = goal.shape();
     if metric == Metric::Stm && shape.cells() > MAX_TABLE_CELLS {
         // The default pattern databases one by one (as `Solver::pdb_set` takes them), so that the progress counts
         // them: some may come from the cache.
         let frame = Frame::new(goal);
-        let goal_pos = goal.positions();
-        let parts = partition::resolve(
-            &PartitionSpec::Default,
-            frame.shape(),
-            frame.blank_goal(),
-            |t| goal_pos.get(t as usize).map(|&c| frame.cell(c)),
-        )?;
-        for (i, cells) in parts.iter().enumerate() {
+        let needs = default_pdbs(solver, goal, &frame)?;
+        for (i, need) in needs.iter().enumerate() {
             warm.update(|e| {
                 e.step = i as u32;
-                e.steps = parts.len() as u32;
+                e.steps = needs.len() as u32;
                 e.done = 0;
                 e.total = 0;
             });
-            solver.pdb_in(
-                frame.shape(),
-                frame.blank_goal(),
-                cells,
-                PartitionSpec::Default.layout_on(frame.shape()),
-            )?;
+            solver.pdb_in(frame.shape(), frame.blank_goal(), &need.cells, need.layout)?;
         }
     }
     let opts = SolveOptions {

@@ -30,8 +30,14 @@ impl Serve {
     }
 
     fn with_args(extra: &[&str]) -> Serve {
+        Serve::with_global_args(&[], extra)
+    }
+
+    /// `slide GLOBAL... serve --port 0 EXTRA...`.
+    fn with_global_args(global: &[&str], extra: &[&str]) -> Serve {
         let cache = tempfile::tempdir().unwrap();
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("slide"))
+            .args(global)
             .args(["serve", "--port", "0"])
             .args(extra)
             .env("SLIDE_CACHE_DIR", cache.path())
@@ -921,6 +927,27 @@ fn large_builds_can_be_turned_off() {
         .file_name()
         .to_string_lossy()
         .contains("5x5")));
+}
+
+/// The 5x5 default goal's databases as the status counts them: the pair `zbdefault|zbalt` (6 databases, about 6.4
+/// GB) within the memory budget, plain 6-6-6-6 (4, under 1 GB) under a smaller one; off either way here.
+#[test]
+fn the_5x5_status_counts_the_default_pair_within_the_budget() {
+    for (mb, steps, memory) in [("20000", 6, 6_000..7_000), ("3000", 4, 100..1_000)] {
+        let s = Serve::with_global_args(
+            &["--max-memory", mb],
+            &["--threads", "1", "--no-large-builds"],
+        );
+        let board = s.get("/api/scramble?shape=5x5&seed=2").json()["board"].clone();
+        check_fallback(&s.solve(serde_json::json!({ "board": board, "moves": true })));
+        let b = build_of(&builds(&s), "5x5").expect("no 5x5 entry");
+        assert_eq!(b["state"], "off", "{b}");
+        assert_eq!(b["steps"], steps, "--max-memory {mb}: {b}");
+        assert!(
+            memory.contains(&b["memory_mb"].as_u64().unwrap()),
+            "--max-memory {mb}: {b}"
+        );
+    }
 }
 
 /// With `--max-memory` under a build's need, the library refuses it: the status says failed with the library's

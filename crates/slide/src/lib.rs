@@ -86,7 +86,8 @@ pub mod engine {
     pub use crate::exact::{bfs, cache, packed, rank, table};
     pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning, push_pruning};
     pub use crate::solver::{
-        partial_build_bytes, pdb_build_bytes, table_build_bytes, zbpdb_build_bytes,
+        partial_build_bytes, pdb_build_bytes, pdb_needs_memory, table_build_bytes,
+        zbpdb_build_bytes, PdbNeed,
     };
 }
 

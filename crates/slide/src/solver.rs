@@ -24,6 +24,7 @@ use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{
     IndexChoice, PatternSpace, Pdb, PdbIndex, PdbLayout, PDB_BITS, SPARSE_MAX_ENTRIES,
+    SPARSE_MAX_WIDE_BYTES,
 };
 use crate::search::pruning::MovePruner;
 use crate::search::{
@@ -283,6 +284,8 @@ pub struct Solver {
     index_choice: IndexChoice,
     /// [`Solver::pdb_index`]'s answers by shape, pattern size and layout (its memory check builds a region index).
     indexes: Mutex<HashMap<(Shape, usize, PdbLayout), PdbIndex>>,
+    /// [`Solver::partition_for`]'s answer for the 5 × 5 default: whether the pair fits the memory budget.
+    pair_fits: Mutex<Option<bool>>,
 }
 
 /// A loaded pattern database's key: canonical shape, goal blank cell, the pattern's goal cells, entry layout and
@@ -393,6 +396,61 @@ pub fn spdb_build_bytes(shape: Shape, k: usize, layout: PdbLayout, budget: Optio
     build.max(sparse.saturating_add(dense))
 }
 
+/// Memory the build of a pattern database of `k` tiles of `shape` in `layout` with `index` needs under `budget`
+/// (from nothing: the databases it is made from included).
+fn pdb_build_need(
+    shape: Shape,
+    k: usize,
+    (layout, index): (PdbLayout, PdbIndex),
+    budget: Option<u64>,
+) -> u64 {
+    match (layout, index) {
+        (_, PdbIndex::Sparse) => spdb_build_bytes(shape, k, layout, budget),
+        (PdbLayout::Plain, _) => pdb_build_bytes(shape, k, budget),
+        (PdbLayout::Zero, _) => zpdb_build_bytes(shape, k, budget),
+        (PdbLayout::ZeroCells, _) => zcpdb_build_bytes(shape, k, budget),
+        (PdbLayout::ZeroBits, _) => zbpdb_build_bytes(shape, k, budget),
+    }
+}
+
+/// One pattern database a partition needs ([`Solver::pdb_needs`]): which, and what it costs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdbNeed {
+    /// The pattern's goal cells in the canonical frame.
+    pub cells: Vec<u8>,
+    /// Its layout.
+    pub layout: PdbLayout,
+    /// Its index, as the solver chooses it ([`Solver::pdb_index`]).
+    pub index: PdbIndex,
+    /// Bytes of its table in memory.
+    pub bytes: u64,
+    /// Bytes its build needs at the peak, from nothing (the databases it is made from included).
+    pub build_bytes: u64,
+    /// States its build searches: the placements of its tiles and the blank.
+    pub states: u64,
+}
+
+/// Memory that loading or building `needs` one after the other needs at most: every table held, and the largest
+/// build's excess over its own table on top (`u64::MAX` when one cannot be built).
+///
+/// ```
+/// use slide::engine::{frame::Frame, pdb_needs_memory};
+/// use slide::{Board, NoProgress, PartitionSpec, Solver};
+/// let frame = Frame::new(&Board::goal_blank_first("5x5".parse().unwrap()));
+/// let needs = Solver::with_store(None, std::sync::Arc::new(NoProgress)).pdb_needs(&frame, &PartitionSpec::Default, |_| None).unwrap();
+/// let gb = pdb_needs_memory(&needs) as f64 / 1e9;
+/// assert!((5.9..7.0).contains(&gb), "{gb}"); // the 5 × 5 pair: 6.2 GB peak measured
+/// ```
+pub fn pdb_needs_memory(needs: &[PdbNeed]) -> u64 {
+    let held = needs.iter().fold(0u64, |s, d| s.saturating_add(d.bytes));
+    let excess = needs
+        .iter()
+        .map(|d| d.build_bytes.saturating_sub(d.bytes))
+        .max()
+        .unwrap_or(0);
+    held.saturating_add(excess)
+}
+
 /// Memory a partial goal's table build needs: a byte per abstract state while searching, then at most a byte per
 /// state packed (`u64::MAX` when the states cannot be counted in a `u64`).
 pub fn partial_build_bytes(key: &PartialKey) -> u64 {
@@ -453,12 +511,14 @@ impl Solver {
             map_files: false,
             index_choice: IndexChoice::Auto,
             indexes: Mutex::new(HashMap::new()),
+            pair_fits: Mutex::new(None),
         }
     }
 
     /// Which pattern databases take the sparse index ([`PdbIndex::Sparse`]): by default ([`IndexChoice::Auto`]) a
-    /// plain or blank-cell database whose sparse table has at most [`SPARSE_MAX_ENTRIES`] entries (and whose build
-    /// fits [`Solver::max_memory`]). Such a database is kept by `sum c_i n^i` of its tiles' cells (files of kind
+    /// database whose sparse table has at most [`SPARSE_MAX_ENTRIES`] 4-bit entries or as many bytes, or at most
+    /// [`SPARSE_MAX_WIDE_BYTES`] and twice the dense table's bytes (the 24-puzzle's blank-bit 6 tiles), and whose
+    /// build fits [`Solver::max_memory`]. Such a database is kept by `sum c_i n^i` of its tiles' cells (files of kind
     /// `spdb`, `zcspdb`, made from the dense ones), so that the search keeps each pattern's index move by move
     /// instead of ranking every child: for 1.9 to 2.9 times the dense table's memory (6 tiles of the 24- and
     /// 15-puzzle), about 0.8 times the search time. [`IndexChoice::Dense`] keeps every database dense (to measure
@@ -467,6 +527,7 @@ impl Solver {
     pub fn pdb_index_choice(mut self, choice: IndexChoice) -> Solver {
         self.index_choice = choice;
         self.indexes = Mutex::new(HashMap::new());
+        self.pair_fits = Mutex::new(None);
         self
     }
 
@@ -482,10 +543,20 @@ impl Solver {
             return i;
         }
         let entries = PdbIndex::Sparse.entries(layout, shape.cells(), k, None);
-        // By bytes: at most SPARSE_MAX_ENTRIES entries of 4 bits (the blank-bit layout's wider entries count so).
+        // By bytes: at most SPARSE_MAX_ENTRIES entries of 4 bits (the blank-bit layout's wider entries count so),
+        // or at most SPARSE_MAX_WIDE_BYTES and twice the dense table.
         let bytes = table_bytes(layout, shape.cells(), k, entries);
+        let dense = table_bytes(
+            layout,
+            shape.cells(),
+            k,
+            PdbIndex::Dense.entries(layout, shape.cells(), k, None),
+        );
         let wanted = match self.index_choice {
-            IndexChoice::Auto => bytes <= SPARSE_MAX_ENTRIES * PDB_BITS as u64 / 8,
+            IndexChoice::Auto => {
+                bytes <= SPARSE_MAX_ENTRIES * PDB_BITS as u64 / 8
+                    || (bytes <= SPARSE_MAX_WIDE_BYTES && bytes / 2 <= dense)
+            }
             IndexChoice::Dense => false,
             IndexChoice::Sparse => entries.is_some(),
         };
@@ -508,6 +579,7 @@ impl Solver {
     pub fn max_memory(mut self, bytes: u64) -> Solver {
         self.max_memory = Some(bytes);
         self.indexes = Mutex::new(HashMap::new());
+        self.pair_fits = Mutex::new(None);
         self
     }
 
@@ -1198,6 +1270,7 @@ impl Solver {
     pub fn pdbs_ready(&self, goal: &Board, spec: &PartitionSpec) -> bool {
         let frame = Frame::new(goal);
         let goal_pos = goal.positions();
+        let spec = self.partition_for(&frame, spec);
         let loaded = self.pdbs.lock().unwrap_or_else(|e| e.into_inner());
         spec.parts().into_iter().all(|part| {
             partition::resolve(part, frame.shape(), frame.blank_goal(), |t| {
@@ -1223,16 +1296,19 @@ impl Solver {
         opts: &SolveOptions,
         heuristic: &HeuristicChoice,
     ) -> Result<Solution> {
-        if let HeuristicChoice::Pdb(spec @ PartitionSpec::Either(_)) = heuristic {
-            if opts.weight.is_none() {
-                return self.search_either(board, goal, opts, spec);
-            }
-        }
         let shape = board.shape();
         if shape.cells() > MAX_SEARCH_CELLS {
             return Err(Error::SearchTooLarge { shape });
         }
         let frame = Frame::new(goal);
+        // The default that stands for alternatives (5 × 5) chooses among them like an explicit '|'.
+        if let HeuristicChoice::Pdb(spec @ PartitionSpec::Either(_)) =
+            &self.heuristic_for(&frame, heuristic)
+        {
+            if opts.weight.is_none() {
+                return self.search_either(board, goal, opts, spec);
+            }
+        }
         let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
         let mut pos = [0u8; MAX_SEARCH_CELLS];
         frame.positions(board, &mut pos);
@@ -1420,10 +1496,7 @@ impl Solver {
         heuristic: &HeuristicChoice,
         job: J,
     ) -> Result<J::Out> {
-        let heuristic = match heuristic {
-            HeuristicChoice::Auto => auto_heuristic(goal.shape().cells()),
-            h => h.clone(),
-        };
+        let heuristic = self.heuristic_for(frame, heuristic);
         Ok(match &heuristic {
             HeuristicChoice::Manhattan => job.run(geometry, Manhattan::new(geometry)),
             HeuristicChoice::LinearConflict | HeuristicChoice::Auto => {
@@ -1657,17 +1730,133 @@ impl Solver {
         })
     }
 
-    /// The pattern databases of every partition `spec` names (several for [`PartitionSpec::Max`]).
+    /// The pattern databases of every partition `spec` names (several for [`PartitionSpec::Max`] and
+    /// [`PartitionSpec::Either`], and for the default where it is a pair: [`Solver::partition_for`]).
     pub fn pdb_sets(
         &self,
         goal: &Board,
         frame: &Frame,
         spec: &PartitionSpec,
     ) -> Result<Vec<PdbSet>> {
-        spec.parts()
+        self.partition_for(frame, spec)
+            .parts()
             .into_iter()
             .map(|part| self.pdb_set(goal, frame, part))
             .collect()
+    }
+
+    /// The partitions `spec` stands for in a search towards the goal of `frame`: `spec` itself, except the
+    /// default ([`PartitionSpec::Default`]) on 5 × 5 with the blank's goal in a corner. There it is the pair
+    /// `zbdefault|zbalt` ([`PartitionSpec::Either`]: the blank-bit 6-6-6-6 and the second layout, [`PartitionSpec::Alternate`],
+    /// one chosen per board by a trial of the first iterations) when [`Solver::max_memory`] allows its databases
+    /// ([`pdb_needs_memory`]): 6 tables of 977 MB with the sparse index (5.9 GB), built from nothing in about 2
+    /// minutes of two cores, which solved 30 of Korf & Felner's 50 instances within 10 minutes each on one core
+    /// against plain 6-6-6-6's 22 (docs/korf24.md). Under a smaller budget, plain 6-6-6-6 (488 MB).
+    ///
+    /// ```
+    /// use slide::{engine::frame::Frame, Board, NoProgress, PartitionSpec, Solver};
+    /// use std::sync::Arc;
+    /// let five = Frame::new(&Board::goal_blank_first("5x5".parse().unwrap()));
+    /// let four = Frame::new(&Board::goal("4x4".parse().unwrap()));
+    /// let d = PartitionSpec::Default;
+    /// assert_eq!(Solver::global().partition_for(&five, &d).to_string(), "zbdefault|zbalt");
+    /// assert_eq!(Solver::global().partition_for(&four, &d), d);
+    /// let small = Solver::with_store(None, Arc::new(NoProgress)).max_memory(1 << 30);
+    /// assert_eq!(small.partition_for(&five, &d), d);
+    /// ```
+    pub fn partition_for(&self, frame: &Frame, spec: &PartitionSpec) -> PartitionSpec {
+        let shape = frame.shape();
+        if *spec != PartitionSpec::Default
+            || (shape.rows(), shape.cols()) != (5, 5)
+            || frame.blank_goal() != 24
+        {
+            return spec.clone();
+        }
+        let pair = PartitionSpec::Either(vec![
+            PartitionSpec::ZeroBits(Box::new(PartitionSpec::Default)),
+            PartitionSpec::ZeroBits(Box::new(PartitionSpec::Alternate)),
+        ]);
+        let fits = || match self.max_memory {
+            None => true,
+            Some(limit) => self
+                .pdb_needs(frame, &pair, |_| None)
+                .is_ok_and(|needs| pdb_needs_memory(&needs) <= limit),
+        };
+        let known = *self.pair_fits.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = known.unwrap_or_else(|| {
+            let f = fits();
+            *self.pair_fits.lock().unwrap_or_else(|e| e.into_inner()) = Some(f);
+            f
+        });
+        if fits {
+            pair
+        } else {
+            spec.clone()
+        }
+    }
+
+    /// The heuristic `heuristic` stands for in a search towards the goal of `frame`: [`HeuristicChoice::Auto`] as
+    /// the shape takes it, the default partition as [`Solver::partition_for`] says.
+    fn heuristic_for(&self, frame: &Frame, heuristic: &HeuristicChoice) -> HeuristicChoice {
+        match heuristic {
+            HeuristicChoice::Auto => {
+                self.heuristic_for(frame, &auto_heuristic(frame.shape().cells()))
+            }
+            HeuristicChoice::Pdb(spec) => HeuristicChoice::Pdb(self.partition_for(frame, spec)),
+            h => h.clone(),
+        }
+    }
+
+    /// The distinct pattern databases the partitions of `spec` need on the goal of `frame` (a database that two
+    /// partitions share counted once), in the order the search loads them, with what each costs under this
+    /// solver's index choice and memory budget. `tile_cell` maps a tile of the user's goal to its canonical goal
+    /// cell (for [`PartitionSpec::Tiles`]).
+    ///
+    /// ```
+    /// use slide::{engine::frame::Frame, Board, NoProgress, PartitionSpec, Solver};
+    /// let goal = Board::goal_blank_first("5x5".parse().unwrap());
+    /// let frame = Frame::new(&goal);
+    /// let solver = Solver::with_store(None, std::sync::Arc::new(NoProgress));
+    /// let needs = solver.pdb_needs(&frame, &PartitionSpec::Default, |_| None).unwrap();
+    /// assert_eq!(needs.len(), 6); // the pair: 4 + 4 blocks, 2 of them shared
+    /// assert_eq!(needs.iter().map(|n| n.bytes).sum::<u64>(), 6 * 976_562_500);
+    /// ```
+    pub fn pdb_needs(
+        &self,
+        frame: &Frame,
+        spec: &PartitionSpec,
+        tile_cell: impl Fn(Tile) -> Option<usize>,
+    ) -> Result<Vec<PdbNeed>> {
+        let shape = frame.shape();
+        let n = shape.cells();
+        let mut needs: Vec<PdbNeed> = Vec::new();
+        for part in self.partition_for(frame, spec).parts() {
+            let layout = part.layout_on(shape);
+            for cells in partition::resolve(part, shape, frame.blank_goal(), &tile_cell)? {
+                if needs.iter().any(|d| d.cells == cells && d.layout == layout) {
+                    continue;
+                }
+                let k = cells.len();
+                let index = self.pdb_index(shape, k, layout);
+                // Only the region layout's entries count the regions (the index is a pass over the subsets).
+                let zero = match layout {
+                    PdbLayout::Zero => crate::search::pdb::ZeroIndex::new(shape, k)
+                        .ok()
+                        .map(|z| z.size()),
+                    _ => None,
+                };
+                needs.push(PdbNeed {
+                    layout,
+                    index,
+                    bytes: table_bytes(layout, n, k, index.entries(layout, n, k, zero)),
+                    build_bytes: pdb_build_need(shape, k, (layout, index), self.max_memory),
+                    states: crate::exact::rank::PartialRanker::new(n, k + 1)
+                        .map_or(u64::MAX, |r| r.size()),
+                    cells,
+                });
+            }
+        }
+        Ok(needs)
     }
 
     /// The pattern databases of one partition for `goal`, loaded from the cache or built (and saved).
@@ -1824,13 +2013,7 @@ impl Solver {
                     "a {adjective}{}-tile pattern database of {shape}",
                     cells.len()
                 ),
-                || match (layout, index) {
-                    (_, PdbIndex::Sparse) => spdb_build_bytes(shape, cells.len(), layout, budget),
-                    (PdbLayout::Plain, _) => pdb_build_bytes(shape, cells.len(), budget),
-                    (PdbLayout::Zero, _) => zpdb_build_bytes(shape, cells.len(), budget),
-                    (PdbLayout::ZeroCells, _) => zcpdb_build_bytes(shape, cells.len(), budget),
-                    (PdbLayout::ZeroBits, _) => zbpdb_build_bytes(shape, cells.len(), budget),
-                },
+                || pdb_build_need(shape, cells.len(), (layout, index), budget),
             ),
             |meta, packed| {
                 Pdb::from_parts(shape, cells, blank, packed, meta.histogram, (layout, index))
@@ -2704,6 +2887,92 @@ fn line_moves(board: &Board, goal: &Board) -> Vec<Tile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 5 × 5 default with the blank's goal in a corner is the pair `zbdefault|zbalt` (blank-bit, sparse index,
+    /// 6 distinct databases) when the budget holds them, plain 6-6-6-6 under a smaller budget, with the blank's goal
+    /// elsewhere, and on other shapes; the index rule gives the pair's tables the sparse index and keeps the
+    /// 15-puzzle's wider blank-bit 7 tiles dense.
+    #[test]
+    fn the_5x5_default_is_the_pair_within_the_budget() {
+        let five = Shape::new(5, 5).unwrap();
+        let corner = Frame::new(&Board::goal_blank_first(five));
+        let d = PartitionSpec::Default;
+        let free = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let pair = free.partition_for(&corner, &d);
+        assert_eq!(pair.to_string(), "zbdefault|zbalt");
+        let needs = free.pdb_needs(&corner, &d, |_| None).unwrap();
+        // Every block of either layout once, the two they share counted once.
+        let mut want: Vec<Vec<u8>> = Vec::new();
+        for part in pair.parts() {
+            for cells in partition::resolve(part, five, 24, |_| None).unwrap() {
+                if !want.contains(&cells) {
+                    want.push(cells);
+                }
+            }
+        }
+        assert_eq!(want.len(), 6);
+        assert_eq!(
+            needs.iter().map(|n| n.cells.clone()).collect::<Vec<_>>(),
+            want
+        );
+        for n in &needs {
+            assert_eq!((n.layout, n.index), (PdbLayout::ZeroBits, PdbIndex::Sparse));
+            assert_eq!(n.bytes, 976_562_500);
+            assert!(n.build_bytes > n.bytes && n.states > 2_000_000_000, "{n:?}");
+        }
+        let memory = pdb_needs_memory(&needs);
+        assert!((6_000_000_000..7_000_000_000).contains(&memory), "{memory}");
+        // Exactly the pair's need: the pair; a byte less: plain 6-6-6-6 (and its needs say so).
+        let at = |limit: u64| {
+            Solver::with_options(CacheDir::None, Arc::new(NoProgress)).max_memory(limit)
+        };
+        assert_eq!(at(memory).partition_for(&corner, &d), pair);
+        let small = at(memory - 1);
+        assert_eq!(small.partition_for(&corner, &d), d);
+        let plain = small.pdb_needs(&corner, &d, |_| None).unwrap();
+        assert_eq!(plain.len(), 4);
+        assert!(plain
+            .iter()
+            .all(|n| (n.layout, n.index) == (PdbLayout::Plain, PdbIndex::Sparse)));
+        assert!(pdb_needs_memory(&plain) < 1_000_000_000);
+        // The blank's goal off the corners, and other shapes: the default as it was.
+        let mut tiles: Vec<Tile> = (1..25).collect();
+        tiles.insert(12, 0);
+        let centre = Frame::new(&Board::new(five, tiles).unwrap());
+        assert_eq!(free.partition_for(&centre, &d), d);
+        let four = Frame::new(&Board::goal(Shape::new(4, 4).unwrap()));
+        assert_eq!(free.partition_for(&four, &d), d);
+        assert_eq!(free.pdb_needs(&four, &d, |_| None).unwrap().len(), 3);
+        // An explicit spec is never replaced.
+        let zb: PartitionSpec = "zbdefault".parse().unwrap();
+        assert_eq!(free.partition_for(&corner, &zb), zb);
+        // The index rule around the pair's tables.
+        let sixteen = Shape::new(4, 4).unwrap();
+        assert_eq!(
+            free.pdb_index(five, 6, PdbLayout::ZeroBits),
+            PdbIndex::Sparse
+        );
+        assert_eq!(free.pdb_index(five, 6, PdbLayout::Plain), PdbIndex::Sparse);
+        assert_eq!(
+            free.pdb_index(five, 6, PdbLayout::ZeroCells),
+            PdbIndex::Dense
+        );
+        assert_eq!(free.pdb_index(five, 7, PdbLayout::Plain), PdbIndex::Dense);
+        assert_eq!(
+            free.pdb_index(sixteen, 7, PdbLayout::ZeroBits),
+            PdbIndex::Dense
+        );
+        assert_eq!(
+            free.pdb_index(sixteen, 6, PdbLayout::ZeroBits),
+            PdbIndex::Sparse
+        );
+        let dense = Solver::with_options(CacheDir::None, Arc::new(NoProgress))
+            .pdb_index_choice(IndexChoice::Dense);
+        assert_eq!(
+            dense.pdb_index(five, 6, PdbLayout::ZeroBits),
+            PdbIndex::Dense
+        );
+    }
 
     #[test]
     fn examples() {

@@ -106,7 +106,8 @@
 //! of the 24-puzzle (122 MB), 2.9 times for 6 of the 15-puzzle (8.4 MB); the blank-cell layout takes it too
 //! (`sparse index * (n - k) + d`). [`Pdb::sparse`] makes it from the dense database in one parallel pass (7 s of
 //! wall time for the 24-puzzle's four); the solver takes it where it has at most [`SPARSE_MAX_ENTRIES`] entries,
-//! or as many bytes for the blank-bit layout's wider entries (files of kind `spdb`, mapped like the dense ones,
+//! or as many bytes for the blank-bit layout's wider entries, or at most [`SPARSE_MAX_WIDE_BYTES`] and twice the
+//! dense table's bytes (the 24-puzzle's blank-bit 6 tiles) (files of kind `spdb`, mapped like the dense ones,
 //! and `zcspdb`, `zbspdb`, read into memory like the blank-cell and blank-bit files when over 256 MiB), unless told
 //! otherwise ([`IndexChoice`]).
 //!
@@ -1270,11 +1271,18 @@ pub enum PdbIndex {
 /// blank-bit layouts of 6 tiles on the 15-puzzle.
 pub const SPARSE_MAX_ENTRIES: u64 = 1 << 28;
 
+/// Most bytes a sparse-index table may take when the solver chooses the index ([`IndexChoice::Auto`]) and it
+/// takes more than [`SPARSE_MAX_ENTRIES`] 4-bit entries: 1 GiB, and at most twice the dense table's bytes. Within
+/// it: the blank-bit layout of 6 tiles on the 24-puzzle (977 MB against 510 MB dense; `zbdefault` took 0.83 times
+/// the dense tables' search time, docs/korf24.md), which makes the 5 × 5 default pair (`zbdefault|zbalt`). Not
+/// the 15-puzzle's blank-bit 7 tiles (537 MB, 4.7 times its dense 115 MB) nor any blank-cell layout over 128 MiB.
+pub const SPARSE_MAX_WIDE_BYTES: u64 = 1 << 30;
+
 /// Which databases a solver keeps with the sparse index ([`PdbIndex`]; `Solver::pdb_index_choice`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum IndexChoice {
-    /// Sparse where the table takes at most the memory of [`SPARSE_MAX_ENTRIES`] 4-bit entries (128 MiB), dense
-    /// elsewhere (the default).
+    /// Sparse where the table takes at most the memory of [`SPARSE_MAX_ENTRIES`] 4-bit entries (128 MiB), or at
+    /// most [`SPARSE_MAX_WIDE_BYTES`] (1 GiB) and at most twice the dense table's; dense elsewhere (the default).
     #[default]
     Auto,
     /// Dense everywhere: the smallest tables, ranked at each lookup.
