@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Korf & Felner's 50 random 24-puzzle instances (issue 4): each instance solved optimally in its own process with
-# the default 6-6-6-6 pattern databases and reflection, one thread each, JOBS instances at a time, each stopped after
-# TIMEOUT seconds (then reported as not proven, with the proven lower bound). One line per instance as it ends:
-#   id, answer (length, or >=L when stopped), published optimum, verdict, start estimate, nodes, seconds, nodes/s
-# then the solved count. The pattern databases are built first (about 5 minutes on 2 cores, 2.5 GB of memory) into
-# $SLIDE_CACHE_DIR (default target/bench-cache).
+# the default pattern databases (since 5 December 2026 the pair zbdefault|zbalt, one chosen per instance, with
+# reflection; plain 6-6-6-6 under a --max-memory below 6.4 GB), one thread each, JOBS instances at a time, each
+# stopped after TIMEOUT seconds (then reported as not proven, with the proven lower bound). One line per instance as
+# it ends: id, answer (length, or >=L when stopped), published optimum, verdict, start estimate, nodes, seconds,
+# nodes/s, the partition chosen; then the solved count. The pattern databases are built first (about 2 minutes on 2
+# cores, 6.2 GB of memory, 8.9 GiB of disk) into $SLIDE_CACHE_DIR (default target/bench-cache); each process then
+# reads their 5.9 GB (two at a time: 12 GB).
 #
 # Knobs (environment): TIMEOUT (default 600), JOBS (default 2), IDS (default 1..50), SLIDE_CACHE_DIR, SLIDE_BIN (a
 # binary to run instead of building this checkout: a long sweep keeps running the same binary while you rebuild),

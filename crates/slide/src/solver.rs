@@ -281,6 +281,8 @@ pub struct Solver {
     partials: Mutex<HashMap<PartialKey, Arc<PartialTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
+    /// [`Solver::read_in_above`].
+    read_in_above: Option<u64>,
     index_choice: IndexChoice,
     /// [`Solver::pdb_index`]'s answers by shape, pattern size and layout (its memory check builds a region index).
     indexes: Mutex<HashMap<(Shape, usize, PdbLayout), PdbIndex>>,
@@ -352,7 +354,8 @@ pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
 }
 
 /// The size above which the zero-aware blank-cell and blank-bit database files (kinds `zcpdb`, `zbpdb` and their
-/// sparse forms) are read into the process's own memory rather than mapped: 256 MiB (see `Solver::cached`).
+/// sparse forms) are read into the process's own memory rather than mapped by default: 256 MiB (see
+/// `Solver::cached`, [`Solver::read_in_above`]).
 const READ_IN_ABOVE: u64 = 256 << 20;
 
 /// Memory a zero-aware pattern database in the blank-bit layout ([`Pdb::zero_bits`]) needs under `budget`: the
@@ -509,6 +512,7 @@ impl Solver {
             partials: Mutex::new(HashMap::new()),
             max_memory: None,
             map_files: false,
+            read_in_above: Some(READ_IN_ABOVE),
             index_choice: IndexChoice::Auto,
             indexes: Mutex::new(HashMap::new()),
             pair_fits: Mutex::new(None),
@@ -605,6 +609,26 @@ impl Solver {
     /// random reads, is read into the process's memory all the same. The command line turns this on.
     pub fn map_files(mut self, on: bool) -> Solver {
         self.map_files = on;
+        self
+    }
+
+    /// With [`Solver::map_files`], the size above which blank-cell and blank-bit database files (kinds `zcpdb`,
+    /// `zbpdb` and their sparse forms) are still read into the process's own memory: `Some(256 MiB)` by default,
+    /// since their random lookups were up to 1.6 times slower from a mapping made right after the build (about
+    /// the same once the page cache holds the file in huge folios). `None` maps them whatever their size: for
+    /// many processes on one machine, which then share one copy instead of one each — the 5 × 5 default's
+    /// `zbdefault` is 3.9 GB per process read in (the Python package asks for this with its mapped files, for
+    /// slide.ray's workers).
+    ///
+    /// ```
+    /// use slide::{CacheDir, NoProgress, Solver};
+    /// let shared = Solver::with_options(CacheDir::None, std::sync::Arc::new(NoProgress))
+    ///     .map_files(true)
+    ///     .read_in_above(None);
+    /// # let _ = shared;
+    /// ```
+    pub fn read_in_above(mut self, bytes: Option<u64>) -> Solver {
+        self.read_in_above = bytes;
         self
     }
 
@@ -778,7 +802,9 @@ impl Solver {
             // the 24-puzzle) stay mapped: read into memory they took 0.98 times the time (four 24-puzzle
             // instances, 4 pairs) and 0.97 on Korf's 100, not worth a private copy per process.
             let large_cells = matches!(meta.kind.as_str(), "zcpdb" | "zcspdb" | "zbpdb" | "zbspdb")
-                && meta.len.saturating_mul(meta.bits as u64) / 8 > READ_IN_ABOVE;
+                && self
+                    .read_in_above
+                    .is_some_and(|limit| meta.len.saturating_mul(meta.bits as u64) / 8 > limit);
             if !self.map_files || meta.kind.ends_with("-alt") || large_cells {
                 return None;
             }
@@ -2887,6 +2913,38 @@ fn line_moves(board: &Board, goal: &Board) -> Vec<Tile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Blank-bit files over the read-in size are read into memory even when mapping, unless the solver maps them
+    /// all ([`Solver::read_in_above`]); the answers are the same.
+    #[test]
+    fn large_blank_bit_files_are_mapped_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let frame = Frame::new(&goal);
+        let board = Board::parse("13 2 10 3/1 12 8 4/5 0 9 6/15 14 11 7").unwrap();
+        let mut lengths = Vec::new();
+        for (limit, mapped) in [(Some(0), false), (None, true), (Some(READ_IN_ABOVE), true)] {
+            let s = Solver::with_options(CacheDir::At(dir.path().into()), Arc::new(NoProgress))
+                .map_files(true)
+                .read_in_above(limit);
+            let sets = s.pdb_sets(&goal, &frame, &PartitionSpec::Default).unwrap();
+            let zb: Vec<&Arc<Pdb>> = sets
+                .iter()
+                .flat_map(|set| &set.pdbs)
+                .filter(|p| p.layout() == PdbLayout::ZeroBits)
+                .collect();
+            assert_eq!(zb.len(), 3);
+            assert!(
+                zb.iter().all(|p| p.packed().is_mapped() == mapped),
+                "{limit:?}"
+            );
+            lengths.push(s.solve(&board, &goal).unwrap().distance());
+        }
+        assert!(
+            lengths.iter().all(|&l| l == lengths[0] && l.is_some()),
+            "{lengths:?}"
+        );
+    }
 
     /// The 5 × 5 default with the blank's goal in a corner is the pair `zbdefault|zbalt` (blank-bit, sparse index,
     /// 6 distinct databases) when the budget holds them, plain 6-6-6-6 under a smaller budget, with the blank's goal
