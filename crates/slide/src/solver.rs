@@ -614,11 +614,12 @@ impl Solver {
 
     /// With [`Solver::map_files`], the size above which blank-cell and blank-bit database files (kinds `zcpdb`,
     /// `zbpdb` and their sparse forms) are still read into the process's own memory: `Some(256 MiB)` by default,
-    /// since their random lookups were up to 1.6 times slower from a mapping made right after the build (about
-    /// the same once the page cache holds the file in huge folios). `None` maps them whatever their size: for
-    /// many processes on one machine, which then share one copy instead of one each — the 5 × 5 default's
-    /// `zbdefault` is 3.9 GB per process read in (the Python package asks for this with its mapped files, for
-    /// slide.ray's workers).
+    /// since their random lookups are slower from a mapping: zb7-8's 1.6 times right after the build, and the 5 × 5
+    /// default pair's 5.9 GB, two processes at once on Korf & Felner's 40, 38, 25 and 44, 1.11 to 1.54 times their
+    /// search time read in (3 pairs of runs, 5 December 2026; system time for the page faults). `None` maps them
+    /// whatever their size: for many processes on one machine, which then share one copy instead of one each —
+    /// the 5 × 5 default's `zbdefault` is 3.9 GB per process read in (the Python package asks for this with its
+    /// mapped files, for slide.ray's workers).
     ///
     /// ```
     /// use slide::{CacheDir, NoProgress, Solver};
