@@ -236,7 +236,8 @@ impl Warm {
 }
 
 /// What a goal needs in `metric`: its name, the number of steps, whether each build phase is a step, the memory of
-/// its largest build and the states its builds search in all.
+/// its largest build (for pattern databases, of them all held and the largest build's excess: `pdb_needs_memory`)
+/// and the states its builds search in all.
 fn plan(planner: &Solver, goal: &Board, metric: Metric) -> (&'static str, u32, bool, u64, u64) {
     let frame = Frame::new(goal);
     let shape = frame.shape();
