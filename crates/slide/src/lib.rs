@@ -97,7 +97,9 @@ pub mod engine {
 /// - Never panics. Returns **-2** for input that is not a board (ragged rows, values missing, repeated or out of
 ///   range) or whose shape no optimal solver covers (more than 64 cells); [`try_sliding_puzzle`] says why.
 /// - Boards of 13 to 64 cells are answered by IDA* with pattern databases: still the least number of moves, but
-///   in seconds for the 15-puzzle and possibly hours for 5 × 5; use [`Solver::solve_with`] to set limits.
+///   in seconds for the 15-puzzle and possibly hours for 5 × 5; use [`Solver::solve_with`] to set limits. The 5 × 5
+///   databases take 5.9 GB of memory (a [`Solver`] with a smaller [`Solver::max_memory`] takes plain 6-6-6-6,
+///   488 MB: [`Solver::partition_for`]).
 /// - Cost: the first call for a shape builds its complete table (under a millisecond for 2 × 3, about a second for
 ///   2 × 5); later calls are a table lookup (2 × 3: nanoseconds). For 3 × 4, 4 × 3, 2 × 6 and 6 × 2 the first call
 ///   loads a 60 MB table from the platform's cache directory ([`store::FileStore::platform`]) or, the very first
