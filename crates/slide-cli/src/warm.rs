@@ -137,15 +137,24 @@ impl Warm {
     /// it (and says `Pending`), unless it is off.
     pub fn state(&self, goal: &Board, metric: Metric) -> WarmState {
         let key = (goal.shape(), goal.blank(), metric);
-        let mut e = self.lock();
-        if let Some(entry) = e.map.get(&key) {
-            return match entry.phase {
+        let known = |e: &Entries| {
+            e.map.get(&key).map(|entry| match entry.phase {
                 Phase::Ready => WarmState::Ready,
                 Phase::Failed | Phase::Off => WarmState::Failed,
                 _ => WarmState::Pending,
-            };
+            })
+        };
+        if let Some(state) = known(&self.lock()) {
+            return state;
         }
+        // Planned without the lock: the 5 × 5 databases' build memory sizes their blank-region indexes (a pass
+        // over each pattern's cell subsets), and the status page and other requests should not wait on it.
         let (what, steps, count_phases, bytes, states) = plan(&self.planner, goal, metric);
+        let mut e = self.lock();
+        // Another request may have asked for the same goal meanwhile.
+        if let Some(state) = known(&e) {
+            return state;
+        }
         let mut entry = Entry {
             phase: Phase::Queued,
             what,
