@@ -148,7 +148,8 @@ impl Warm {
             return state;
         }
         // Planned without the lock: the 5 × 5 databases' build memory sizes their blank-region indexes (a pass
-        // over each pattern's cell subsets), and the status page and other requests should not wait on it.
+        // over each pattern's cell subsets, about 0.5 s), and the status page and other requests should not wait on
+        // it. The request that first asks for the goal pays it, once.
         let (what, steps, count_phases, bytes, states) = plan(&self.planner, goal, metric);
         let mut e = self.lock();
         // Another request may have asked for the same goal meanwhile.
