@@ -84,6 +84,35 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
         // The children probed with a budget, as the search probes them: exact within the budget (and pushed as
         // such), over it when not; the state unchanged.
         for budget in [u32::MAX, h + 1, h.saturating_sub(1)] {
+            // Looking ahead, as the search does: every child's `ahead` first, then each probed with its own.
+            let aheads: Vec<_> = children
+                .iter()
+                .map(|&(t, c, _)| eval.ahead(t, c, b as u8))
+                .collect();
+            for (&(t, c, h2), &a) in children.iter().zip(&aheads) {
+                let (hp, probe) = eval.probe_ahead(t, c, b as u8, budget, a);
+                assert_eq!(eval.h(), h, "{name}: a probe changed the state at {pos:?}");
+                assert_eq!(
+                    hp,
+                    eval.probe(t, c, b as u8, budget).0,
+                    "{name}: probing with what ahead found differs at {pos:?}, tile {t}"
+                );
+                if h2 <= budget {
+                    assert_eq!(hp, h2, "{name}: a probe ahead differs at {pos:?}, tile {t}");
+                    let undo = eval.push_probed(t, c, b as u8, probe);
+                    assert_eq!(
+                        eval.h(),
+                        h2,
+                        "{name}: push of a probe ahead differs at {pos:?}"
+                    );
+                    eval.pop(t, c, b as u8, undo);
+                    assert_eq!(
+                        eval.h(),
+                        h,
+                        "{name}: pop after a probe ahead did not restore"
+                    );
+                }
+            }
             for &(t, c, h2) in &children {
                 let (hp, probe) = eval.probe(t, c, b as u8, budget);
                 assert_eq!(eval.h(), h, "{name}: a probe changed the state at {pos:?}");
@@ -117,6 +146,107 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
     jumps
 }
 
+/// Walks `walks` random paths of `len` moves from the goal of `shape` (blank last) with one evaluator kept move by
+/// move, as the search keeps it (probed, looking ahead when it does, then pushed), and checks at every step that
+/// its estimate equals a fresh evaluation's; then pops the whole path, checking each estimate on the way back.
+/// Where `check_exhaustively` moves once from a fresh state, this keeps what a move leaves for the next ones (an
+/// index worked out from the one before, say) over long paths.
+fn check_walks<E: Eval + Clone>(shape: Shape, eval: &mut E, name: &str, walks: u64, len: usize) {
+    let n = shape.cells();
+    let goal: Vec<u8> = (0..n)
+        .map(|t| if t == 0 { n as u8 - 1 } else { t as u8 - 1 })
+        .collect();
+    let mut fresh = eval.clone();
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    for walk in 0..walks {
+        let mut pos = goal.clone();
+        eval.reset(&pos);
+        let mut trail = Vec::new();
+        for _ in 0..len {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let b = pos[0] as usize;
+            let nbrs: Vec<usize> = shape.neighbors(b).collect();
+            let c = nbrs[(rng >> 33) as usize % nbrs.len()];
+            let t = (1..n).find(|&t| pos[t] as usize == c).unwrap() as u8;
+            let (h, probe) = if eval.looks_ahead() {
+                let a = eval.ahead(t, c as u8, b as u8);
+                eval.probe_ahead(t, c as u8, b as u8, u32::MAX, a)
+            } else {
+                eval.probe(t, c as u8, b as u8, u32::MAX)
+            };
+            let undo = eval.push_probed(t, c as u8, b as u8, probe);
+            pos[0] = c as u8;
+            pos[t as usize] = b as u8;
+            fresh.reset(&pos);
+            assert_eq!(
+                h,
+                fresh.h(),
+                "{name}: walk {walk}: probe differs from fresh at {pos:?}"
+            );
+            assert_eq!(
+                eval.h(),
+                fresh.h(),
+                "{name}: walk {walk}: kept differs from fresh at {pos:?}"
+            );
+            trail.push((t, c as u8, b as u8, undo, fresh.h()));
+        }
+        while let Some((t, c, b, undo, h)) = trail.pop() {
+            assert_eq!(
+                eval.h(),
+                h,
+                "{name}: walk {walk}: popped back to a different estimate"
+            );
+            eval.pop(t, c, b, undo);
+        }
+        fresh.reset(&goal);
+        assert_eq!(
+            eval.h(),
+            fresh.h(),
+            "{name}: walk {walk}: not back at the goal's estimate"
+        );
+    }
+}
+
+/// Long walks on 4 × 4 with dense and sparse indexes, in the plain and blank-bit layouts, with and without the
+/// reflection, and two partitions maximised: every estimate kept move by move equals a fresh one (the dense rank
+/// is kept move by move too: [`check_walks`]).
+#[test]
+fn long_walks_keep_estimates_on_4x4() {
+    let shape = Shape::new(4, 4).unwrap();
+    for spec in [
+        "5-5-5",
+        "zb5-5-5",
+        "zc5-5-5",
+        "1,2,3,5,6,9/4,7,8,10,11,12/13,14,15",
+    ] {
+        for s in [solver(), dense_solver()] {
+            let (g, set) = pdb_set_of(s, shape, spec);
+            for reflect in [false, true] {
+                let name = format!("{spec} {:?} reflect {reflect}", set.pdbs[0].index());
+                let mut eval = PdbEval::plain(&g, &set, reflect).unwrap();
+                check_walks(shape, &mut eval, &name, 20, 300);
+                if spec.starts_with("zb") {
+                    let mut bits = PdbEval::blank_bits(&g, &set, reflect).unwrap();
+                    check_walks(shape, &mut bits, &format!("blank-bit {name}"), 20, 300);
+                }
+            }
+        }
+    }
+    let (g, a) = pdb_set_of(dense_solver(), shape, "5-5-5");
+    let (_, b) = pdb_set_of(dense_solver(), shape, "1,2,3,5,6,9/4,7,8,10,11,12/13,14,15");
+    let evals = vec![
+        PdbEval::plain(&g, &a, true).unwrap(),
+        PdbEval::plain(&g, &b, true).unwrap(),
+    ];
+    let mut max = PdbMax::new(evals).unwrap();
+    check_walks(shape, &mut max, "5-5-5 + 6-6-3 dense, maximised", 20, 300);
+    let (g, z) = pdb_set(shape, "z5-5-5");
+    let mut zero = PdbEval::new(&g, &z, true).unwrap();
+    check_walks(shape, &mut zero, "z5-5-5 reflect true", 20, 300);
+}
+
 /// Calls `f` on every state reachable from the goal of `shape` (blank last; tile → cell), from its complete table.
 fn every_state(shape: Shape, mut f: impl FnMut(&[u8])) {
     let table =
@@ -128,7 +258,7 @@ fn every_state(shape: Shape, mut f: impl FnMut(&[u8])) {
     }
 }
 
-/// A solver whose pattern databases all keep the dense index (ranked per lookup; [`Solver::pdb_index_choice`]).
+/// A solver whose pattern databases all keep the dense index (by rank; [`Solver::pdb_index_choice`]).
 fn dense_solver() -> &'static Solver {
     static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
     SOLVER.get_or_init(|| {
@@ -1164,7 +1294,7 @@ fn zero_aware_databases_on_korf_instances() {
     // The blank-cell layout holds the same estimates: the same search, node for node.
     let cells = korf_nodes(10, &pdb("zc6-6-3"));
     assert_eq!(cells, zero, "zc6-6-3 against z6-6-3");
-    // The dense index (ranked per lookup) against the sparse one the tests' solver takes: node for node.
+    // The dense index (by rank) against the sparse one the tests' solver takes: node for node.
     assert_eq!(
         korf_nodes_with(dense_solver(), 10, &pdb("6-6-3")),
         plain,

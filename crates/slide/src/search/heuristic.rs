@@ -111,6 +111,33 @@ pub trait Eval {
     }
     /// `push` with the values a `probe` of the same move found.
     fn push_probed(&mut self, t: u8, from: u8, to: u8, probe: Self::Probe) -> Self::Undo;
+    /// What [`Eval::ahead`] works out for a move, for [`Eval::probe_ahead`].
+    type Ahead: Copy + Default;
+    /// True when the search should call [`Eval::ahead`] for every child of a node before probing the first, and
+    /// then probe them with [`Eval::probe_ahead`] (the default: never).
+    #[inline(always)]
+    fn looks_ahead(&self) -> bool {
+        false
+    }
+    /// What a probe of the move will need first (such as its table indices), with the loads of what it will read
+    /// started (a hint that changes no value): the loads of a node's children then overlap.
+    #[inline(always)]
+    fn ahead(&self, _t: u8, _from: u8, _to: u8) -> Self::Ahead {
+        Self::Ahead::default()
+    }
+    /// [`Eval::probe`] given what [`Eval::ahead`] returned for the same move in the same state (the default
+    /// ignores it).
+    #[inline(always)]
+    fn probe_ahead(
+        &mut self,
+        t: u8,
+        from: u8,
+        to: u8,
+        budget: u32,
+        _ahead: Self::Ahead,
+    ) -> (u32, Self::Probe) {
+        self.probe(t, from, to, budget)
+    }
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -139,6 +166,7 @@ impl Manhattan {
 impl Eval for Manhattan {
     type Undo = ();
     type Probe = ();
+    type Ahead = ();
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, _: u32) -> (u32, ()) {
         let base = (t as usize & 63) * MAX_SEARCH_CELLS;
@@ -220,6 +248,7 @@ impl Eval for PatternManhattan {
     /// The blank's distance before the move.
     type Undo = u32;
     type Probe = ();
+    type Ahead = ();
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, ()) {
         // The tile goes from `from` to `to`; the blank the other way.
@@ -316,6 +345,7 @@ impl LinearConflict {
 impl Eval for LinearConflict {
     type Undo = (u8, u8);
     type Probe = ();
+    type Ahead = ();
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, ()) {
         let undo = self.push(t, from, to, budget);
         let h = self.h();
@@ -429,8 +459,8 @@ struct Pat {
     /// The blank's free cells, `n - k`, for a database in the blank-cell layout ([`PdbLayout::ZeroCells`]): its index
     /// is the plain rank times this plus the free cells below the blank's. 0 for the other layouts.
     free: u64,
-    /// A sparse-index database ([`PdbIndex::Sparse`]): the view keeps the index move by move ([`View::weight`]);
-    /// a dense one is ranked per lookup.
+    /// A sparse-index database ([`PdbIndex::Sparse`]): the view keeps the index move by move by the tiles'
+    /// weights ([`View::weight`]); a dense one's rank is kept move by move too ([`View::dense_step`]).
     sparse: bool,
     /// A database in the blank-bit layout ([`PdbLayout::ZeroBits`]): an entry per placement of `1 << wide.1` bits,
     /// `1 << wide.0` to a word, read by [`Pat::blank_bit_entry`]. The other layouts have 4-bit entries.
@@ -479,6 +509,22 @@ impl TableWords {
     fn halves(&self) -> &[u32] {
         // SAFETY: as for `slice`; a `u64` is two `u32`s, and a `u64`'s alignment is a `u32`'s.
         unsafe { std::slice::from_raw_parts(self.ptr.cast::<u32>(), self.n * 2) }
+    }
+
+    /// Starts loading byte `b` of the words into the caches (a hint; nothing past the end).
+    #[inline(always)]
+    fn prefetch_byte(&self, b: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if b < self.n * 8 {
+            // SAFETY: a prefetch never faults nor changes memory, and the address is inside the words.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    self.ptr.cast::<i8>().add(b),
+                )
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = b;
     }
 
     /// The words as 16-bit quarters, in memory order (see [`TableWords::halves`]).
@@ -596,18 +642,6 @@ impl Pat {
         }
         (r, used)
     }
-
-    /// The index of the pattern's placement with the blank on `blank`: the plain rank, and in the blank-cell
-    /// layout the blank's free cell too.
-    #[inline(always)]
-    fn rank<const LAYOUTS: u8>(&self, pos: &[u8; MAX_SEARCH_CELLS], blank: u8) -> u64 {
-        let (mut r, used) = self.rank_used(pos);
-        if LAYOUTS == layouts::ANY && self.free != 0 {
-            let b = blank as u32 & 63;
-            r = r * self.free + (b - (used & ((1u64 << b) - 1)).count_ones()) as u64;
-        }
-        r
-    }
 }
 
 /// The board as one lookup reads it (directly, or reflected about the main diagonal): the patterns read in it,
@@ -619,8 +653,11 @@ struct View {
     /// Pattern of each tile (`u8::MAX`: none), and the tile's index in it.
     owner: [u8; MAX_SEARCH_CELLS],
     item: [u8; MAX_SEARCH_CELLS],
-    /// Tile → cell in this view (`pos[0]`: the blank's); kept move by move only when `ranked`.
+    /// Tile → cell in this view (`pos[0]`: the blank's) at the last reset (not kept move by move).
     pos: [u8; MAX_SEARCH_CELLS],
+    /// Cell → the tile on it in this view, kept move by move for the tiles of dense plain patterns only (read
+    /// only on those cells: [`View::dense_step`]).
+    at: [u8; MAX_SEARCH_CELLS],
     /// Cell → the index in its pattern of the tile on it, read only for the cells of a zero-aware pattern's tiles
     /// (kept by a zero-aware evaluator only).
     slot: [u8; MAX_SEARCH_CELLS],
@@ -629,14 +666,13 @@ struct View {
     sum: u32,
     /// The placements of the zero-aware patterns (unused for plain ones).
     zs: Vec<Placed>,
-    /// Each sparse-index pattern's index and cells (a bit per cell), kept move by move.
+    /// Each plain pattern's index (the sparse index, or the dense rank) and cells (a bit per cell), kept move by
+    /// move.
     idx: [u64; MAX_SEARCH_CELLS],
     used: [u64; MAX_SEARCH_CELLS],
     /// What each tile's cell counts in its pattern's sparse index, `n^i` for the pattern's tile `i`; 0 for a tile
     /// of no pattern or of a pattern without one. A move adds `(to - from) * weight[t]` to the index.
     weight: [u64; MAX_SEARCH_CELLS],
-    /// Some pattern is ranked from `pos` at each lookup (dense, not zero-aware): only then does a move keep `pos`.
-    ranked: bool,
 }
 
 impl View {
@@ -646,6 +682,7 @@ impl View {
             owner: [u8::MAX; MAX_SEARCH_CELLS],
             item: [0; MAX_SEARCH_CELLS],
             pos: [0; MAX_SEARCH_CELLS],
+            at: [0; MAX_SEARCH_CELLS],
             slot: [0; MAX_SEARCH_CELLS],
             extra: [0; MAX_SEARCH_CELLS],
             sum: 0,
@@ -653,7 +690,6 @@ impl View {
             idx: [0; MAX_SEARCH_CELLS],
             used: [0; MAX_SEARCH_CELLS],
             weight: [0; MAX_SEARCH_CELLS],
-            ranked: false,
         }
     }
 
@@ -684,7 +720,6 @@ impl View {
                 self.weight[tile as usize & 63] = (pdb.shape().cells() as u64).pow(i as u32);
             }
         }
-        self.ranked |= !sparse && pdb.zero_index().is_none();
         self.pats.push(Pat {
             k: tiles.len(),
             tiles: t,
@@ -710,6 +745,7 @@ impl View {
         self.pos[..pos.len()].copy_from_slice(pos);
         for (t, &c) in pos.iter().enumerate() {
             self.slot[c as usize & 63] = self.item[t & 63];
+            self.at[c as usize & 63] = t as u8;
         }
         self.sum = 0;
         for (p, pat) in self.pats.iter().enumerate() {
@@ -728,27 +764,49 @@ impl View {
                     pat.entry_of(self.idx[p], self.used[p], self.pos[0])
                 }
                 (None, false) => {
-                    let (r, used) = pat.rank_used(&self.pos);
-                    pat.entry_of(r, used, self.pos[0])
+                    (self.idx[p], self.used[p]) = pat.rank_used(&self.pos);
+                    pat.entry_of(self.idx[p], self.used[p], self.pos[0])
                 }
             };
             self.sum += self.extra[p] as u32;
         }
     }
 
+    /// Pattern `p`'s index after its tile `t` slid from `from` to `to` (the blank's cell): the sparse index by the
+    /// tile's weight, the dense rank by [`View::dense_step`]; 0 for a zero-aware pattern, whose placement
+    /// [`View::child`] works out itself.
+    #[inline(always)]
+    fn index_after<const ZERO: bool, const LAYOUTS: u8>(
+        &self,
+        p: usize,
+        t: usize,
+        from: u8,
+        to: u8,
+    ) -> u64 {
+        let w = self.weight[t & 63];
+        if LAYOUTS == layouts::BLANK_CELL_BITS_32 || w != 0 {
+            return View::step_index(self.idx[p & 63], w, from, to);
+        }
+        if self.pats[p].zero::<ZERO>().is_some() {
+            return 0;
+        }
+        self.dense_step(p, t, from, to)
+    }
+
     /// The stored extra of pattern `p` (which must exist) after its tile `t` slid from `from` to `to`, the blank's
-    /// cell.
+    /// cell; `s` is the pattern's index there ([`View::index_after`]).
     ///
     /// `LAYOUTS` says which layouts the view's patterns may have ([`layouts`]): with one layout only, the
     /// branches on the layout are compiled out of the loop (24-puzzle instance 40 with the plain default: 5.16 G
     /// instructions against 5.55 G with them).
     #[inline(always)]
     fn child<const ZERO: bool, const LAYOUTS: u8>(
-        &mut self,
+        &self,
         p: usize,
         t: usize,
         from: u8,
         to: u8,
+        s: u64,
     ) -> u8 {
         let pat = &self.pats[p];
         let r = match pat.zero::<ZERO>() {
@@ -757,32 +815,42 @@ impl View {
                 z.at(&z.slid(&self.zs[p], &self.slot, i, from, to), from)
             }
             None => {
-                let w = self.weight[t & 63];
                 if LAYOUTS == layouts::BLANK_CELL_BITS_32 {
-                    // Every table sparse (`w` is not 0), the blank's bit by cell: no cells to keep.
-                    let s = View::step_index(self.idx[p & 63], w, from, to);
+                    // Every table sparse, the blank's bit by cell: no cells to keep.
                     return pat.blank_bit_entry::<LAYOUTS>(s, 0, from);
                 }
-                if w != 0 {
-                    let (s, used) = View::step(self.idx[p & 63], self.used[p & 63], w, from, to);
-                    if pat.bits::<LAYOUTS>() {
-                        return pat.blank_bit_entry::<LAYOUTS>(s, used, from);
-                    }
-                    pat.sparse_at::<LAYOUTS>(s, used, from)
-                } else if pat.bits::<LAYOUTS>() {
-                    self.pos[t & 63] = to;
-                    let (r, used) = pat.rank_used(&self.pos);
-                    self.pos[t & 63] = from;
-                    return pat.blank_bit_entry::<LAYOUTS>(r, used, from);
-                } else {
-                    self.pos[t & 63] = to;
-                    let r = pat.rank::<LAYOUTS>(&self.pos, from);
-                    self.pos[t & 63] = from;
-                    r
+                let used = self.used[p & 63] ^ (1u64 << (from & 63)) ^ (1u64 << (to & 63));
+                if pat.bits::<LAYOUTS>() {
+                    return pat.blank_bit_entry::<LAYOUTS>(s, used, from);
                 }
+                pat.sparse_at::<LAYOUTS>(s, used, from)
             }
         };
         pat.entry(r)
+    }
+
+    /// Starts loading the entry of plain pattern `p` at index `s` ([`View::index_after`]) into the caches: a hint,
+    /// nothing for a zero-aware pattern. In the blank-cell layout the line of the placement's first entry.
+    #[inline(always)]
+    fn prefetch_entry<const ZERO: bool, const LAYOUTS: u8>(&self, p: usize, s: u64) {
+        let pat = &self.pats[p];
+        if pat.zero::<ZERO>().is_some() {
+            return;
+        }
+        let byte = if pat.bits::<LAYOUTS>() {
+            let width =
+                if LAYOUTS == layouts::BLANK_BITS_32 || LAYOUTS == layouts::BLANK_CELL_BITS_32 {
+                    5
+                } else {
+                    pat.wide.1
+                };
+            (s << width) >> 3
+        } else if LAYOUTS == layouts::ANY && pat.free != 0 {
+            s.wrapping_mul(pat.free) >> 1
+        } else {
+            s >> 1
+        };
+        pat.words.prefetch_byte(byte as usize);
     }
 
     /// What pattern `p`'s extra changes by (wrapping) when it becomes `extra`; meaningless when there is no
@@ -792,24 +860,49 @@ impl View {
         extra.wrapping_sub(self.extra[p & 63])
     }
 
-    /// A sparse index `s` and cell set `used` after the pattern's tile of weight `w` ([`View::weight`]) slid from
-    /// `from` to `to`.
+    /// The dense rank of the plain pattern `p` after its tile `t` slid from `from` to `to`, from the rank before
+    /// ([`Pat::rank_used`]: `Σ (c_i - #{j < i : c_j < c_i}) w_i` over the pattern's tiles `i` on cells `c_i`).
+    /// Only the pattern's tiles on the cells strictly between `from` and `to` change a digit: none for a move
+    /// along a row; for a move of `d` cells down a column, each lowers tile `t`'s digit `d` by one when it comes
+    /// before `t` in the pattern, or raises its own digit by one when it comes after (up: the opposite). So a
+    /// child's rank costs a mask and a load or two instead of a population count and a multiply per tile.
     #[inline(always)]
-    fn step(s: u64, used: u64, w: u64, from: u8, to: u8) -> (u64, u64) {
-        (
-            View::step_index(s, w, from, to),
-            used ^ (1u64 << (from & 63)) ^ (1u64 << (to & 63)),
-        )
+    fn dense_step(&self, p: usize, t: usize, from: u8, to: u8) -> u64 {
+        let pat = &self.pats[p];
+        let i = self.item[t & 63] as usize;
+        let (lo, hi) = (from.min(to) as u32, from.max(to) as u32);
+        // The cells strictly between `lo` and `hi` that hold the pattern's tiles.
+        let mut between =
+            self.used[p & 63] & (((1u64 << ((hi - lo - 1) & 63)) - 1) << ((lo + 1) & 63));
+        let mut digit = u64::from(hi - lo);
+        let mut later = 0u64;
+        while between != 0 {
+            let c = between.trailing_zeros() as usize;
+            let j = self.item[self.at[c & 63] as usize & 63] as usize;
+            if j < i {
+                digit -= 1;
+            } else {
+                later += pat.weights[j.min(MAX_PATTERN - 1)];
+            }
+            between &= between - 1;
+        }
+        let change = digit * pat.weights[i.min(MAX_PATTERN - 1)] + later;
+        if from < to {
+            self.idx[p & 63] + change
+        } else {
+            self.idx[p & 63] - change
+        }
     }
 
-    /// [`View::step`]'s index alone.
+    /// A sparse index `s` after the pattern's tile of weight `w` ([`View::weight`]) slid from `from` to `to`.
     #[inline(always)]
     fn step_index(s: u64, w: u64, from: u8, to: u8) -> u64 {
         s.wrapping_add((to as u64).wrapping_sub(from as u64).wrapping_mul(w))
     }
 
     /// Tile `t` slid from `from` to `to`; `extra` is its pattern's stored extra there (`u8::MAX`: it has no
-    /// pattern). Returns what [`View::moved_back`] restores.
+    /// pattern) and `s` its pattern's index there ([`View::index_after`]). Returns what [`View::moved_back`]
+    /// restores: the extra and the index before.
     #[inline(always)]
     fn moved<const ZERO: bool, const LAYOUTS: u8>(
         &mut self,
@@ -817,30 +910,18 @@ impl View {
         from: u8,
         to: u8,
         extra: u8,
-    ) -> u8 {
-        if LAYOUTS != layouts::BLANK_CELL_BITS_32 && self.ranked {
-            self.pos[t & 63] = to;
-            self.pos[0] = from;
-        }
+        s: u64,
+    ) -> (u8, u64) {
         if extra == u8::MAX {
-            return u8::MAX;
+            return (u8::MAX, 0);
         }
         let p = self.owner[t & 63] as usize & 63;
         let saved = self.extra[p];
         self.sum = self.sum + extra as u32 - saved as u32;
         self.extra[p] = extra;
-        let w = self.weight[t & 63];
-        if LAYOUTS == layouts::BLANK_CELL_BITS_32 {
-            self.idx[p] = View::step_index(self.idx[p], w, from, to);
-        } else if w != 0 {
-            (self.idx[p], self.used[p]) = View::step(self.idx[p], self.used[p], w, from, to);
-        }
-        if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
-            let i = self.item[t & 63];
-            self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, from, to);
-            self.slot[to as usize & 63] = i;
-        }
-        saved
+        let index = self.idx[p];
+        self.place::<ZERO, LAYOUTS>(p, t, from, to, s);
+        (saved, index)
     }
 
     /// Undoes [`View::moved`] (same tile and cells, and what it returned).
@@ -850,28 +931,38 @@ impl View {
         t: usize,
         from: u8,
         to: u8,
-        saved: u8,
+        (saved, index): (u8, u64),
     ) {
-        if LAYOUTS != layouts::BLANK_CELL_BITS_32 && self.ranked {
-            self.pos[t & 63] = from;
-            self.pos[0] = to;
-        }
         if saved == u8::MAX {
             return;
         }
         let p = self.owner[t & 63] as usize & 63;
         self.sum = self.sum + saved as u32 - self.extra[p] as u32;
         self.extra[p] = saved;
-        let w = self.weight[t & 63];
-        if LAYOUTS == layouts::BLANK_CELL_BITS_32 {
-            self.idx[p] = View::step_index(self.idx[p], w, to, from);
-        } else if w != 0 {
-            (self.idx[p], self.used[p]) = View::step(self.idx[p], self.used[p], w, to, from);
-        }
+        self.place::<ZERO, LAYOUTS>(p, t, to, from, index);
+    }
+
+    /// Pattern `p`'s kept placement after its tile `t` slid from `from` to `to`: its index `s` and cells, or its
+    /// zero-aware placement.
+    #[inline(always)]
+    fn place<const ZERO: bool, const LAYOUTS: u8>(
+        &mut self,
+        p: usize,
+        t: usize,
+        from: u8,
+        to: u8,
+        s: u64,
+    ) {
         if let Some(z) = self.pats.get(p).and_then(|pat| pat.zero::<ZERO>()) {
             let i = self.item[t & 63];
-            self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, to, from);
-            self.slot[from as usize & 63] = i;
+            self.zs[p] = z.slid(&self.zs[p], &self.slot, i as usize, from, to);
+            self.slot[to as usize & 63] = i;
+            return;
+        }
+        self.idx[p & 63] = s;
+        if LAYOUTS != layouts::BLANK_CELL_BITS_32 {
+            self.used[p & 63] ^= (1u64 << (from & 63)) ^ (1u64 << (to & 63));
+            self.at[to as usize & 63] = t as u8;
         }
     }
 }
@@ -894,6 +985,13 @@ pub struct PdbEval<const ZERO: bool = true, const LAYOUTS: u8 = { layouts::ANY }
     transpose: [u8; MAX_SEARCH_CELLS],
     /// The mixed sums (when on).
     mixed: Mixed,
+    /// The search works out every child's indices and starts their loads before probing the first
+    /// ([`Eval::looks_ahead`]): whenever a pattern is not zero-aware in the region layout. Against probing
+    /// each child with its own indices (6 December 2026, the same nodes): Korf's 100 with zb7-8 0.118-0.124 s
+    /// against 0.136-0.138, with 7-8 0.181-0.188 against 0.197-0.203, with the default zb6-6-3 0.725-0.730
+    /// against 0.730-0.748; 24-puzzle instances 40, 38, 25 and 44 side by side 8.37 and 8.58 s against 8.84 and
+    /// 9.53.
+    ahead: bool,
 }
 
 /// Most sums [`Mixed`] keeps (one byte lane each of [`Lanes`]).
@@ -1346,6 +1444,8 @@ impl<const ZERO: bool, const LAYOUTS: u8> PdbEval<ZERO, LAYOUTS> {
         } else {
             Mixed::off()
         };
+        // Zero-aware placements in the region layout are worked out in the probe itself: nothing ahead.
+        let ahead = direct.pats.iter().any(|p| p.zero.is_none());
         Ok(PdbEval {
             n: g.n,
             md: Manhattan::new(g),
@@ -1353,7 +1453,70 @@ impl<const ZERO: bool, const LAYOUTS: u8> PdbEval<ZERO, LAYOUTS> {
             reflected,
             transpose,
             mixed,
+            ahead,
         })
+    }
+}
+
+impl<const ZERO: bool, const LAYOUTS: u8> PdbEval<ZERO, LAYOUTS> {
+    /// [`Eval::probe`], with the indices [`Eval::ahead`] worked out for the move when given.
+    #[inline(always)]
+    fn probe_from(
+        &mut self,
+        t: u8,
+        from: u8,
+        to: u8,
+        budget: u32,
+        ahead: Option<PdbAhead>,
+    ) -> (u32, PdbProbe) {
+        let i = t as usize & 63;
+        let md = self.md.probe(t, from, to, budget).0;
+        let away = u8::from(md > self.md.h());
+        let mut at = ahead.unwrap_or_default();
+        let p = self.direct.owner[i] as usize;
+        let mut e = u8::MAX;
+        let mut sum = self.direct.sum;
+        if p < self.direct.pats.len() {
+            if ahead.is_none() {
+                at.s = self.direct.index_after::<ZERO, LAYOUTS>(p, i, from, to);
+            }
+            e = self.direct.child::<ZERO, LAYOUTS>(p, i, from, to, at.s);
+            sum = sum + e as u32 - self.direct.extra[p & 63] as u32;
+        }
+        let mut re = u8::MAX;
+        let mut rsum = self.reflected.sum;
+        if md + 2 * sum <= budget {
+            let rp = self.reflected.owner[i] as usize;
+            if rp < self.reflected.pats.len() {
+                let (tf, tt) = (
+                    self.transpose[from as usize & 63],
+                    self.transpose[to as usize & 63],
+                );
+                if ahead.is_none() {
+                    at.rs = self.reflected.index_after::<ZERO, LAYOUTS>(rp, i, tf, tt);
+                }
+                re = self.reflected.child::<ZERO, LAYOUTS>(rp, i, tf, tt, at.rs);
+                rsum = rsum + re as u32 - self.reflected.extra[rp & 63] as u32;
+            }
+            // The mixed sums only raise the estimate: a child the two whole sums put over the budget needs none.
+            // For the others they are worked out every time: skipping them when they cannot pass the whole sums
+            // or the budget (a test on the most a sum can rise) took more time than it saved (24-puzzle, 1.06 and
+            // 1.02 times on 40, 38, 25 and 44), the branch being hard to predict.
+            let whole = sum.max(rsum);
+            if self.mixed.on && md + 2 * whole <= budget {
+                let sums = self.mixed.moved(
+                    p,
+                    self.direct.change(p, e),
+                    rp,
+                    self.reflected.change(rp, re),
+                );
+                return (
+                    md + 2 * whole.max(sums.max() as u32),
+                    PdbProbe { e, re, away, at },
+                );
+            }
+        }
+        (md + 2 * sum.max(rsum), PdbProbe { e, re, away, at })
     }
 }
 
@@ -1367,6 +1530,9 @@ pub struct PdbProbe {
     /// 1 when the move takes its tile away from its goal cell (the Manhattan distance grows), else 0: the
     /// tie-break ([`Eval::tie_break`]).
     away: u8,
+    /// The moved tile's pattern's indices after the move, directly and reflected, as [`PdbAhead`]: moving into
+    /// the child keeps them rather than work them out again.
+    at: PdbAhead,
 }
 
 impl Default for PdbProbe {
@@ -1375,8 +1541,17 @@ impl Default for PdbProbe {
             e: u8::MAX,
             re: u8::MAX,
             away: 0,
+            at: PdbAhead::default(),
         }
     }
+}
+
+/// What [`PdbEval`] works out for a move before its node's children are probed ([`Eval::Ahead`]): the moved tile's
+/// pattern's index after the move, directly and reflected (0 where the tile has no pattern or a zero-aware one).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PdbAhead {
+    s: u64,
+    rs: u64,
 }
 
 /// What [`PdbEval`] restores when it takes a move back ([`Eval::Undo`]).
@@ -1387,6 +1562,8 @@ pub struct PdbUndo {
     b: u8,
     /// The mixed sums before the move (restored as they were: no second update on the way back).
     sums: Lanes,
+    /// The moved tile's pattern's indices before the move, directly and reflected.
+    before: PdbAhead,
 }
 
 impl Default for PdbUndo {
@@ -1395,6 +1572,7 @@ impl Default for PdbUndo {
             a: u8::MAX,
             b: u8::MAX,
             sums: Lanes::from_bytes([0; MIXED_SUMS]),
+            before: PdbAhead::default(),
         }
     }
 }
@@ -1402,6 +1580,7 @@ impl Default for PdbUndo {
 impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
     type Undo = PdbUndo;
     type Probe = PdbProbe;
+    type Ahead = PdbAhead;
     const INCONSISTENT: bool = true;
 
     fn reset(&mut self, pos: &[u8]) {
@@ -1433,53 +1612,52 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
     }
 
     /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
-    /// never entered, so its probe is never pushed. The search probes a node's children one after the other: the
-    /// processor already runs ahead into the next child's lookup while one
-    /// waits, and the three passes over the children that issued every load first cost 5 % more instructions for
-    /// no gain (measured 3 December 2026: 0.95 of the time on the 24-puzzle, 0.94 on Korf's 100 with 6-6-3).
+    /// never entered, so its probe is never pushed. Without [`Eval::ahead`] the search probes a node's children one
+    /// after the other, and the processor runs ahead into the next child's lookup while one waits: the three
+    /// passes over the children that issued every load first cost 5 % more instructions for no gain (measured 3
+    /// December 2026: 0.95 of the time on the 24-puzzle, 0.94 on Korf's 100 with 6-6-3).
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, PdbProbe) {
+        self.probe_from(t, from, to, budget, None)
+    }
+
+    #[inline(always)]
+    fn looks_ahead(&self) -> bool {
+        self.ahead
+    }
+
+    /// The moved tile's pattern's indices after the move, directly and reflected, each entry's load started.
+    #[inline(always)]
+    fn ahead(&self, t: u8, from: u8, to: u8) -> PdbAhead {
         let i = t as usize & 63;
-        let md = self.md.probe(t, from, to, budget).0;
-        let away = u8::from(md > self.md.h());
+        let mut at = PdbAhead::default();
         let p = self.direct.owner[i] as usize;
-        let mut e = u8::MAX;
-        let mut sum = self.direct.sum;
         if p < self.direct.pats.len() {
-            e = self.direct.child::<ZERO, LAYOUTS>(p, i, from, to);
-            sum = sum + e as u32 - self.direct.extra[p & 63] as u32;
+            at.s = self.direct.index_after::<ZERO, LAYOUTS>(p, i, from, to);
+            self.direct.prefetch_entry::<ZERO, LAYOUTS>(p, at.s);
         }
-        let mut re = u8::MAX;
-        let mut rsum = self.reflected.sum;
-        if md + 2 * sum <= budget {
-            let rp = self.reflected.owner[i] as usize;
-            if rp < self.reflected.pats.len() {
-                let (tf, tt) = (
-                    self.transpose[from as usize & 63],
-                    self.transpose[to as usize & 63],
-                );
-                re = self.reflected.child::<ZERO, LAYOUTS>(rp, i, tf, tt);
-                rsum = rsum + re as u32 - self.reflected.extra[rp & 63] as u32;
-            }
-            // The mixed sums only raise the estimate: a child the two whole sums put over the budget needs none.
-            // For the others they are worked out every time: skipping them when they cannot pass the whole sums
-            // or the budget (a test on the most a sum can rise) took more time than it saved (24-puzzle, 1.06 and
-            // 1.02 times on 40, 38, 25 and 44), the branch being hard to predict.
-            let whole = sum.max(rsum);
-            if self.mixed.on && md + 2 * whole <= budget {
-                let sums = self.mixed.moved(
-                    p,
-                    self.direct.change(p, e),
-                    rp,
-                    self.reflected.change(rp, re),
-                );
-                return (
-                    md + 2 * whole.max(sums.max() as u32),
-                    PdbProbe { e, re, away },
-                );
-            }
+        let rp = self.reflected.owner[i] as usize;
+        if rp < self.reflected.pats.len() {
+            let (tf, tt) = (
+                self.transpose[from as usize & 63],
+                self.transpose[to as usize & 63],
+            );
+            at.rs = self.reflected.index_after::<ZERO, LAYOUTS>(rp, i, tf, tt);
+            self.reflected.prefetch_entry::<ZERO, LAYOUTS>(rp, at.rs);
         }
-        (md + 2 * sum.max(rsum), PdbProbe { e, re, away })
+        at
+    }
+
+    #[inline(always)]
+    fn probe_ahead(
+        &mut self,
+        t: u8,
+        from: u8,
+        to: u8,
+        budget: u32,
+        ahead: PdbAhead,
+    ) -> (u32, PdbProbe) {
+        self.probe_from(t, from, to, budget, Some(ahead))
     }
 
     /// Of two children with the same estimate, the one whose tile moves toward its goal cell first: its Manhattan
@@ -1509,10 +1687,17 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
                     .change(self.reflected.owner[i] as usize, probe.re),
             );
         }
+        let (a, s) = self
+            .direct
+            .moved::<ZERO, LAYOUTS>(i, from, to, probe.e, probe.at.s);
+        let (b, rs) = self
+            .reflected
+            .moved::<ZERO, LAYOUTS>(i, tf, tt, probe.re, probe.at.rs);
         PdbUndo {
-            a: self.direct.moved::<ZERO, LAYOUTS>(i, from, to, probe.e),
-            b: self.reflected.moved::<ZERO, LAYOUTS>(i, tf, tt, probe.re),
+            a,
+            b,
             sums,
+            before: PdbAhead { s, rs },
         }
     }
 
@@ -1525,9 +1710,10 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
             self.transpose[to as usize & 63],
         );
         self.mixed.sums = undo.sums;
-        self.direct.moved_back::<ZERO, LAYOUTS>(i, from, to, undo.a);
+        self.direct
+            .moved_back::<ZERO, LAYOUTS>(i, from, to, (undo.a, undo.before.s));
         self.reflected
-            .moved_back::<ZERO, LAYOUTS>(i, tf, tt, undo.b);
+            .moved_back::<ZERO, LAYOUTS>(i, tf, tt, (undo.b, undo.before.rs));
     }
 }
 
@@ -1560,6 +1746,7 @@ impl<const ZERO: bool, const LAYOUTS: u8> PdbMax<ZERO, LAYOUTS> {
 impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
     type Undo = [PdbUndo; MAX_PARTITIONS];
     type Probe = [PdbProbe; MAX_PARTITIONS];
+    type Ahead = [PdbAhead; MAX_PARTITIONS];
     const INCONSISTENT: bool = true;
 
     fn reset(&mut self, pos: &[u8]) {
@@ -1592,6 +1779,43 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
         let mut h = 0;
         for (p, e) in probes.iter_mut().zip(&mut self.evals) {
             let (he, pe) = e.probe(t, from, to, budget);
+            *p = pe;
+            h = h.max(he);
+            if h > budget {
+                break;
+            }
+        }
+        (h, probes)
+    }
+
+    #[inline(always)]
+    fn looks_ahead(&self) -> bool {
+        self.evals.iter().any(|e| e.looks_ahead())
+    }
+
+    #[inline(always)]
+    fn ahead(&self, t: u8, from: u8, to: u8) -> Self::Ahead {
+        let mut ahead = [PdbAhead::default(); MAX_PARTITIONS];
+        for (a, e) in ahead.iter_mut().zip(&self.evals) {
+            *a = e.ahead(t, from, to);
+        }
+        ahead
+    }
+
+    /// As [`PdbMax::probe`](Eval::probe), each partition with its indices.
+    #[inline(always)]
+    fn probe_ahead(
+        &mut self,
+        t: u8,
+        from: u8,
+        to: u8,
+        budget: u32,
+        ahead: Self::Ahead,
+    ) -> (u32, Self::Probe) {
+        let mut probes = [PdbProbe::default(); MAX_PARTITIONS];
+        let mut h = 0;
+        for ((p, e), a) in probes.iter_mut().zip(&mut self.evals).zip(ahead) {
+            let (he, pe) = e.probe_ahead(t, from, to, budget, a);
             *p = pe;
             h = h.max(he);
             if h > budget {

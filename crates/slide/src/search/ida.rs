@@ -204,7 +204,8 @@ impl<E: Eval> Ida<'_, '_, E> {
     /// ties as [`Eval::tie_break`] orders them. Pattern databases are admissible but not always consistent, so both
     /// directions of pathmax (BPMX) apply: a child's estimate is at least its parent's minus one, and a parent's at
     /// least any child's minus one; a raised estimate that passes the bound prunes the node's remaining children,
-    /// the ones not yet probed included.
+    /// the ones not yet probed included. A heuristic that looks ahead ([`Eval::looks_ahead`]) first works out
+    /// every child's table indices and starts their loads, so that the reads of large databases overlap.
     fn dfs(&mut self, depth: u32, s: u16, mut h: u32) -> u32 {
         // `h` is at least the heuristic's estimate and admissible (pathmax keeps both), and an estimate is 0 at the
         // goal only: so `h` is 0 exactly at the goal, with no call into the heuristic.
@@ -231,7 +232,20 @@ impl<E: Eval> Ida<'_, '_, E> {
         } else {
             u32::MAX
         };
-        // The children: every move the pruning automaton accepts (never the one back), each probed as it comes.
+        // Looking ahead ([`Eval::ahead`]): every child's indices first, their loads started, so that the loads
+        // overlap. `ahead[j]` is written for the children the pruning automaton accepts, the very ones probed
+        // below, and read for those only; left uninitialised otherwise, as `inside` is.
+        let looks = self.eval.looks_ahead();
+        let mut ahead = [MaybeUninit::<E::Ahead>::uninit(); 4];
+        if looks {
+            for j in 0..deg {
+                let c = nbrs[j];
+                if self.fsm.step(s, dirs[j]) != DEAD {
+                    ahead[j & 3].write(self.eval.ahead(self.tiles[c as usize & 63], c, b));
+                }
+            }
+        }
+        // The children: every move the pruning automaton accepts (never the one back), each probed in turn.
         // A child whose estimate raises this node's past the bound (pathmax) ends the node there, its later
         // siblings not probed.
         // `inside[..k]` holds the children within the bound: written before `k` counts them, and never read past
@@ -245,7 +259,14 @@ impl<E: Eval> Ida<'_, '_, E> {
             if sc == DEAD {
                 continue;
             }
-            let (mut hc, probe) = self.eval.probe(self.tiles[c as usize & 63], c, b, budget);
+            let t = self.tiles[c as usize & 63];
+            let (mut hc, probe) = if looks {
+                // SAFETY: written above for this child: the automaton accepted the same move from the same state.
+                let a = unsafe { ahead[j & 3].assume_init() };
+                self.eval.probe_ahead(t, c, b, budget, a)
+            } else {
+                self.eval.probe(t, c, b, budget)
+            };
             self.nodes += 1;
             if E::INCONSISTENT {
                 hc = hc.max(h.saturating_sub(1));

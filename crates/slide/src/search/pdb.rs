@@ -101,10 +101,11 @@
 //! [`PdbIndex::Sparse`] numbers a placement by its tiles' cells as base-`n` digits, `c_0 + c_1 n + ... +
 //! c_(k-1) n^(k-1)`, instead of its rank among the `n! / (n - k)!` placements: `n^k` entries, those with two tiles on
 //! one cell never read. A move of tile `i` from cell `a` to `b` adds `(b - a) n^i`, so the search keeps each
-//! pattern's index move by move and a child's lookup costs a multiply-add where the rank costs a population count
-//! and a multiply per tile (a third of the search's instructions). The table is 1.9 times the dense one for 6 tiles
-//! of the 24-puzzle (122 MB), 2.9 times for 6 of the 15-puzzle (8.4 MB); the blank-cell layout takes it too
-//! (`sparse index * (n - k) + d`). [`Pdb::sparse`] makes it from the dense database in one parallel pass (7 s of
+//! pattern's index move by move and a child's lookup costs a multiply-add where the rank cost a population count
+//! and a multiply per tile (a third of the search's instructions; since 6 December 2026 the dense rank is kept
+//! move by move as well, a move changing it only through the pattern's tiles it passes: a mask and a short loop).
+//! The table is 1.9 times the dense one for 6 tiles of the 24-puzzle (122 MB), 2.9 times for 6 of the 15-puzzle
+//! (8.4 MB); the blank-cell layout takes it too (`sparse index * (n - k) + d`). [`Pdb::sparse`] makes it from the dense database in one parallel pass (7 s of
 //! wall time for the 24-puzzle's four); the solver takes it where it has at most [`SPARSE_MAX_ENTRIES`] entries,
 //! or as many bytes for the blank-bit layout's wider entries, or at most [`SPARSE_MAX_WIDE_BYTES`] and twice the
 //! dense table's bytes (the 24-puzzle's blank-bit 6 tiles) (files of kind `spdb`, mapped like the dense ones,
@@ -1285,7 +1286,7 @@ pub enum IndexChoice {
     /// most [`SPARSE_MAX_WIDE_BYTES`] (1 GiB) and at most twice the dense table's; dense elsewhere (the default).
     #[default]
     Auto,
-    /// Dense everywhere: the smallest tables, ranked at each lookup.
+    /// Dense everywhere: the smallest tables, by rank.
     Dense,
     /// Sparse wherever the layout has a sparse form (not the region layout) and the build fits the memory budget:
     /// for example the 24-puzzle's `zcdefault` in 9.3 GB instead of 4.85 GB.
