@@ -84,60 +84,44 @@ fn check_exhaustively<E: Eval>(shape: Shape, eval: &mut E, name: &str, consisten
         // The children probed with a budget, as the search probes them: exact within the budget (and pushed as
         // such), over it when not; the state unchanged.
         for budget in [u32::MAX, h + 1, h.saturating_sub(1)] {
-            // Looking ahead, as the search does: every child's `ahead` first, then each probed with its own.
+            // Looking ahead, as the search does: every child's `ahead` first, then each probed with its own; and
+            // each probed without it. Both must give the same estimate and a probe that pushes alike.
             let aheads: Vec<_> = children
                 .iter()
                 .map(|&(t, c, _)| eval.ahead(t, c, b as u8))
                 .collect();
             for (&(t, c, h2), &a) in children.iter().zip(&aheads) {
-                let (hp, probe) = eval.probe_ahead(t, c, b as u8, budget, a);
-                assert_eq!(eval.h(), h, "{name}: a probe changed the state at {pos:?}");
+                let with = eval.probe_ahead(t, c, b as u8, budget, a);
+                let without = eval.probe(t, c, b as u8, budget);
                 assert_eq!(
-                    hp,
-                    eval.probe(t, c, b as u8, budget).0,
+                    with.0, without.0,
                     "{name}: probing with what ahead found differs at {pos:?}, tile {t}"
                 );
-                if h2 <= budget {
-                    assert_eq!(hp, h2, "{name}: a probe ahead differs at {pos:?}, tile {t}");
-                    let undo = eval.push_probed(t, c, b as u8, probe);
-                    assert_eq!(
-                        eval.h(),
-                        h2,
-                        "{name}: push of a probe ahead differs at {pos:?}"
-                    );
-                    eval.pop(t, c, b as u8, undo);
-                    assert_eq!(
-                        eval.h(),
-                        h,
-                        "{name}: pop after a probe ahead did not restore"
-                    );
-                }
-            }
-            for &(t, c, h2) in &children {
-                let (hp, probe) = eval.probe(t, c, b as u8, budget);
-                assert_eq!(eval.h(), h, "{name}: a probe changed the state at {pos:?}");
-                if h2 <= budget {
-                    assert_eq!(
-                        hp, h2,
-                        "{name}: a budgeted probe differs at {pos:?}, tile {t}"
-                    );
-                    let undo = eval.push_probed(t, c, b as u8, probe);
-                    assert_eq!(
-                        eval.h(),
-                        h2,
-                        "{name}: push of a budgeted probe differs at {pos:?}"
-                    );
-                    eval.pop(t, c, b as u8, undo);
-                    assert_eq!(
-                        eval.h(),
-                        h,
-                        "{name}: pop after a budgeted probe did not restore"
-                    );
-                } else {
-                    assert!(
+                for (hp, probe) in [with, without] {
+                    assert_eq!(eval.h(), h, "{name}: a probe changed the state at {pos:?}");
+                    if h2 <= budget {
+                        assert_eq!(
+                            hp, h2,
+                            "{name}: a budgeted probe differs at {pos:?}, tile {t}"
+                        );
+                        let undo = eval.push_probed(t, c, b as u8, probe);
+                        assert_eq!(
+                            eval.h(),
+                            h2,
+                            "{name}: push of a budgeted probe differs at {pos:?}"
+                        );
+                        eval.pop(t, c, b as u8, undo);
+                        assert_eq!(
+                            eval.h(),
+                            h,
+                            "{name}: pop after a budgeted probe did not restore"
+                        );
+                    } else {
+                        assert!(
                         hp > budget && hp <= h2,
                         "{name}: a probe over the budget gave {hp} (exact {h2}, budget {budget})"
                     );
+                    }
                 }
             }
         }
