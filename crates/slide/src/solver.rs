@@ -314,7 +314,7 @@ pub fn pdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     let n = shape.cells();
     let placements = crate::exact::rank::PartialRanker::new(n, k).map_or(u64::MAX, |r| r.size());
     if k + 2 <= n {
-        if let Ok(z) = crate::search::pdb::ZeroIndex::new(shape, k) {
+        if let Ok(z) = crate::search::pdb::ZeroIndex::shared(shape, k) {
             if let Some(bytes) = crate::search::pdb::byte_build_taken(shape, k, false, budget) {
                 return bytes;
             }
@@ -334,7 +334,8 @@ pub fn zpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     if let Some(bytes) = crate::search::pdb::byte_build_taken(shape, k, true, budget) {
         return bytes;
     }
-    crate::search::pdb::ZeroIndex::new(shape, k).map_or(u64::MAX, |z| z.size() / 4 + z.size() / 2)
+    crate::search::pdb::ZeroIndex::shared(shape, k)
+        .map_or(u64::MAX, |z| z.size() / 4 + z.size() / 2)
 }
 
 /// Memory a zero-aware pattern database in the blank-cell layout ([`Pdb::zero_cells`]) needs under `budget`: the
@@ -342,7 +343,7 @@ pub fn zpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
 /// that is more (`u64::MAX` when the pattern is too large to index).
 pub fn zcpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     let (Ok(z), Some(ranker)) = (
-        crate::search::pdb::ZeroIndex::new(shape, k),
+        crate::search::pdb::ZeroIndex::shared(shape, k),
         crate::exact::rank::PartialRanker::new(shape.cells(), k),
     ) else {
         return u64::MAX;
@@ -363,7 +364,7 @@ const READ_IN_ABOVE: u64 = 256 << 20;
 /// that is more (`u64::MAX` when the pattern is too large to index).
 pub fn zbpdb_build_bytes(shape: Shape, k: usize, budget: Option<u64>) -> u64 {
     let (Ok(z), Some(ranker), Some(bits)) = (
-        crate::search::pdb::ZeroIndex::new(shape, k),
+        crate::search::pdb::ZeroIndex::shared(shape, k),
         crate::exact::rank::PartialRanker::new(shape.cells(), k),
         PdbLayout::ZeroBits.bits(shape.cells(), k),
     ) else {
@@ -1867,7 +1868,7 @@ impl Solver {
                 let index = self.pdb_index(shape, k, layout);
                 // Only the region layout's entries count the regions (the index is a pass over the subsets).
                 let zero = match layout {
-                    PdbLayout::Zero => crate::search::pdb::ZeroIndex::new(shape, k)
+                    PdbLayout::Zero => crate::search::pdb::ZeroIndex::shared(shape, k)
                         .ok()
                         .map(|z| z.size()),
                     _ => None,
@@ -1979,7 +1980,7 @@ impl Solver {
         let zero = match layout {
             PdbLayout::Plain => None,
             PdbLayout::Zero | PdbLayout::ZeroCells | PdbLayout::ZeroBits => {
-                Some(crate::search::pdb::ZeroIndex::new(shape, cells.len())?.size())
+                Some(crate::search::pdb::ZeroIndex::shared(shape, cells.len())?.size())
             }
         };
         let len = index

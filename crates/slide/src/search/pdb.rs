@@ -527,6 +527,40 @@ pub struct ZeroIndex {
 const MAX_REGION_TABLE: u64 = 1 << 25;
 
 impl ZeroIndex {
+    /// [`ZeroIndex::new`], made once per process for each shape and `k` and shared: the solver asks for it to
+    /// estimate a build's memory and to read or build each database, and making it is a flood fill of every
+    /// subset of cells (43 ms for 6 tiles of the 24-puzzle, 2 ms for 6 of the 15-puzzle). Each kept index stays
+    /// for the process: 10 MB for 6 tiles of 5 × 5, at most the 32 MiB of region table [`ZeroIndex::new`] allows
+    /// and the order table of `k! * k` bytes.
+    ///
+    /// ```
+    /// use slide::engine::pdb::ZeroIndex;
+    /// let shape = slide::Shape::new(3, 3)?;
+    /// let a = ZeroIndex::shared(shape, 4)?;
+    /// assert!(std::sync::Arc::ptr_eq(&a, &ZeroIndex::shared(shape, 4)?));
+    /// assert_eq!(a.size(), ZeroIndex::new(shape, 4)?.size());
+    /// # Ok::<(), slide::Error>(())
+    /// ```
+    pub fn shared(shape: Shape, k: usize) -> Result<Arc<ZeroIndex>> {
+        type Made =
+            std::sync::Mutex<std::collections::HashMap<(usize, usize, usize), Arc<ZeroIndex>>>;
+        static MADE: std::sync::OnceLock<Made> = std::sync::OnceLock::new();
+        let made = MADE.get_or_init(Default::default);
+        let key = (shape.rows(), shape.cols(), k);
+        // A poisoned lock only means a thread panicked while holding it: the map is still whole.
+        if let Some(z) = made.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(z.clone());
+        }
+        // Made outside the lock (it runs on rayon's threads); two threads may both make it, and one is kept.
+        let z = Arc::new(ZeroIndex::new(shape, k)?);
+        Ok(made
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key)
+            .or_insert(z)
+            .clone())
+    }
+
     /// The index of `k`-tile zero-aware databases on `shape` (at most 64 cells, `1 <= k < cells`).
     pub fn new(shape: Shape, k: usize) -> Result<ZeroIndex> {
         let n = shape.cells();
@@ -1110,7 +1144,7 @@ pub const BYTE_BUILD_BUDGET: u64 = 8 << 30;
 /// (the zero-aware one's when `zero_aware`, else the plain one's, per placement), and the build's order table
 /// (`k! * k` bytes). For 8 tiles of the 15-puzzle: 1.43 GB + 259 MB.
 pub fn byte_build_bytes(shape: Shape, k: usize, zero_aware: bool) -> Option<u64> {
-    let z = ZeroIndex::new(shape, k).ok()?;
+    let z = ZeroIndex::shared(shape, k).ok()?;
     let out = if zero_aware {
         z.size()
     } else {
@@ -1466,7 +1500,7 @@ impl Pdb {
         budget: Option<u64>,
         progress: &dyn Progress,
     ) -> Result<Pdb> {
-        if cells.len() + 2 <= shape.cells() && ZeroIndex::new(shape, cells.len()).is_ok() {
+        if cells.len() + 2 <= shape.cells() && ZeroIndex::shared(shape, cells.len()).is_ok() {
             if byte_build_taken(shape, cells.len(), false, budget).is_some() {
                 return Pdb::build_bytes(shape, cells, blank, false, progress);
             }
@@ -1669,7 +1703,7 @@ impl Pdb {
         zero_aware: bool,
         progress: &dyn Progress,
     ) -> Result<Pdb> {
-        let index = Arc::new(ZeroIndex::new(shape, cells.len())?);
+        let index = ZeroIndex::shared(shape, cells.len())?;
         let space = ZeroBuildSpace::new(shape, cells, blank, index.clone())?;
         let label = format!(
             "{}PDB {shape} {}-tile",
@@ -1793,7 +1827,7 @@ impl Pdb {
         progress: &dyn Progress,
     ) -> Result<Pdb> {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-        let index = Arc::new(ZeroIndex::new(shape, cells.len())?);
+        let index = ZeroIndex::shared(shape, cells.len())?;
         let space = ZeroSpace::new(shape, cells, blank, index.clone())?;
         let label = format!("zero-aware PDB {shape} {}-tile", cells.len());
         let k = cells.len();
@@ -1902,7 +1936,7 @@ impl Pdb {
         let ranker = PartialRanker::new(shape.cells(), cells.len())
             .ok_or_else(|| Error::Cache("pattern does not fit".into()))?;
         let zero = if layout == PdbLayout::Zero {
-            Some(Arc::new(ZeroIndex::new(shape, cells.len())?))
+            Some(ZeroIndex::shared(shape, cells.len())?)
         } else {
             None
         };
