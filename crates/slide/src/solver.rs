@@ -617,7 +617,11 @@ impl Solver {
     /// `zbpdb` and their sparse forms) are still read into the process's own memory: `Some(256 MiB)` by default,
     /// since their random lookups are slower from a mapping: zb7-8's 1.6 times right after the build, and the 5 × 5
     /// default pair's 5.9 GB, two processes at once on Korf & Felner's 40, 38, 25 and 44, 1.11 to 1.54 times their
-    /// search time read in (3 pairs of runs, 5 December 2026; system time for the page faults). `None` maps them
+    /// search time read in (3 pairs of runs, 5 December 2026; system time for the page faults). Since a file not
+    /// yet checked is read back into the page cache as huge pages (6 December 2026), the gap is small: the pair's
+    /// four instances alone 7.57 to 7.95 s mapped against 7.71 to 7.83 s read in, two processes at once 1.03 times
+    /// (4 rounds), Korf's 100 with zb7-8 and with zc7-8 the same; a mapped start takes 0.05 s where reading in the
+    /// 5.9 GB takes 4 to 7 s. `None` maps them
     /// whatever their size: for many processes on one machine, which then share one copy instead of one each —
     /// the 5 × 5 default's `zbdefault` is 3.9 GB per process read in (the Python package asks for this with its
     /// mapped files, for slide.ray's workers).
