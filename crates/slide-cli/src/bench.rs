@@ -138,7 +138,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
             .map(|p| p.bytes())
             .sum::<usize>();
     }
-    if !mtm && spec.is_some() {
+    if !mtm {
         // IDA*'s move-pruning automaton is compiled once per process (about 7 ms here): a one-time cost, like
         // the databases, kept out of the search time (before 6 December 2026 the first search paid it).
         let _ = slide::engine::pruning::MovePruner::global();

@@ -624,7 +624,7 @@ impl Solver {
     /// 5.9 GB takes 4 to 7 s. `None` maps them
     /// whatever their size: for many processes on one machine, which then share one copy instead of one each —
     /// the 5 × 5 default's `zbdefault` is 3.9 GB per process read in (the Python package asks for this with its
-    /// mapped files, for slide.ray's workers).
+    /// mapped files, for slide.ray's workers, and the command line for every command but `bench`).
     ///
     /// ```
     /// use slide::{CacheDir, NoProgress, Solver};

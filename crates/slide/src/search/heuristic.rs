@@ -1612,10 +1612,11 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbEval<ZERO, LAYOUTS> {
     }
 
     /// The reflected lookup is skipped when the direct one already puts the child over `budget`: such a child is
-    /// never entered, so its probe is never pushed. Without [`Eval::ahead`] the search probes a node's children one
-    /// after the other, and the processor runs ahead into the next child's lookup while one waits: the three
-    /// passes over the children that issued every load first cost 5 % more instructions for no gain (measured 3
-    /// December 2026: 0.95 of the time on the 24-puzzle, 0.94 on Korf's 100 with 6-6-3).
+    /// never entered, so its probe is never pushed. A first try at issuing every child's loads before probing (3
+    /// December 2026: three passes over the children, every index worked out twice) cost 5 % more instructions
+    /// for no gain on the 24-puzzle and on Korf's 100 with 6-6-3; the look-ahead since 6 December
+    /// ([`Eval::ahead`]) hands its indices to the probe and on into the child, and gains where the tables are
+    /// large and dense (Korf's 100 with zb7-8: 0.88 times the time; see the `ahead` field).
     #[inline(always)]
     fn probe(&mut self, t: u8, from: u8, to: u8, budget: u32) -> (u32, PdbProbe) {
         self.probe_from(t, from, to, budget, None)
@@ -1726,6 +1727,8 @@ pub const MAX_PARTITIONS: usize = 4;
 #[derive(Debug, Clone)]
 pub struct PdbMax<const ZERO: bool = true, const LAYOUTS: u8 = { layouts::ANY }> {
     evals: Vec<PdbEval<ZERO, LAYOUTS>>,
+    /// Some partition looks ahead ([`Eval::looks_ahead`]), worked out once: the search asks at every node.
+    ahead: bool,
 }
 
 impl<const ZERO: bool, const LAYOUTS: u8> PdbMax<ZERO, LAYOUTS> {
@@ -1739,7 +1742,8 @@ impl<const ZERO: bool, const LAYOUTS: u8> PdbMax<ZERO, LAYOUTS> {
                 ),
             });
         }
-        Ok(PdbMax { evals })
+        let ahead = evals.iter().any(|e| e.looks_ahead());
+        Ok(PdbMax { evals, ahead })
     }
 }
 
@@ -1790,7 +1794,7 @@ impl<const ZERO: bool, const LAYOUTS: u8> Eval for PdbMax<ZERO, LAYOUTS> {
 
     #[inline(always)]
     fn looks_ahead(&self) -> bool {
-        self.evals.iter().any(|e| e.looks_ahead())
+        self.ahead
     }
 
     #[inline(always)]
