@@ -171,5 +171,50 @@ def test_a_task_whose_stop_actor_dies_returns_no_answer():
     ray.kill(dead)
     time.sleep(0.5)
     cases = korf(100)  # about 0.7 s of work: the stop is noticed well before the end
-    status, why = ray.get(sray._solve_chunk.remote([b for b, _ in cases], GOAL, {}, 0, dead, "k"))
+    status, why, _ = ray.get(sray._solve_chunk.remote([b for b, _ in cases], GOAL, {}, 0, dead, "k"))
     assert status == "stopped" and why, (status, why)
+
+
+def test_a_new_ray_session_gets_a_new_stop_actor(tmp_path):
+    # Job ids start anew with a new cluster: the actor held from the last session must not be taken for this one's.
+    cases = korf(6)
+    check_all_optimal(sray.solve_many([b for b, _ in cases], GOAL, chunk_size=2), cases)
+    ray.shutdown()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    check_all_optimal(sray.solve_many([b for b, _ in cases], GOAL, chunk_size=2), cases)
+    # The workers were given the driver's cache directory: another one for the same workers is refused, clearly.
+    with pytest.raises(RuntimeError, match="one cache directory per Ray job"):
+        sray.solve_many([b for b, _ in cases], GOAL, chunk_size=2, cache_dir=str(tmp_path))
+    board, length = korf(100)[87]
+    s = sray.solve(board, GOAL, tasks=8)
+    assert s.optimal and s.distance == length
+
+
+def test_no_more_tasks_run_than_cpus():
+    # The stop check never blocks in ray.get (a blocked task lends its CPU, and Ray then starts more tasks than
+    # CPUs): with 2 CPUs, at most 2 chunks run at any moment.
+    stops = sray._stops()
+    cases = korf(100)
+    refs = [
+        sray._solve_chunk.remote([b for b, _ in cases[i::6]], GOAL, {}, 0, stops, "spans") for i in range(6)
+    ]
+    spans = [span for status, _, span in ray.get(refs) if status == "answered"]
+    assert len(spans) == 6
+    edges = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans], key=lambda e: (e[0], e[1]))
+    running = most = 0
+    for _, d in edges:
+        running += d
+        most = max(most, running)
+    assert most <= 2, spans
+
+
+def test_an_empty_cache_directory_given_to_the_workers(tmp_path):
+    # A new session whose workers get an empty cache directory: the chunks that need the databases at once wait for
+    # one build of each file (the directory's lock) and every answer is right; the files are where they were sent.
+    ray.shutdown()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    cases = korf(8)
+    check_all_optimal(sray.solve_many([b for b, _ in cases], GOAL, chunk_size=2, cache_dir=str(tmp_path)), cases)
+    built = sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tbl"))
+    assert any(name.startswith(("zbpdb-4x4", "zpdb-4x4")) for name in built), built
+    assert not [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name]

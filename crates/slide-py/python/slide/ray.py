@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 import time
 import uuid
@@ -49,6 +50,34 @@ def _connect(address: Optional[str]) -> None:
 
 def _cluster_cpus() -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _cache_dir(cache_dir: Optional[str]) -> Optional[str]:
+    """The cache directory the workers are given: ``cache_dir``, else the driver's ``SLIDE_CACHE_DIR``; None (each
+    worker's own: its node's ``SLIDE_CACHE_DIR``, else the platform's cache directory) with neither."""
+    d = cache_dir if cache_dir is not None else os.environ.get("SLIDE_CACHE_DIR")
+    return None if not d else os.fspath(d)
+
+
+# The cache directory this worker process's solver was made with (it is made once per process, at the first task).
+_worker_dir: Optional[str] = None
+
+
+def _use_cache_dir(d: Optional[str]) -> None:
+    """In a worker, before its solver is made: keep tables and databases in `d` (None: as the node's environment
+    says). A worker whose solver already uses another directory refuses the task rather than build elsewhere."""
+    global _worker_dir
+    here = os.environ.get("SLIDE_CACHE_DIR") or None
+    if _worker_dir is None:
+        if d is not None and d != here:
+            os.environ["SLIDE_CACHE_DIR"] = d
+        _worker_dir = d if d is not None else (here or "")
+        return
+    if d is not None and d != _worker_dir:
+        raise RuntimeError(
+            f"slide.ray: this worker keeps its databases in {_worker_dir or 'the default cache directory'!r}, "
+            f"not {d!r}: one cache directory per Ray job"
+        )
 
 
 @ray.remote(num_cpus=0)
@@ -95,7 +124,7 @@ def _stops():
             try:
                 ray.get(_stops_held[1].ping.remote(), timeout=30)
                 return _stops_held[1]
-            except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            except Exception:  # noqa: BLE001 - dead, unreachable, or of another cluster (job ids start anew)
                 pass
         handle = _new_stops()
         ray.get(handle.ping.remote())  # started before any task asks it
@@ -165,17 +194,26 @@ def _unasked(what: str, why: Optional[str]) -> "_Lost":
 
 
 @ray.remote(num_cpus=1)
-def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int, stops, key: str) -> tuple:
+def _solve_chunk(
+    boards: List[Any], goal: Any, options: dict, offset: int, stops, key: str, cache_dir: Optional[str] = None
+) -> tuple:
     # One thread per task: Ray runs one task per CPU. The pattern databases stay loaded in this worker process
     # (slide's process-wide solver) for the tasks it runs next, mapped from the cache files: the workers of a node
-    # share one copy. ("stopped", why) when the task was told to stop or lost its stop actor: its work is no answer.
+    # share one copy. Returns (status, body, span): ("answered", solutions) or ("stopped", why) when the task was
+    # told to stop or lost its stop actor (its work is then no answer); span is the task's (start, end) wall time.
+    start = time.time()
+    _use_cache_dir(cache_dir)
     _slide._map_files(True)
     asker = _Asker(stops, key)
+
+    def done(status, body):
+        return (status, body, (start, time.time()))
+
     try:
         out = slide.solve_many(boards, goal, threads=1, _stop=asker, **options)
     except slide.BoardError as e:  # name the board by its place in the whole batch
         if asker.fired:
-            return ("stopped", asker.lost)
+            return done("stopped", asker.lost)
         msg = str(e)
         if msg.startswith("boards[") and "]" in msg:
             i = int(msg[7 : msg.index("]")])
@@ -183,17 +221,18 @@ def _solve_chunk(boards: List[Any], goal: Any, options: dict, offset: int, stops
         raise slide.BoardError(msg) from None
     except RuntimeError:
         if asker.fired:
-            return ("stopped", asker.lost)
+            return done("stopped", asker.lost)
         raise
     if asker.fired:
-        return ("stopped", asker.lost)
-    return ("answered", out)
+        return done("stopped", asker.lost)
+    return done("answered", out)
 
 
 @ray.remote(num_cpus=1)
-def _search_chunk(board, goal, threshold, roots, max_nodes, timeout, stops, key):
+def _search_chunk(board, goal, threshold, roots, max_nodes, timeout, stops, key, cache_dir=None):
     # (status, moves, next_threshold, nodes, why): status "cancelled" when the task was told to stop or lost its
     # stop actor, with why in that last case.
+    _use_cache_dir(cache_dir)
     _slide._map_files(True)
     asker = _Asker(stops, key)
     status, moves, nxt, nodes = _slide._search_subtrees(board, goal, threshold, roots, max_nodes, timeout, asker)
@@ -213,10 +252,16 @@ def solve_many(
     max_nodes: Optional[int] = None,
     within: Optional[float] = None,
     address: Optional[str] = None,
+    cache_dir: Optional[str] = None,
 ) -> List["slide.Solution"]:
     """Solves boards as Ray tasks of ``chunk_size`` boards (default: about four chunks per CPU of the cluster);
     answers in input order, as ``slide.solve_many`` gives them. Limits apply to each board. Every board is checked
-    here first: a bad one raises ``BoardError`` naming it (``boards[i]``) before any task starts."""
+    here first: a bad one raises ``BoardError`` naming it (``boards[i]``) before any task starts.
+
+    ``cache_dir``: where the workers keep tables and pattern databases (a directory on each node, or one shared by
+    all); default the driver's ``SLIDE_CACHE_DIR``, else each worker's own. Each node builds a file once, however
+    many of its workers ask."""
+    _slide._map_files(True)  # the driver maps what it loads, as its workers do (asked before its first load)
     options = dict(metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes, within=within)
     slide.solve([[1, 2], [3, 0]], **options)  # checks the options here, with the package's own messages
     rows = []
@@ -230,18 +275,17 @@ def solve_many(
         goal_rows = g if goal is not None else None
     if not rows:
         return []
-    if len(rows[0]) * len(rows[0][0]) > 12 and len(rows[0]) > 1 and len(rows[0][0]) > 1:
-        # Builds the pattern databases (MTM: the label tables) into this node's cache once, here, rather than in
-        # several workers at once.
-        slide.solve(rows[0], goal_rows, metric=metric, max_nodes=0)
+    # The pattern databases (MTM: the label tables) are built by the first worker of each node that needs them;
+    # the others wait for that build (the cache directory's lock) and map its files.
     _connect(address)
     if chunk_size is None:
         chunk_size = max(1, math.ceil(len(rows) / (4 * _cluster_cpus())))
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     stops, key = _stops(), uuid.uuid4().hex
+    workers_dir = _cache_dir(cache_dir)
     refs = [
-        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options, i, stops, key)
+        _solve_chunk.remote(rows[i : i + chunk_size], goal_rows, options, i, stops, key, workers_dir)
         for i in range(0, len(rows), chunk_size)
     ]
     try:
@@ -259,7 +303,7 @@ def solve_many(
         raise
     out = []
     for i, chunk in zip(range(0, len(rows), chunk_size), chunks):
-        status, body = chunk
+        status, body, _ = chunk
         if status != "answered":
             raise _unasked("solve_many", body)
         if len(body) != len(rows[i : i + chunk_size]):
@@ -290,6 +334,7 @@ def solve(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     address: Optional[str] = None,
+    cache_dir: Optional[str] = None,
 ) -> "slide.Solution":
     """Solves one board optimally with its search spread over the cluster: each IDA* threshold cut into at least
     ``tasks`` subtrees (default: four per CPU of the cluster), searched as Ray tasks.
@@ -300,8 +345,10 @@ def solve(
     here, by ``slide.solve``, and so is ``metric="mtm"`` (the split search counts single-tile moves; MTM above 12
     cells is the library's local IDA* over pushes, under the same ``timeout`` and ``max_nodes``). ``.nodes`` counts
     the nodes of every task; ``.seconds`` is the driver's wall time. Goals are boards (partial goals:
-    ``slide.solve``)."""
+    ``slide.solve``). ``cache_dir`` as for ``solve_many``; the driver maps its own databases (it needs them for the
+    cut) from its ``SLIDE_CACHE_DIR``."""
     t0 = time.monotonic()
+    _slide._map_files(True)
     b, g = _slide._rows(board, goal)
     if tasks is not None and (not isinstance(tasks, int) or isinstance(tasks, bool) or tasks < 1):
         raise ValueError(f"tasks must be a positive integer, not {tasks!r}")
@@ -318,6 +365,7 @@ def solve(
         return first
     _connect(address)
     stops = _stops()
+    workers_dir = _cache_dir(cache_dir)
     want = tasks if tasks is not None else 4 * _cluster_cpus()
     deadline = None if timeout is None else t0 + timeout
     nodes = 0
@@ -347,7 +395,8 @@ def solve(
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         key = uuid.uuid4().hex  # one per threshold: a key is forgotten only once its tasks have all ended
         pending = [
-            _search_chunk.remote(b, g, split["threshold"], grp, budget, left, stops, key) for grp in groups
+            _search_chunk.remote(b, g, split["threshold"], grp, budget, left, stops, key, workers_dir)
+            for grp in groups
         ]
         next_threshold = split["next_threshold"]
         found = None
