@@ -1,4 +1,4 @@
-"""slide.ray: slide's work spread over a Ray cluster (``pip install "slide[ray]"``).
+"""slide.ray: slide's work spread over a Ray cluster (``pip install "slidetile[ray]"``).
 
 - ``solve_many(boards, ...)``: the boards go out as Ray tasks in chunks; answers come back in input order. Each
   worker process loads its tables and pattern databases once and keeps them for the next tasks it runs: it maps
@@ -29,7 +29,7 @@ import time
 import uuid
 from typing import Any, Iterable, List, Optional
 
-_NEEDS_RAY = 'slide.ray needs Ray: pip install "slide[ray]" (or pip install ray)'
+_NEEDS_RAY = 'slide.ray needs Ray: pip install "slidetile[ray]" (or pip install ray)'
 try:
     import ray
 except ImportError as e:  # pragma: no cover - exercised only without Ray
