@@ -365,3 +365,11 @@ fn line_moves(board: &Board, goal: &Board) -> Vec<Tile> {
         t[to..from].iter().rev().copied().collect()
     }
 }
+
+/// Fast mode's exact solver: the solver's optimal answer (fast mode asks for boards of at most 9 cells, single rows
+/// and columns, and its last block).
+impl crate::fast::ExactSolver for Solver {
+    fn exact_moves(&self, board: &Board, goal: &Board) -> Result<Option<Vec<Tile>>> {
+        Ok(self.solve(board, goal)?.moves)
+    }
+}
