@@ -189,7 +189,7 @@ impl Solver {
                     if !known {
                         store.set_verified(&name, &m.stamp);
                     }
-                    Some(recipe.from_file(meta, table))
+                    Some(recipe.read(meta, table))
                 }
                 Ok(None) => None,
                 Err(e) => Some(Err(e)),
@@ -206,7 +206,7 @@ impl Solver {
         match opened {
             Ok(Some((mut input, len))) => {
                 match cache::read(&mut input, len, &expected, &place)
-                    .and_then(|(meta, table)| recipe.from_file(meta, table))
+                    .and_then(|(meta, table)| recipe.read(meta, table))
                 {
                     Ok(t) => return Ok(t),
                     Err(e) => progress.warn(&format!("{e}; rebuilding")),
@@ -425,8 +425,8 @@ trait Recipe {
     fn what(&self) -> String;
     /// Memory its build needs (worked out only before a build).
     fn build_bytes(&self) -> u64;
-    /// The table from a file's header and entries.
-    fn from_file(&self, meta: Meta, packed: PackedTable) -> Result<Self::Table>;
+    /// The table from a file's header and entries (read or mapped).
+    fn read(&self, meta: Meta, packed: PackedTable) -> Result<Self::Table>;
     /// Builds the table (`solver` loads or builds what it is made from).
     fn build(&self, solver: &Solver, progress: &dyn Progress) -> Result<Self::Table>;
     /// The header `table` is saved under, from the expected one.
@@ -482,7 +482,7 @@ impl Recipe for TableRecipe {
         table_build_bytes(self.shape)
     }
 
-    fn from_file(&self, meta: Meta, packed: PackedTable) -> Result<CompleteTable> {
+    fn read(&self, meta: Meta, packed: PackedTable) -> Result<CompleteTable> {
         CompleteTable::from_parts(
             self.shape,
             self.blank,
@@ -546,7 +546,7 @@ impl Recipe for LabelRecipe {
         crate::search::mtm::label_build_bytes(self.shape, self.blank, self.layout)
     }
 
-    fn from_file(&self, meta: Meta, packed: PackedTable) -> Result<LabelTable> {
+    fn read(&self, meta: Meta, packed: PackedTable) -> Result<LabelTable> {
         LabelTable::from_parts(self.shape, self.blank, self.layout, packed, meta.histogram)
     }
 
@@ -679,7 +679,7 @@ impl Recipe for PdbRecipe<'_> {
         )
     }
 
-    fn from_file(&self, meta: Meta, packed: PackedTable) -> Result<Pdb> {
+    fn read(&self, meta: Meta, packed: PackedTable) -> Result<Pdb> {
         Pdb::from_parts(
             self.shape,
             self.cells,
@@ -789,7 +789,7 @@ impl Recipe for PartialRecipe<'_> {
         partial_build_bytes(self.key)
     }
 
-    fn from_file(&self, meta: Meta, packed: PackedTable) -> Result<PartialTable> {
+    fn read(&self, meta: Meta, packed: PackedTable) -> Result<PartialTable> {
         PartialTable::from_parts(self.key, packed, meta.histogram)
     }
 

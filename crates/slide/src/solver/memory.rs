@@ -11,6 +11,8 @@ use crate::search::pdb::{
 };
 
 use super::Solver;
+#[cfg(doc)]
+use crate::search::pdb::Pdb;
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {

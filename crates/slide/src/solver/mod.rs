@@ -18,6 +18,11 @@ use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
 use crate::store::Store;
+#[cfg(doc)]
+use crate::{
+    exact::cache,
+    search::pdb::{SPARSE_MAX_ENTRIES, SPARSE_MAX_WIDE_BYTES},
+};
 
 mod drive;
 mod loaded;

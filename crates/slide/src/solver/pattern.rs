@@ -12,7 +12,7 @@ use super::drive::{pruner_for, IdaJob};
 use super::memory::{partial_build_bytes, DEFAULT_PARTIAL_MEMORY};
 use super::{HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver};
 
-/// Partial goals ([`Pattern`]): planning, tables, answers and stages.
+/// Partial goals ([`Pattern`]): planning, answers and stages (their tables: [`Solver::partial_table`]).
 impl Solver {
     /// Which method answers `board` towards the pattern `goal`: [`Solver::plan`] when the pattern leaves no choice
     /// ([`Pattern::board`]), else [`Plan::Partial`], the complete table of the pattern's abstract states
