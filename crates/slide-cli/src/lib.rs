@@ -1,4 +1,6 @@
-//! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing).
+//! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing), as a
+//! library whose [`main`] the binary (`src/main.rs`) calls. The server ([`serve`]) is public for the fuzz targets
+//! (`fuzz/`), which call its request parsing.
 
 mod analyse;
 mod bench;
@@ -6,7 +8,7 @@ mod numbers;
 mod progress;
 mod render;
 mod report;
-mod serve;
+pub mod serve;
 mod solve;
 mod toolkit;
 mod warm;
@@ -165,7 +167,9 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-fn main() -> ExitCode {
+/// The `slide` command: parses the command line, runs the command and returns its exit status ([`EXIT_OK`],
+/// [`EXIT_BAD_INPUT`], [`EXIT_USAGE`]).
+pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -47,7 +47,7 @@
 //! Errors are JSON `{"error": "..."}`: 400 for bad input, 403 for a foreign `Host`, 404 for unknown paths, 405
 //! for a wrong method, 408 when the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 415 for a
 //! POST whose body is not declared as JSON, 503 when every solver stays busy for [`QUEUE_WAIT`] (or a library
-//! error says the work cannot be done now, see [`reply::error_status`]), 500 for an internal error.
+//! error says the work cannot be done now, see [`error_status`]), 500 for an internal error.
 //!
 //! Only pages of this machine's user may drive it: a request's `Host` must name the bound address, `localhost`,
 //! or a name given with `--allow-host` (any IP address when bound to all interfaces), so a web page whose name
@@ -82,7 +82,7 @@
 //!   `zbdefault|zbalt`) take about 2 minutes of two cores the first time, then 5.9 GB in memory (plain 6-6-6-6, 488
 //!   MB, under a `--max-memory` below the pair's 6.4 GB), loaded from the cache in seconds; meanwhile 5x5 boards are
 //!   searched with linear conflicts, and `GET /api/status` says how far the build is. `--no-large-builds` keeps
-//!   whatever searches more than [`crate::warm::LARGE_BUILD_STATES`] states off (the 5x5 databases); the global
+//!   whatever searches more than `warm::LARGE_BUILD_STATES` states off (the 5x5 databases); the global
 //!   `--max-memory` makes the library refuse the builds over it (files already in the cache are still loaded).
 //! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and its rayon pool
 //!   (one thread per core, for the builds), and the library's global rayon pool (small tables built in memory)
@@ -124,6 +124,7 @@ use crate::warm::Warm;
 use crate::EXIT_USAGE;
 use connection::{check_host, listen, serve, Hosts};
 use jobs::{solve_loop, App, Budget, Job, Permits};
+pub use reply::error_status;
 use reply::Reply;
 
 /// Largest request body accepted (64 KiB); larger ones get 413.
