@@ -15,12 +15,12 @@ use http_body_util::BodyExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use slide::request::shorten;
 use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
 use super::jobs::App;
 use super::reply::Reply;
+use super::request::shorten;
 use super::{
     router, BODY_DEADLINE, HEADER_DEADLINE, MAX_BODY, MAX_CONNECTIONS, MAX_HEADER_BYTES,
     SHUTDOWN_GRACE, WRITE_DEADLINE,

@@ -93,14 +93,16 @@
 //! The module's files: this one starts the server and routes; `connection.rs` accepts connections under their
 //! limits, checks the Host and reads bodies; `reply.rs` is the answer and the status of a library error; `jobs.rs`
 //! the solver threads, their permits and the handlers' shared state; `warmup.rs` what the handlers ask of the
-//! background builds; `solve.rs` the POST handlers (solve, analyse, moves); `render.rs` and `stats.rs` the GET
-//! handlers (render; stats, scramble) over the query parsing of `query.rs`.
+//! background builds; `solve.rs` the POST handlers (solve, analyse, moves) over the body parsing of
+//! [`request`] (public: the fuzz target `api_body` runs it too); `render.rs` and `stats.rs` the GET handlers
+//! (render; stats, scramble) over the query parsing of `query.rs`.
 
 mod connection;
 mod jobs;
 mod query;
 mod render;
 mod reply;
+pub mod request;
 mod solve;
 mod stats;
 mod warmup;
@@ -116,7 +118,6 @@ use axum::middleware;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
-use slide::request::shorten;
 use slide::{Board, Metric, Solver};
 use tower_http::catch_panic::CatchPanicLayer;
 
@@ -126,6 +127,7 @@ use connection::{check_host, listen, serve, Hosts};
 use jobs::{solve_loop, App, Budget, Job, Permits};
 pub use reply::error_status;
 use reply::Reply;
+use request::shorten;
 
 /// Largest request body accepted (64 KiB); larger ones get 413.
 pub const MAX_BODY: usize = 64 << 10;

@@ -2,9 +2,8 @@
 
 use std::collections::HashMap;
 
-use slide::request::shorten;
-
 use super::reply::Reply;
+use super::request::shorten;
 
 /// The parameters of a query string, decoded. A name not in `known`, or given twice, is a 400 naming it.
 pub(super) fn query_params(

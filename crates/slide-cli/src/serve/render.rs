@@ -2,12 +2,12 @@
 //! solver thread ([`draw`]).
 
 use slide::render::{self, Scheme, Style, Theme};
-use slide::request::shorten;
 use slide::{Board, Metric, SolveOptions, Solver};
 
 use super::jobs::{App, Work};
 use super::query::query_params;
 use super::reply::{error_status, Reply};
+use super::request::shorten;
 use super::solve::check_board;
 use super::MAX_ANALYSE_MOVES;
 

@@ -1,5 +1,5 @@
 //! The POST handlers of `slide serve`: `/api/solve`, `/api/analyse` and `/api/moves`, each from its JSON body
-//! (read by `connection.rs`, parsed by [`slide::request`]) to its answer.
+//! (read by `connection.rs`, parsed by [`super::request`]) to its answer.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use axum::extract::{Request, State};
 use slide::engine::table::MAX_TABLE_CELLS;
-use slide::request::{parse_analyse, parse_solve};
 use slide::{Board, Metric, SolveOptions};
 
 use super::connection::json_body;
 use super::jobs::{App, CancelOnDrop, Work};
 use super::reply::{error_status, Reply};
+use super::request::{parse_analyse, parse_solve};
 use super::{MAX_ANALYSE_MOVES, MAX_SCRAMBLE_CELLS, SMALL_TABLE_CELLS};
 
 /// `POST /api/solve`: checked in this order — announced length (413), content type (415), the body itself
@@ -46,7 +46,7 @@ impl App {
     async fn solve(&self, body: &[u8]) -> Reply {
         let req = match parse_solve(body) {
             Ok(r) => r,
-            Err(e) => return Reply::error(400, e),
+            Err(e) => return Reply::error(400, e.to_string()),
         };
         let board = req.board;
         let goal = req.goal.unwrap_or_else(|| Board::goal(board.shape()));
@@ -86,7 +86,7 @@ impl App {
     async fn analyse(&self, body: &[u8]) -> Reply {
         let req = match parse_analyse(body) {
             Ok(r) => r,
-            Err(e) => return Reply::error(400, e),
+            Err(e) => return Reply::error(400, e.to_string()),
         };
         let board = req.board;
         let goal = req.goal.unwrap_or_else(|| Board::goal(board.shape()));
@@ -133,7 +133,7 @@ impl App {
 fn play_moves(body: &[u8]) -> Reply {
     let req = match parse_analyse(body) {
         Ok(r) => r,
-        Err(e) => return Reply::error(400, e),
+        Err(e) => return Reply::error(400, e.to_string()),
     };
     let board = req.board;
     if board.shape().cells() > MAX_SCRAMBLE_CELLS {
@@ -197,32 +197,4 @@ pub(super) fn check_board(board: &Board, goal: &Board) -> Result<(), Reply> {
         ));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use slide::request::board_from_value;
-
-    #[test]
-    fn boards_from_json_values() {
-        let v: serde_json::Value = serde_json::from_str("[[1,2,3],[4,0,5]]").unwrap();
-        assert_eq!(
-            board_from_value(&v, None, "board").unwrap().to_string(),
-            "[[1,2,3],[4,0,5]]"
-        );
-        let bad = |s: &str| {
-            board_from_value(&serde_json::from_str(s).unwrap(), None, "board").unwrap_err()
-        };
-        assert!(
-            bad("[[1,2,3],[4,0.5,5]]").contains("0.5 is not a whole number"),
-            "{}",
-            bad("[[1,2,3],[4,0.5,5]]")
-        );
-        assert!(bad("[[1,2,3],[4,-1,5]]").contains("-1 is negative"));
-        assert!(bad("[[1,2,3],[4,\"x\",5]]").contains("\"x\" is not a number"));
-        assert!(bad("[[1,2,3],[4,0]]").contains("ragged"));
-        assert!(bad("[[1,2,3],[4,4,0]]").contains("duplicate value 4"));
-        assert!(bad("[[1,2,3],5]").contains("row 2 is not an array"));
-        assert!(bad("7").contains("must be a string"));
-    }
 }

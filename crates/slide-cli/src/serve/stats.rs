@@ -3,12 +3,12 @@
 
 use slide::engine::table::MAX_TABLE_CELLS;
 use slide::render;
-use slide::request::shorten;
 use slide::{Board, Metric, Scrambler, Shape, SolveOptions, Solver};
 
 use super::jobs::{App, Work};
 use super::query::{percent_decode, query_params};
 use super::reply::{error_status, Reply};
+use super::request::shorten;
 use super::{MAX_SCRAMBLE_CELLS, SMALL_TABLE_CELLS};
 
 impl App {
