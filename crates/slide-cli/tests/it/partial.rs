@@ -2,16 +2,12 @@
 //! multi-source breadth-first search over full 3 × 3 boards (`slide-reference`) with every sequence replayed; and
 //! the errors of bad patterns.
 
-mod common;
-
-use assert_cmd::Command;
 use slide_reference::{self as reference, Reference};
 
+use crate::support;
+
 fn slide(cache: &std::path::Path, args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = Command::cargo_bin("slide")
-        .unwrap()
-        .env("SLIDE_CACHE_DIR", cache)
-        .env_remove("XDG_CACHE_HOME")
+    let out = support::command(cache)
         .args(args)
         .write_stdin(stdin)
         .output()
@@ -45,7 +41,7 @@ fn reference_for(text: &str) -> Reference {
 }
 
 fn text(b: &[u8]) -> String {
-    common::slash(b, 3)
+    support::slash(b, 3)
 }
 
 #[test]

@@ -13,11 +13,7 @@ use slide::Scrambler;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
-/// One solver for the whole file, so that pattern databases are built once (in memory).
-fn solver() -> &'static Solver {
-    static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
-    SOLVER.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
-}
+use crate::support::shared_solver as solver;
 
 /// Checks admissibility (h <= exact distance), consistency (|h(s) - h(s')| <= 1 across a move), and that `pop`
 /// restores exactly what `push` changed, over every reachable state of a shape with a complete table. Returns the

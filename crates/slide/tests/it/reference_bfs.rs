@@ -4,9 +4,10 @@
 //! tables or frames; the library is only asked for answers.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
-use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::{Board, Shape, Solver};
+
+use crate::support::{board, quiet_solver, shape};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The reference
@@ -88,24 +89,12 @@ fn blank_first_goal(n: usize) -> Cells {
     (0..n as u8).collect()
 }
 
-fn shape(rows: usize, cols: usize) -> Shape {
-    Shape::new(rows, cols).unwrap()
-}
-
-fn board(rows: usize, cols: usize, cells: &[u8]) -> Board {
-    Board::new(shape(rows, cols), cells.iter().map(|&t| t as u32).collect()).unwrap()
-}
-
 fn as_rows(rows: usize, cols: usize, cells: &[u8]) -> Vec<Vec<i32>> {
     assert_eq!(cells.len(), rows * cols);
     cells
         .chunks(cols)
         .map(|r| r.iter().map(|&t| t as i32).collect())
         .collect()
-}
-
-fn quiet_solver() -> Solver {
-    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
 }
 
 /// Small deterministic random numbers (SplitMix64), so that the tests need no generator from elsewhere.

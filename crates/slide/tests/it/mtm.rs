@@ -4,26 +4,16 @@
 
 use std::sync::Arc;
 
-use slide::{Board, CacheDir, Error, Method, Metric, NoProgress, Shape, SolveOptions, Solver};
+use slide::{Board, CacheDir, Error, Method, Metric, NoProgress, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
-fn solver() -> Solver {
-    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
-}
+use crate::support::{board, quiet_solver as solver, shape};
 
 fn mtm() -> SolveOptions {
     SolveOptions {
         metric: Metric::Mtm,
         ..Default::default()
     }
-}
-
-fn shape(rows: usize, cols: usize) -> Shape {
-    Shape::new(rows, cols).unwrap()
-}
-
-fn board(rows: usize, cols: usize, cells: &[u8]) -> Board {
-    Board::new(shape(rows, cols), cells.iter().map(|&t| t as u32).collect()).unwrap()
 }
 
 /// Replays single-tile moves (the tiles that slide into the blank) from `cells` and counts the multi-tile moves:

@@ -6,12 +6,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use slide::{Board, CacheDir, Error, Metric, NoProgress, Pattern, Shape, SolveOptions, Solver};
+use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
-fn solver() -> Solver {
-    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
-}
+use crate::support::{quiet_solver as solver, Warnings};
 
 fn opts(metric: Metric) -> SolveOptions {
     SolveOptions {
@@ -444,16 +442,6 @@ fn search_over_the_budget_on_4x4() {
     }
 }
 
-/// Records the warnings a solver reports.
-#[derive(Default)]
-struct Warnings(std::sync::Mutex<Vec<String>>);
-
-impl slide::Progress for Warnings {
-    fn warn(&self, message: &str) {
-        self.0.lock().unwrap().push(message.to_string());
-    }
-}
-
 #[test]
 fn tables_are_cached_checked_and_rebuilt_when_damaged() {
     let dir = tempfile::tempdir().unwrap();
@@ -487,7 +475,7 @@ fn tables_are_cached_checked_and_rebuilt_when_damaged() {
     };
     let (s, w) = cached();
     check_all(&s);
-    assert!(w.0.lock().unwrap().is_empty());
+    assert!(w.seen().is_empty());
     let files: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -499,7 +487,7 @@ fn tables_are_cached_checked_and_rebuilt_when_damaged() {
     // Loaded by a fresh solver: same answers, no warning, the file untouched.
     let (s, w) = cached();
     check_all(&s);
-    assert!(w.0.lock().unwrap().is_empty());
+    assert!(w.seen().is_empty());
     assert_eq!(std::fs::read(&files[0]).unwrap(), bytes);
     // A bit flipped in the payload: detected, rebuilt, rewritten.
     let mut bad = bytes.clone();
@@ -508,7 +496,7 @@ fn tables_are_cached_checked_and_rebuilt_when_damaged() {
     std::fs::write(&files[0], &bad).unwrap();
     let (s, w) = cached();
     check_all(&s);
-    let warnings = w.0.lock().unwrap().clone();
+    let warnings = w.seen();
     assert!(
         warnings.iter().any(|m| m.contains("rebuild")),
         "{warnings:?}"

@@ -1,12 +1,12 @@
 //! `slide hint`, `slide solve --count/--all` and `slide analyse` end to end, against references written here: the
 //! plain breadth-first search of `slide-reference`, a count of shortest paths over it, and a replay of moves.
 
-mod common;
-
 use std::collections::HashMap;
 
 use assert_cmd::Command;
 use slide_reference::{goal, neighbours, permutations, replay, Metric, Reference};
+
+use crate::support::slash;
 
 type Cells = Vec<u8>;
 
@@ -28,11 +28,6 @@ fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
-}
-
-/// A board as rows separated by '/': `1 2 3/4 0 5`.
-fn slash(b: &[u8], cols: usize) -> String {
-    common::slash(b, cols)
 }
 
 /// The tile that moved between `b` and its neighbour `nb`.

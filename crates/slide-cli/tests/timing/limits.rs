@@ -90,6 +90,7 @@ fn best_of_three(mut check: impl FnMut() -> Result<(), String>) {
 
 #[test]
 fn timeout_is_honoured_within_ten_percent() {
+    let _serial = crate::serial();
     let cache = tempfile::tempdir().unwrap();
     let base = startup(cache.path());
     for limit in [1.0f64, 0.3] {
@@ -156,6 +157,7 @@ fn timeout_is_honoured_within_ten_percent() {
 
 #[test]
 fn timeout_bounds_each_search_of_a_batch() {
+    let _serial = crate::serial();
     // Three hard boards one after the other (one thread): about three times the limit, each answer bounded.
     let cache = tempfile::tempdir().unwrap();
     let base = startup(cache.path());
@@ -207,6 +209,7 @@ fn timeout_bounds_each_search_of_a_batch() {
 
 #[test]
 fn max_nodes_is_honoured_within_ten_percent() {
+    let _serial = crate::serial();
     let cache = tempfile::tempdir().unwrap();
     for limit in [100_000u64, 1_000_000, 5_000_000] {
         let lim = limit.to_string();
@@ -268,6 +271,7 @@ fn max_nodes_is_honoured_within_ten_percent() {
 
 #[test]
 fn a_limit_that_is_not_reached_changes_nothing() {
+    let _serial = crate::serial();
     let cache = tempfile::tempdir().unwrap();
     // An easy board: the optimal answer, proven, under generous limits.
     let o = slide(
@@ -296,6 +300,7 @@ fn a_limit_that_is_not_reached_changes_nothing() {
 
 #[test]
 fn builds_over_the_memory_limit_are_refused_up_front() {
+    let _serial = crate::serial();
     let cache = tempfile::tempdir().unwrap();
     // The 3x4 table needs about 300 MB to build: refused under 100 MB, at once, and nothing is written.
     let o = slide(

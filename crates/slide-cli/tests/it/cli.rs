@@ -1,9 +1,7 @@
 //! The `slide` binary, end to end. Answers are checked against a plain breadth-first search over
 //! `Vec<u8>` boards (the dev-only crate `slide-reference`), not against the library. Every run gets its own empty cache directory (`SLIDE_CACHE_DIR`).
 
-mod common;
-
-use common::Slide;
+use crate::support::{self, Slide};
 use predicates::prelude::*;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -270,7 +268,7 @@ fn all_arrangements(rows: usize, cols: usize, goal: &[u8], extra: &[&str]) {
             if i % 2 == 0 || rows == 1 {
                 json_rows(b, cols) + "\n"
             } else {
-                common::slash(b, cols) + "\n"
+                support::slash(b, cols) + "\n"
             }
         })
         .collect();

@@ -7,12 +7,9 @@ use std::collections::{HashMap, HashSet};
 use slide::{Board, Error, Moves, Scrambler, Shape, SolveOptions, Solver, Tile};
 use slide_reference::{goal, goal_with_blank, neighbours, permutations, replay, Metric, Reference};
 
-type Cells = Vec<u8>;
+use crate::support::board;
 
-fn board(rows: usize, cols: usize, cells: &[u8]) -> Board {
-    let shape = Shape::new(rows, cols).unwrap();
-    Board::new(shape, cells.iter().map(|&t| t as Tile).collect()).unwrap()
-}
+type Cells = Vec<u8>;
 
 fn cells(b: &Board) -> Cells {
     b.tiles().iter().map(|&t| t as u8).collect()

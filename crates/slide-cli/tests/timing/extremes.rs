@@ -279,6 +279,7 @@ fn in_parallel<T: Send>(jobs: Vec<T>, f: impl Fn(T) + Sync) {
 
 #[test]
 fn every_numeric_flag_takes_its_range_and_refuses_the_rest() {
+    let _serial = crate::serial();
     let dir = tempfile::tempdir().unwrap();
     // Two instances towards the blank-first goal: one and two moves, the second with the largest id.
     let set = dir.path().join("set.txt");
@@ -372,6 +373,7 @@ fn try_value(cache: &std::path::Path, args: &[String], flag: &str, range: Range,
 
 #[test]
 fn shapes_partitions_and_ids_are_checked() {
+    let _serial = crate::serial();
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("set.txt");
     std::fs::write(&set, "7 1 0 1 0 2 3 4 5 6 7 8\n").unwrap();

@@ -15,57 +15,21 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use slide::{Board, CacheDir, NoProgress, Progress, Shape, Solver};
+use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
+
+use crate::support::{cached_solver as solver_at, reference_2x3, shape};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Records warnings.
-#[derive(Default)]
-struct Warnings(Mutex<Vec<String>>);
-
-impl Progress for Warnings {
-    fn warn(&self, message: &str) {
-        self.0.lock().unwrap().push(message.to_string());
-    }
-}
-
-impl Warnings {
-    fn taken(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap())
-    }
-}
-
-fn solver_at(dir: &Path) -> (Solver, Arc<Warnings>) {
-    let w = Arc::new(Warnings::default());
-    let s = Solver::with_options(CacheDir::At(dir.to_path_buf()), w.clone()).cache_from_cells(4);
-    (s, w)
-}
-
-fn shape(r: usize, c: usize) -> Shape {
-    Shape::new(r, c).unwrap()
-}
-
-/// Distances to the default goal of every reachable 2 × 3 arrangement (the dev-only crate `slide-reference`).
-fn bfs_2x3() -> slide_reference::Reference {
-    let r = slide_reference::Reference::new(
-        2,
-        3,
-        &slide_reference::goal(6),
-        slide_reference::Metric::Stm,
-    );
-    assert_eq!(r.states(), 360);
-    r
-}
-
 /// Every 2 × 3 arrangement answered right (distance, and moves that replay to the goal).
 fn check_2x3(s: &Solver) {
-    let reference = bfs_2x3();
+    let reference = reference_2x3();
     let sh = shape(2, 3);
     let goal = Board::goal(sh);
     let mut tiles: Vec<u32> = (0..6).collect();
@@ -379,7 +343,7 @@ fn helper_build_table() {
 fn helper(dir: &Path, sh: &str) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .args([
-            "helper_build_table",
+            "cache_faults::helper_build_table",
             "--exact",
             "--ignored",
             "--test-threads=1",
@@ -519,7 +483,7 @@ fn killed_during_a_small_build() {
 
 /// The 12-cell case of the brief: the 3 × 4 build (about 30 s and 300 MB on two cores) killed after 3 s, and again
 /// while its 60 MB file is written; each time the next run rebuilds. About a minute and a half: run it with
-/// `cargo test --release -p slide --test cache_faults -- --ignored killed_during_the_3x4_build`.
+/// `cargo test --release -p slide --test it -- --ignored cache_faults::killed_during_the_3x4_build`.
 #[test]
 #[ignore = "slow: two 3x4 table builds (about 30 s each on two cores)"]
 fn killed_during_the_3x4_build() {

@@ -1,22 +1,13 @@
 //! Fast mode (issue 4): every path is replayed move by move on random boards of many shapes and goals; lengths are
 //! compared with the optimum where the complete tables know it; unsolvable input is refused.
 //!
-//! Run in release mode: `cargo test --release -p slide --test fast`.
-
-use std::sync::{Arc, OnceLock};
+//! Run in release mode: `cargo test --release -p slide --test it fast::`.
 
 use slide::fast::{fast_length, fast_moves, solve_fast};
 use slide::Scrambler;
-use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
+use slide::{Board, Shape, Tile};
 
-fn solver() -> &'static Solver {
-    static S: OnceLock<Solver> = OnceLock::new();
-    S.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
-}
-
-fn shape(rows: usize, cols: usize) -> Shape {
-    Shape::new(rows, cols).unwrap()
-}
+use crate::support::{shape, shared_solver as solver};
 
 /// Solves in fast mode, checks the count, the streamed moves and the count-only length agree, replays every move
 /// on a copy of the board (each must be legal) and checks the goal is reached. Returns the length.

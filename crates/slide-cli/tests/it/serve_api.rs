@@ -5,236 +5,14 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use slide_reference::{Metric, Reference};
 
-// ---------------------------------------------------------------------------------------------------------------
-// The server and a tiny HTTP client
-// ---------------------------------------------------------------------------------------------------------------
-
-/// A running `slide serve`; killed on drop.
-struct Serve {
-    child: Child,
-    /// host:port
-    addr: String,
-    _cache: tempfile::TempDir,
-}
-
-impl Serve {
-    fn start() -> Serve {
-        Serve::with_args(&[])
-    }
-
-    fn with_args(extra: &[&str]) -> Serve {
-        Serve::with_global_args(&[], extra)
-    }
-
-    /// `slide GLOBAL... serve --port 0 EXTRA...`.
-    fn with_global_args(global: &[&str], extra: &[&str]) -> Serve {
-        let cache = tempfile::tempdir().unwrap();
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("slide"))
-            .args(global)
-            .args(["serve", "--port", "0"])
-            .args(extra)
-            .env("SLIDE_CACHE_DIR", cache.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start slide serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        // From here on the guard kills the child, whatever happens.
-        let mut s = Serve {
-            child,
-            addr: String::new(),
-            _cache: cache,
-        };
-        assert!(
-            line.starts_with("slide: serving on http://") && line.contains("(Ctrl-C to stop)"),
-            "first line: {line:?}"
-        );
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap();
-        s.addr = url
-            .trim_start_matches("http://")
-            .trim_end_matches('/')
-            .to_string();
-        assert!(s.addr.starts_with("127.0.0.1:"), "{url}");
-        s
-    }
-
-    fn connect(&self) -> TcpStream {
-        let s = TcpStream::connect(&self.addr).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        s
-    }
-
-    /// Sends raw bytes on a new connection and reads one response.
-    fn raw(&self, bytes: &[u8]) -> Resp {
-        let mut s = self.connect();
-        s.write_all(bytes).unwrap();
-        read_response(&mut BufReader::new(s), bytes.starts_with(b"HEAD "))
-    }
-
-    fn request(&self, method: &str, path: &str, body: Option<&str>) -> Resp {
-        self.raw(&request_bytes(&self.addr, method, path, body, true))
-    }
-
-    fn get(&self, path: &str) -> Resp {
-        self.request("GET", path, None)
-    }
-
-    fn post(&self, path: &str, body: &str) -> Resp {
-        self.request("POST", path, Some(body))
-    }
-
-    /// POST /api/solve with a JSON body; the answer must be 200 with a JSON object.
-    fn solve(&self, body: Value) -> Value {
-        let r = self.post("/api/solve", &body.to_string());
-        assert_eq!(r.status, 200, "{body} -> {}", r.body);
-        r.json()
-    }
-
-    /// POST /api/solve expecting an error status; returns the error message.
-    fn solve_error(&self, body: &str, status: u16) -> String {
-        self.error_from("/api/solve", body, status)
-    }
-
-    /// POST /api/analyse with a JSON body; the answer must be 200 with a JSON object.
-    fn analyse(&self, body: Value) -> Value {
-        let r = self.post("/api/analyse", &body.to_string());
-        assert_eq!(r.status, 200, "{body} -> {}", r.body);
-        assert_eq!(r.header("content-type"), Some("application/json"));
-        r.json()
-    }
-
-    /// POST to `path` expecting an error status; returns the error message.
-    fn error_from(&self, path: &str, body: &str, status: u16) -> String {
-        let r = self.post(path, body);
-        assert_eq!(r.status, status, "{body} -> {}", r.body);
-        assert_eq!(r.header("content-type"), Some("application/json"));
-        let v = r.json();
-        let e = v["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no error in {v}"));
-        assert!(!e.is_empty());
-        e.to_string()
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A request to `host` (the Host header: the server refuses names it does not know).
-fn request_bytes(host: &str, method: &str, path: &str, body: Option<&str>, close: bool) -> Vec<u8> {
-    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n");
-    if close {
-        r.push_str("Connection: close\r\n");
-    }
-    if let Some(b) = body {
-        r.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            b.len()
-        ));
-    }
-    r.push_str("\r\n");
-    if let Some(b) = body {
-        r.push_str(b);
-    }
-    r.into_bytes()
-}
-
-struct Resp {
-    status: u16,
-    headers: Vec<(String, String)>,
-    /// The body as text (invalid UTF-8 replaced: see `bytes` for pictures).
-    body: String,
-    bytes: Vec<u8>,
-}
-
-impl Resp {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
-    }
-}
-
-/// Reads one response: status line, headers, and (unless it answers a HEAD request) a body delimited by
-/// Content-Length, chunks or the end of the connection.
-fn read_response(r: &mut impl BufRead, head: bool) -> Resp {
-    let mut line = String::new();
-    r.read_line(&mut line).unwrap();
-    let mut parts = line.split_whitespace();
-    assert_eq!(
-        parts.next().map(|v| v.starts_with("HTTP/1.")),
-        Some(true),
-        "status line {line:?}"
-    );
-    let status: u16 = parts.next().unwrap().parse().unwrap();
-    let mut headers = Vec::new();
-    loop {
-        line.clear();
-        r.read_line(&mut line).unwrap();
-        let l = line.trim_end();
-        if l.is_empty() {
-            break;
-        }
-        let (k, v) = l.split_once(':').unwrap();
-        headers.push((k.trim().to_string(), v.trim().to_string()));
-    }
-    let mut resp = Resp {
-        status,
-        headers,
-        body: String::new(),
-        bytes: Vec::new(),
-    };
-    let mut body = Vec::new();
-    if head {
-    } else if let Some(n) = resp.header("content-length") {
-        body.resize(n.parse().unwrap(), 0);
-        r.read_exact(&mut body).unwrap();
-    } else if resp
-        .header("transfer-encoding")
-        .is_some_and(|t| t.eq_ignore_ascii_case("chunked"))
-    {
-        loop {
-            line.clear();
-            r.read_line(&mut line).unwrap();
-            let n = usize::from_str_radix(line.trim().split(';').next().unwrap(), 16).unwrap();
-            let mut chunk = vec![0; n + 2];
-            r.read_exact(&mut chunk).unwrap();
-            if n == 0 {
-                break;
-            }
-            body.extend_from_slice(&chunk[..n]);
-        }
-    } else {
-        r.read_to_end(&mut body).unwrap();
-    }
-    resp.body = String::from_utf8_lossy(&body).into_owned();
-    resp.bytes = body;
-    resp
-}
+use crate::support::serve::{read_response, request_bytes, Serve};
+use crate::support::{decode_gif, decode_png, play};
 
 // ---------------------------------------------------------------------------------------------------------------
 // A reference for 2x3 boards and a replayer
@@ -877,7 +655,7 @@ fn status_shows_a_build_and_its_progress_and_solves_use_it_once_ready() {
     assert_eq!(last["step"], 3, "{last}");
     assert!(last.get("error").is_none(), "{last}");
     let files = |prefix: &str| {
-        std::fs::read_dir(s._cache.path())
+        std::fs::read_dir(s.cache.path())
             .unwrap()
             .filter(|f| {
                 let name = f.as_ref().unwrap().file_name();
@@ -922,7 +700,7 @@ fn large_builds_can_be_turned_off() {
     assert!(s.solve(serde_json::json!({ "board": b }))["moves"].is_u64());
     let four = build_of(&builds(&s), "4x4").expect("no 4x4 entry");
     assert_ne!(four["state"], "off", "{four}");
-    assert!(std::fs::read_dir(s._cache.path()).unwrap().all(|f| !f
+    assert!(std::fs::read_dir(s.cache.path()).unwrap().all(|f| !f
         .unwrap()
         .file_name()
         .to_string_lossy()
@@ -987,7 +765,7 @@ fn builds_over_the_memory_limit_fail_and_say_why() {
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string(),
-        _cache: cache,
+        cache,
     };
     let board = s.get("/api/scramble?shape=4x4&seed=3").json()["board"].clone();
     let give_up = Instant::now() + Duration::from_secs(120);
@@ -1821,40 +1599,6 @@ fn analyses_stop_within_the_budget() {
 // Pictures, statistics and the metric
 // ---------------------------------------------------------------------------------------------------------------
 
-/// A PNG decoded: (width, height, RGBA pixels).
-fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgba);
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
-/// A GIF decoded: (width, height, the composited frames as RGBA).
-fn decode_gif(bytes: &[u8]) -> (u32, u32, Vec<Vec<u8>>) {
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::RGBA);
-    let mut d = options.read_info(bytes).unwrap();
-    let (w, h) = (usize::from(d.width()), usize::from(d.height()));
-    let mut canvas = vec![0u8; 4 * w * h];
-    let mut frames = Vec::new();
-    while let Some(f) = d.read_next_frame().unwrap() {
-        let fw = usize::from(f.width);
-        for y in 0..usize::from(f.height) {
-            for x in 0..fw {
-                let s = 4 * (y * fw + x);
-                let t = 4 * ((usize::from(f.top) + y) * w + usize::from(f.left) + x);
-                canvas[t..t + 4].copy_from_slice(&f.buffer[s..s + 4]);
-            }
-        }
-        frames.push(canvas.clone());
-    }
-    (w as u32, h as u32, frames)
-}
-
 /// The colour sampled inside `cell` of a picture of the longer side `size` (the layout written again: a margin of
 /// 0.08 cells; a tile is sampled 0.42 of a cell left of its centre, clear of its number; the blank at its centre).
 fn colour_at(
@@ -1897,17 +1641,6 @@ fn check_plain_light(rgba: &[u8], width: u32, rows: usize, cols: usize, size: u3
             "tile {t} at cell {cell} of {cells:?}"
         );
     }
-}
-
-/// Plays a tile into the blank (it must be next to it).
-fn play(cells: &mut [u8], cols: usize, tile: u8) {
-    let b = cells.iter().position(|&t| t == 0).unwrap();
-    let p = cells.iter().position(|&t| t == tile).unwrap();
-    assert_eq!(
-        (b / cols).abs_diff(p / cols) + (b % cols).abs_diff(p % cols),
-        1
-    );
-    cells.swap(b, p);
 }
 
 /// The number of multi-tile moves of a sequence of tiles played from `cells`: its maximal runs of one direction of

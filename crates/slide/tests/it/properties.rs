@@ -12,9 +12,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use proptest::prelude::*;
-use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
+use slide::{Board, Shape, Tile};
 use slide::{HeuristicChoice, Method, SolveOptions};
 use slide_reference::{Metric, Reference};
+
+use crate::support::shared_solver as solver;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reference: breadth-first search (the dev-only crate `slide-reference`), one per shape and goal blank cell
@@ -49,11 +51,6 @@ fn bfs_distance(board: &Board, goal: &Board) -> Option<u32> {
     }
     let renamed: Vec<u8> = board.tiles().iter().map(|&t| rename[t as usize]).collect();
     reference(s.rows(), s.cols(), goal.blank()).distance(&renamed)
-}
-
-fn solver() -> &'static Solver {
-    static S: OnceLock<Solver> = OnceLock::new();
-    S.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
 }
 
 fn replay(board: &Board, goal: &Board, moves: &[Tile]) {

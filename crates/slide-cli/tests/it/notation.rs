@@ -2,9 +2,7 @@
 //! "Speedsolvers" examples. Every printed sequence is replayed by an interpreter of the notation written here over
 //! plain `Vec<u32>` boards, not by the library.
 
-mod common;
-
-use common::Slide;
+use crate::support::Slide;
 use predicates::prelude::*;
 
 // ---------------------------------------------------------------------------------------------------------------

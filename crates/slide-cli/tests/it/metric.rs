@@ -1,15 +1,14 @@
 //! `--metric stm|mtm` on `slide solve` and `slide stats`: answers checked against a plain breadth-first search with
 //! multi-tile moves (`slide-reference`), every printed sequence replayed here and its pushes counted.
 
-mod common;
-
 use assert_cmd::Command;
-use common::Slide;
+
+use crate::support::{self, Slide};
 use slide_reference::{self as reference, Metric, Reference};
 
 /// A board as `1 2 3/4 0 5`.
 fn slash(cols: usize, cells: &[u8]) -> String {
-    common::slash(cells, cols)
+    support::slash(cells, cols)
 }
 
 /// The blank's cell after each tile letter (the speedsolvers' convention: `U` = the tile below the blank moves up,

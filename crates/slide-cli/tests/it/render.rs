@@ -5,11 +5,10 @@
 use assert_cmd::Command;
 use slide::render::{Scheme, Style, Theme};
 
+use crate::support::{decode_gif, decode_png, play};
+
 fn slide(cache: &std::path::Path) -> Command {
-    let mut c = Command::cargo_bin("slide").unwrap();
-    c.env("SLIDE_CACHE_DIR", cache);
-    c.env_remove("XDG_CACHE_HOME");
-    c
+    crate::support::command(cache)
 }
 
 /// Runs; returns (status, stdout bytes, stderr).
@@ -70,37 +69,10 @@ fn check_colours(
     }
 }
 
-/// Plays tiles on row-major cells (the reference interpreter).
-fn play(cells: &mut [u32], cols: usize, tile: u32) {
-    let b = cells.iter().position(|&t| t == 0).unwrap();
-    let p = cells.iter().position(|&t| t == tile).unwrap();
-    assert_eq!(
-        (b / cols).abs_diff(p / cols) + (b % cols).abs_diff(p % cols),
-        1
-    );
-    cells.swap(b, p);
-}
-
-/// The composited frames of a GIF (RGBA).
+/// The composited frames of a GIF (RGBA), with its width.
 fn gif_frames(bytes: &[u8]) -> (usize, Vec<Vec<u8>>) {
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::RGBA);
-    let mut d = options.read_info(bytes).unwrap();
-    let (w, h) = (usize::from(d.width()), usize::from(d.height()));
-    let mut canvas = vec![0u8; 4 * w * h];
-    let mut frames = Vec::new();
-    while let Some(f) = d.read_next_frame().unwrap() {
-        let fw = usize::from(f.width);
-        for y in 0..usize::from(f.height) {
-            for x in 0..fw {
-                let s = 4 * (y * fw + x);
-                let t = 4 * ((usize::from(f.top) + y) * w + usize::from(f.left) + x);
-                canvas[t..t + 4].copy_from_slice(&f.buffer[s..s + 4]);
-            }
-        }
-        frames.push(canvas.clone());
-    }
-    (w, frames)
+    let (w, _, frames) = decode_gif(bytes);
+    (w as usize, frames)
 }
 
 fn texts(svg: &str) -> Vec<String> {
@@ -138,12 +110,8 @@ fn svg_to_standard_output_and_png_to_a_file() {
     );
     assert_eq!(code, 0, "{err}");
     let bytes = std::fs::read(dir.path().join("b.png")).unwrap();
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!((info.width, info.height), (300, 300));
+    let (width, height, buf) = decode_png(&bytes);
+    assert_eq!((width, height), (300, 300));
     let style = Style {
         size: 300,
         scheme: Scheme::Fringe,

@@ -5,44 +5,12 @@
 //! Answers are checked against a plain breadth-first search over `Vec<u8>` boards (`slide-reference`).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use slide::engine::cache::Meta;
-use slide::{Board, CacheDir, Progress, Shape, Solver};
+use slide::{Board, CacheDir, Shape, Solver};
 
-/// Records the warnings a solver reports.
-#[derive(Default)]
-struct Warnings(Mutex<Vec<String>>);
-
-impl Progress for Warnings {
-    fn warn(&self, message: &str) {
-        self.0.lock().unwrap().push(message.to_string());
-    }
-}
-
-impl Warnings {
-    fn taken(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap())
-    }
-}
-
-fn solver(dir: &Path) -> (Solver, Arc<Warnings>) {
-    let w = Arc::new(Warnings::default());
-    let s = Solver::with_options(CacheDir::At(dir.to_path_buf()), w.clone()).cache_from_cells(4);
-    (s, w)
-}
-
-/// Distances of all 2 × 3 boards that reach the default goal (the dev-only crate `slide-reference`).
-fn reference_2x3() -> slide_reference::Reference {
-    let r = slide_reference::Reference::new(
-        2,
-        3,
-        &slide_reference::goal(6),
-        slide_reference::Metric::Stm,
-    );
-    assert_eq!(r.states(), 360);
-    r
-}
+use crate::support::{cached_solver as solver, reference_2x3, Warnings};
 
 /// All 720 arrangements of 2 × 3, each with its distance (-1 when unreachable).
 fn all_2x3() -> Vec<(Vec<u8>, i64)> {
