@@ -1,5 +1,5 @@
-//! The mixed sums: sums of extras over sets of disjoint patterns drawn from the direct and the reflected lookups
-//! at once, kept in byte lanes.
+//! The mixed sums: sums of extras over sets of disjoint patterns drawn from the direct and the reflected lookups at
+//! once, kept in byte lanes.
 
 use super::view::View;
 

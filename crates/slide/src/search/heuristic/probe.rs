@@ -1,5 +1,5 @@
-//! How [`PdbEval`] estimates a child: the probe (its estimate without moving into it), the look-ahead (every
-//! child's indices worked out and their loads started before the first probe), and moving in and back.
+//! How [`PdbEval`] estimates a child: the probe (its estimate without moving into it), the look-ahead (every child's
+//! indices worked out and their loads started before the first probe), and moving in and back.
 
 use super::mixed::{Lanes, MIXED_SUMS};
 use super::pdb_eval::PdbEval;

@@ -1,5 +1,5 @@
-//! The pattern databases as the search reads them: [`PdbSet`], and one view of the board (direct or reflected)
-//! with each pattern's tiles, index and packed entries, kept move by move.
+//! The pattern databases as the search reads them: [`PdbSet`], and one view of the board (direct or reflected) with
+//! each pattern's tiles, index and packed entries, kept move by move.
 
 use super::{layouts, MAX_SEARCH_CELLS};
 use crate::search::pdb::{Pdb, PdbIndex, PdbLayout, Placed, ZeroIndex, MAX_PATTERN, PDB_BITS};

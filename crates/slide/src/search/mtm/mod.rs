@@ -15,23 +15,23 @@
 //!
 //! **Readings.** A table is read for the board and for the transposed board (tiles relabelled by their transposed
 //! goal cells, the other axis first): for goal rows ([`Layout::Rows`]) the second reading is the goal *columns'*
-//! estimate. Square boards read a second layout too, the quadrants ([`Layout::Quadrants`]), which the
-//! transposition maps to themselves when the goal's blank is on the diagonal: their reading on the transposed board
-//! equals the direct one (tested on every 3 × 3 board) and is skipped. So a 4 × 4 child costs three reads; other
-//! shapes read the rows-then-halves layout ([`Layout::HalvesAlt`]) twice. [`layouts`] says which, and why (rows
-//! and quadrants together take far fewer nodes than rows-then-halves alone).
+//! estimate. Square boards read a second layout too, the quadrants ([`Layout::Quadrants`]), which the transposition
+//! maps to themselves when the goal's blank is on the diagonal: their reading on the transposed board equals the
+//! direct one (tested on every 3 × 3 board) and is skipped. So a 4 × 4 child costs three reads; other shapes read
+//! the rows-then-halves layout ([`Layout::HalvesAlt`]) twice. [`layouts`] says which, and why (rows and quadrants
+//! together take far fewer nodes than rows-then-halves alone).
 //!
-//! **Pruning.** Besides alternation, a push-pruning automaton learned on the shape
-//! ([`crate::search::push_pruning`]) rejects every push sequence that an earlier one of the same effect replaces.
+//! **Pruning.** Besides alternation, a push-pruning automaton learned on the shape ([`crate::search::push_pruning`])
+//! rejects every push sequence that an earlier one of the same effect replaces.
 //!
 //! **Sizes**: a 4 × 4 table has 16!/(4!·4!·4!·3!) = 252,252,000 arrangements, 4 bits each ([`LabelTable`]: the
-//! distance modulo 3 and the axes' excess; 126 MB on disk); 4 × 4 reads two (252 MB). The search behind them has
-//! two states per arrangement (504,504,000 on 4 × 4). 3 × 5 needs 15,135,120 arrangements and 5 × 3 25,225,200.
-//! Boards of two rows or columns fit too; 4 × 5 and larger do not ([`MAX_LABEL_ENTRIES`]).
+//! distance modulo 3 and the axes' excess; 126 MB on disk); 4 × 4 reads two (252 MB). The search behind them has two
+//! states per arrangement (504,504,000 on 4 × 4). 3 × 5 needs 15,135,120 arrangements and 5 × 3 25,225,200. Boards
+//! of two rows or columns fit too; 4 × 5 and larger do not ([`MAX_LABEL_ENTRIES`]).
 //!
 //! The files of this folder: this one holds the layouts; `space.rs` the label space and how it lists a state's
-//! neighbours; `table.rs` the tables' encoding, their building and reading, and the tables a search loads;
-//! `ida.rs` the search ([`search`]) and the count of optimal solutions ([`count`]).
+//! neighbours; `table.rs` the tables' encoding, their building and reading, and the tables a search loads; `ida.rs`
+//! the search ([`search`]) and the count of optimal solutions ([`count`]).
 
 use crate::board::Shape;
 use crate::exact::rank::MultisetRanker;

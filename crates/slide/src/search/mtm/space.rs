@@ -2,18 +2,18 @@
 //!
 //! **Building** a table: [`LabelSpace::expand`] lists a state's neighbours. A push along a row keeps the order of
 //! the other labels read row by row without the blank, so it changes only the blank's digit of the rank: those
-//! neighbours cost an addition, without unranking (half the states). For pushes along a column it works on one
-//! cell mask per label: the arrangement is unranked by `PDEP` from a cursor that steps rank by rank (the search
-//! scans ranks in order, so most steps change only the last label's digit; a longer step divides only where a
-//! digit carries), each push shifts a segment of every mask, and the neighbours are ranked by `PEXT`. Then
-//! encoded ([`LabelTable`](super::LabelTable)).
+//! neighbours cost an addition, without unranking (half the states). For pushes along a column it works on one cell
+//! mask per label: the arrangement is unranked by `PDEP` from a cursor that steps rank by rank (the search scans
+//! ranks in order, so most steps change only the last label's digit; a longer step divides only where a digit
+//! carries), each push shifts a segment of every mask, and the neighbours are ranked by `PEXT`. Then encoded
+//! ([`LabelTable`](super::LabelTable)).
 //!
 //! **Two orders.** The table files keep arrangements with the blank's cell as the least significant digit of the
 //! rank ([`MultisetRanker::new`]): a push along a row then reads the parent's cache line, as does a push along a
 //! column in the transposed board's reading, so a child misses the cache in one or two readings instead of three.
 //! The build numbers its states with the blank's cell as the most significant digit
-//! ([`MultisetRanker::label0_major`]), so that its scans keep their locality, and encodes into the table's order
-//! at the end.
+//! ([`MultisetRanker::label0_major`]), so that its scans keep their locality, and encodes into the table's order at
+//! the end.
 
 use super::ida::LABELS;
 use super::{counts, goal_labels, Layout, MAX_LABEL_ENTRIES};
