@@ -3,6 +3,7 @@
 
 pub mod heuristic;
 pub mod ida;
+mod limits;
 pub mod mtm;
 pub mod partial;
 pub mod partition;

@@ -1,21 +1,23 @@
-//! IDA* in the multi-tile metric over alternating pushes, guided by the label tables; and counting the optimal solutions.
+//! IDA* in the multi-tile metric over alternating pushes, guided by the label tables; and counting the optimal
+//! solutions.
 //!
 //! **Per node.** The time goes to memory: every child needs an entry of each reading, random reads in tables of
 //! hundreds of megabytes. A node therefore ranks all its children first and prefetches their entries
-//! ([`PackedTable::prefetch`](crate::exact::packed::PackedTable::prefetch)), so that the reads overlap, and
-//! enters only the children within the bound; the ranks use `PEXT` where the processor has BMI2
-//! ([`MultisetRanker::rank_masks_pext`](crate::exact::rank::MultisetRanker::rank_masks_pext)), and a push moves
-//! the labels of a whole line segment in every mask at once ([`line_segments`]). Reading one table first and the
-//! other only for the children it does not prune would read fewer entries but serialise two waits. The number of
-//! readings is a constant of the inner loop (`dfs` is generic over it), and the children are made by a method
-//! compiled inside `dfs_bmi2` (a closure would not get its processor features, and the ranking would not inline).
+//! ([`PackedTable::prefetch`](crate::exact::packed::PackedTable::prefetch)), so that the reads overlap, and enters
+//! only the children within the bound; the ranks use `PEXT` where the processor has BMI2
+//! ([`MultisetRanker::rank_masks_pext`](crate::exact::rank::MultisetRanker::rank_masks_pext)), and a push moves the
+//! labels of a whole line segment in every mask at once ([`line_segments`]). Reading one table first and the other
+//! only for the children it does not prune would read fewer entries but serialise two waits. The number of readings
+//! is a constant of the inner loop (`dfs` is generic over it), and the children are made by a method compiled inside
+//! `dfs_bmi2` (a closure would not get its processor features, and the ranking would not inline).
 
 use super::space::line_segments;
 use super::table::{excess, neighbour_distance, LabelTable, MtmTables};
 use super::Layout;
 use crate::board::Board;
 use crate::error::{Error, Result};
-use crate::search::ida::{Counted, Limits, Outcome, Tally};
+use crate::search::ida::{Counted, Outcome, Tally};
+use crate::search::limits::{LimitCheck, Limits, CHECK_EVERY};
 use crate::search::pruning::DEAD;
 use crate::search::push_pruning::PushPruner;
 
@@ -52,8 +54,8 @@ pub(super) struct MtmIda<'a, 'l> {
     /// The blank's cells after each push.
     path: Vec<u8>,
     nodes: u64,
-    next_check: u64,
-    limits: &'l Limits<'l>,
+    /// The limits, and when to look at them next.
+    check: LimitCheck<'l, 'l>,
     stopped: bool,
     next_bound: u32,
 }
@@ -80,8 +82,6 @@ struct Child {
 
 /// The distance of the current arrangement in each reading ([`LabelTable::distance`]).
 type Distances = [u8; MAX_READINGS];
-
-const CHECK_EVERY: u64 = 1 << 14;
 
 impl MtmIda<'_, '_> {
     /// The rank of the arrangement of the label masks `m` in each reading. `PEXT`: ranked by
@@ -245,21 +245,22 @@ impl MtmIda<'_, '_> {
         self.blank = to;
     }
 
+    /// Whether a limit stopped the search: the limits are looked at when due ([`LimitCheck`]), which is at the
+    /// latest at the node limit.
     fn limit_reached(&mut self) -> bool {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_EVERY;
-            let l = self.limits;
-            if l.cancel
-                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-                || l.deadline.is_some_and(|d| std::time::Instant::now() >= d)
-            {
-                self.stopped = true;
-            }
-        }
-        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
-            self.stopped = true;
+        if self.check.due(self.nodes) {
+            self.check_limits();
         }
         self.stopped
+    }
+
+    /// Looks at the limits ([`MtmIda::limit_reached`]).
+    #[cold]
+    #[inline(never)]
+    fn check_limits(&mut self) {
+        if self.check.reached(self.nodes, self.nodes, CHECK_EVERY) {
+            self.stopped = true;
+        }
     }
 
     /// The push of the blank from `from` to `to` (`step` apart), after which the next push goes along `then`, from
@@ -509,8 +510,7 @@ impl<'a, 'l> MtmIda<'a, 'l> {
             transposed_segments: line_segments(shape.transposed()),
             path: Vec::new(),
             nodes: 0,
-            next_check: CHECK_EVERY,
-            limits,
+            check: LimitCheck::new(limits),
             stopped: false,
             next_bound: u32::MAX,
         };

@@ -5,7 +5,7 @@ use super::space::push;
 use super::*;
 use crate::board::Board;
 use crate::exact::bfs::StateSpace;
-use crate::search::ida::Limits;
+use crate::search::limits::Limits;
 use crate::search::push_pruning::PushPruner;
 
 #[test]
