@@ -24,8 +24,8 @@
 //! holds `4 + n - k` bits, so that an entry never straddles two words): 16 for 6, 7 and 8 tiles of the 15-puzzle, 32
 //! for 6 of the 24-puzzle, 4 to 8 times the plain table against the blank-cell layout's `n - k` times. Made from the
 //! region layout ([`Pdb::zero_bits`]); read through the plain evaluator (a lookup is the plain one, the free cell's
-//! population count and a shift). Sparse tables of 32-bit entries on at most 28 cells (the 24-puzzle's) keep bit `4
-//! + c` for the blank on cell `c` instead ([`PdbLayout::bit_per_cell`]; 25 of the 28 bits on 5 × 5, files of
+//! population count and a shift). Sparse tables of 32-bit entries on at most 28 cells (the 24-puzzle's) keep bit
+//! `4 + c` for the blank on cell `c` instead ([`PdbLayout::bit_per_cell`]; 25 of the 28 bits on 5 × 5, files of
 //! encoding `zbscellextra4`): a lookup then needs neither the count nor the pattern's cells, and the search does not
 //! keep them.
 //!
