@@ -67,11 +67,39 @@ pub trait Store: Send + Sync + fmt::Debug {
 }
 
 /// The right to build one file of a [`Store`], held until dropped ([`Store::lock_build`]). For a [`FileStore`], an
-/// advisory lock (`flock`) on the file's `.NAME.lock` beside it, which the kernel releases when the process ends,
-/// however it ends.
+/// advisory lock (`flock`) on a file `.NAME.lock` beside it, removed when the lock is let go; the kernel releases
+/// the lock when the process ends, however it ends (a lock file left then is taken by the next build).
 #[derive(Debug)]
 pub struct BuildLock {
-    _held: Option<std::fs::File>,
+    held: Option<(std::fs::File, PathBuf)>,
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        // Removed while still held, then released: a process waiting on this file finds it gone once it gets the
+        // lock and takes a new one (`lock_build` checks), so no lock file outlives its build.
+        if let Some((file, path)) = self.held.take() {
+            let _ = std::fs::remove_file(&path);
+            drop(file);
+        }
+    }
+}
+
+/// True when `path` is still the file `file` has open (same device and inode).
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
 }
 
 /// A file mapped read-only into memory by a [`Store`].
@@ -221,28 +249,35 @@ impl Store for FileStore {
             return Ok(None);
         }
         let path = self.dir.join(format!(".{name}.lock"));
-        let file = match std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-        {
-            Ok(f) => f,
-            // A directory this process cannot write: it cannot save what it builds either, so nothing to share.
-            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Ok(None),
-            Err(e) if e.raw_os_error() == Some(libc::EROFS) => return Ok(None),
-            Err(e) => return Err(e),
-        };
         loop {
-            match try_lock(&file) {
-                Ok(true) => return Ok(Some(BuildLock { _held: Some(file) })),
-                Ok(false) => {}
+            let file = match std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+            {
+                Ok(f) => f,
+                // A directory this process cannot write: it cannot save what it builds either, nothing to share.
+                Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Ok(None),
+                Err(e) if e.raw_os_error() == Some(libc::EROFS) => return Ok(None),
                 Err(e) => return Err(e),
+            };
+            loop {
+                if try_lock(&file)? {
+                    break;
+                }
+                if !keep_waiting() {
+                    return Ok(None);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
             }
-            if !keep_waiting() {
-                return Ok(None);
+            // The holder before us removes the lock file when it lets go: a lock on a file no longer at `path`
+            // excludes nobody, so take the one that is there now.
+            if same_file(&file, &path) {
+                return Ok(Some(BuildLock {
+                    held: Some((file, path)),
+                }));
             }
-            std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
 
@@ -487,7 +522,7 @@ mod tests {
         p.0.lock()
             .unwrap()
             .iter()
-            .filter(|l| l.starts_with("start "))
+            .filter(|l| l.starts_with("start ") && !l.starts_with("start waiting"))
             .count()
     }
 
@@ -526,5 +561,13 @@ mod tests {
         let total: usize = phases.iter().map(|p| starts(p)).sum();
         let log: Vec<_> = phases.iter().map(|p| p.0.lock().unwrap().clone()).collect();
         assert_eq!(total, one_build, "{log:?}");
+        // No lock file is left behind.
+        let left: Vec<_> = std::fs::read_dir(shared.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|n| n.to_string_lossy().ends_with(".lock"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }

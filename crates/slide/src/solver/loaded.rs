@@ -229,15 +229,17 @@ impl Solver {
         }
         // One build per machine: the store's lock on this file, held until it is written. Another process that
         // built it while this one waited leaves the file to map instead.
-        let told = std::cell::Cell::new(false);
-        let _building = match store.lock_build(&name, &|| {
-            if !told.replace(true) {
-                progress.warn(&format!(
-                    "another process is building {what} ({place}): waiting for it"
-                ));
+        let waiting = std::cell::Cell::new(false);
+        let lock = store.lock_build(&name, &|| {
+            if !waiting.replace(true) {
+                progress.start(&format!("waiting for {what}, built by another process"), 0);
             }
             true
-        }) {
+        });
+        if waiting.get() {
+            progress.finish();
+        }
+        let _building = match lock {
             Ok(lock) => lock,
             Err(e) => {
                 progress.warn(&format!(

@@ -244,7 +244,7 @@ const MONTHS: [&str; 12] = [
     "December",
 ];
 
-/// Dates in `text`, each with its 1-based line: `2026-12-06`, `6 December`, `December 2026`.
+/// Dates in `text`, each with its 1-based line: an ISO date, a day before a month name, a month name before a year.
 fn dates(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
