@@ -40,23 +40,26 @@ machine="$(nproc) cores, ${cpu:-unknown CPU}, $mem"
 
 log() { printf '== %s\n' "$*" >&2; }
 
-# row KEY WHAT COMMAND FIGURE: replaces the table row ending in <!--KEY--> (or adds it at the end of the table).
+# row KEY WHAT COMMAND FIGURE: replaces the table row marked <!--KEY--> (or adds it at the end of the table).
 row() {
-    python3 - "$PAGE" "$1" "| $2 | \`$3\` | $4 | $commit | $machine | <!--$1-->" <<'EOF'
+    local command=${3//|/\\|} # a pipe in a table cell is written \|
+    python3 - "$PAGE" "$1" "| $2 | \`$command\` | $4 | $commit | $machine | <!--$1--> |" <<'EOF'
 import sys, pathlib
 path, key, line = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 lines = path.read_text().split("\n")
 mark = f"<!--{key}-->"
-hit = [i for i, l in enumerate(lines) if l.rstrip().endswith(mark)]
+hit = [i for i, l in enumerate(lines) if mark in l]
 if hit:
     lines[hit[0]] = line
 else:
-    last = max(i for i, l in enumerate(lines) if l.rstrip().endswith("-->") and l.startswith("| "))
+    last = max(i for i, l in enumerate(lines) if l.startswith("| ") and "<!--" in l)
     lines.insert(last + 1, line)
 path.write_text("\n".join(lines))
 EOF
     log "$2: $4"
 }
+
+group() { python3 -c 'import sys; print(f"{int(sys.argv[1]):,}")' "$1"; } # 1234567 -> 1,234,567
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
@@ -75,7 +78,7 @@ bench() {
     ok=$(grep -o 'published length: [0-9]*' "$TMP/run1.txt" | awk '{print $3}')
     n=$(grep -o '^instances: [0-9]*' "$TMP/run1.txt" | awk '{print $2}')
     row "$key" "$what" "slide -q bench $*" \
-        "$ok of $n optimal; **${wall} s** of search (median of $RUNS); $(printf "%'d" "$nodes") nodes per instance"
+        "$ok of $n optimal; **${wall} s** of search (median of $RUNS); $(group "$nodes") nodes per instance"
 }
 
 part_korf100() {
@@ -148,7 +151,7 @@ part_mtm40() {
     wall=$(printf '%s\n' "${times[@]}" | median | xargs printf '%.2f')
     row mtm40 "MTM, 40 random 4 × 4 boards (seed 40)" \
         "slide scramble 4x4 --count 40 --seed 40 | slide solve --metric mtm --threads 1" \
-        "40 of 40 proven; **${wall} s** wall, whole process (median of $RUNS); $(printf "%'d" "$nodes") nodes"
+        "40 of 40 proven; **${wall} s** wall, whole process (median of $RUNS); $(group "$nodes") nodes"
 }
 
 parts=("$@")
