@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The Python package (crates/slide-py): creates a virtual environment (default target/py-venv), installs maturin,
-# numpy and pytest from PyPI (and Ray with SLIDE_PY_RAY=1), builds and installs the package from source, and runs
-# its pytest suite. Exits non-zero when anything fails. Needs python3 (3.9 or later, with venv) and cargo.
+# The Python package (crates/slide-py, the distribution `slidetile`): builds its abi3 wheel (scripts/wheel.sh), makes
+# a fresh virtual environment (default target/py-venv), installs the wheel there with numpy and pytest from PyPI (and
+# Ray with SLIDE_PY_RAY=1), and runs the pytest suite against the installed wheel with no Rust toolchain on PATH: what
+# a user who installs the wheel gets. Exits non-zero when anything fails. Needs python3 (3.9 or later, with venv) and
+# cargo (for the build only).
 #
 #   scripts/test-python.sh                 # core tests
 #   SLIDE_PY_RAY=1 scripts/test-python.sh  # also slide.ray, on a local Ray cluster the tests start and stop
@@ -17,26 +19,37 @@ python=${PYTHON:-python3}
 export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$root/target/py-cache}"
 mkdir -p "$SLIDE_CACHE_DIR"
 
-if [ ! -x "$venv/bin/python" ]; then
-    echo "== creating $venv"
-    "$python" -m venv "$venv"
-fi
+echo "== building the wheel"
+wheel=$(bash scripts/wheel.sh)
+echo "$wheel"
+
+echo "== a fresh $venv with the wheel"
+rm -rf "$venv"
+"$python" -m venv "$venv"
 py=$venv/bin/python
-export PATH="$venv/bin:$PATH" # the build backend runs the maturin program
 "$py" -m pip install --quiet --upgrade pip
-"$py" -m pip install --quiet "maturin>=1.5,<2" numpy pytest
+extras=test
 if [ "${SLIDE_PY_RAY:-0}" = 1 ]; then
-    "$py" -m pip install --quiet "ray>=2.9"
+    extras=test,ray
+fi
+"$py" -m pip install --quiet "$wheel[$extras]"
+
+# PATH without any directory that holds cargo or rustc: the tests run against the wheel, with no way to build.
+clean_path=$venv/bin
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+    [ -n "$d" ] && [ "$d" != "$venv/bin" ] || continue
+    [ -e "$d/cargo" ] || [ -e "$d/rustc" ] || clean_path="$clean_path:$d"
+done
+if PATH=$clean_path command -v cargo >/dev/null 2>&1; then
+    echo "test-python.sh: cargo is still on PATH ($clean_path)" >&2
+    exit 1
 fi
 
-echo "== building and installing crates/slide-py"
-# The package's own README command, in the environment: pip builds the wheel with maturin.
-"$py" -m pip install --quiet --no-build-isolation "$root/crates/slide-py"
-
-echo "== pytest"
+echo "== pytest (installed wheel $("$py" -c 'import slide; print(slide.__version__)'), no Rust on PATH)"
 cd "$root/crates/slide-py"
-if [ "${SLIDE_PY_RAY:-0}" = 1 ]; then
-    "$py" -m pytest -q tests "$@"
-else
-    "$py" -m pytest -q tests -m "not ray" "$@"
+marks=()
+if [ "${SLIDE_PY_RAY:-0}" != 1 ]; then
+    marks=(-m "not ray")
 fi
+PATH=$clean_path "$py" -m pytest -q -p no:cacheprovider tests "${marks[@]}" "$@"

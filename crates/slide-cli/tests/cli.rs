@@ -976,3 +976,37 @@ fn fallback_answers_are_marked_and_within_their_bound() {
         "{err}"
     );
 }
+
+/// Four processes that ask for the same missing pattern databases at once build them once: the others wait for
+/// the builder (and say so) and map its files; every answer is the same optimum.
+#[test]
+fn four_processes_share_one_build() {
+    let slide = Slide::new();
+    let board = "[[12,13,6,3],[10,14,0,11],[4,5,9,8],[15,2,1,7]]"; // 57 moves
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("slide"));
+            c.env("SLIDE_CACHE_DIR", slide.cache.path())
+                .env_remove("XDG_CACHE_HOME")
+                .args(["solve", board])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            c.spawn().unwrap()
+        })
+        .collect();
+    let outs: Vec<_> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    let alone = slide.ok(&["solve", board], "");
+    let mut waited = 0;
+    for o in &outs {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), alone);
+        assert!(!err.contains("rebuilding"), "{err}");
+        waited += usize::from(err.contains("another process is building"));
+    }
+    assert!(waited >= 1, "no process waited for another's build");
+    assert!(waited <= 3, "every process waited: who built?");
+}

@@ -941,8 +941,8 @@ fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> {
 /// Solves many boards in parallel; the answers come back in input order. Options as `solve` (a partial goal,
 /// `metric="mtm"`), limits for each board.
 ///
-/// `_stop` is slide.ray's: a callable asked every 100 ms whether to stop (then the boards not answered yet raise
-/// `BoardError`).
+/// `_stop` is slide.ray's: a callable asked every 100 ms whether to stop. Once it answers true (or raises), the
+/// boards not answered yet come back stopped: the caller (slide.ray's task) knows it asked and returns no answer.
 #[pyfunction]
 #[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None, within=None, _stop=None))]
 #[allow(clippy::too_many_arguments)]
@@ -1639,6 +1639,7 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_stages, m)?)?;
     m.add_function(wrap_pyfunction!(render, m)?)?;
     m.add_function(wrap_pyfunction!(_map_files, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     split::register(m)?;
     Ok(())
 }

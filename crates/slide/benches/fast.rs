@@ -1,6 +1,6 @@
 //! Fast mode (issue 4): count-only solves of random n × n boards, n = 10, 30, 100.
 //!
-//! Run with `cargo bench -p slide --bench fast`; `scripts/bench-fast.sh` times the larger sizes (300, 1000) with
+//! Run with `cargo bench -p slidetile --bench fast`; `scripts/bench-fast.sh` times the larger sizes (300, 1000) with
 //! one run each. Throughput is reported in moves per second.
 
 use std::hint::black_box;

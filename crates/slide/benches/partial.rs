@@ -1,7 +1,7 @@
 //! Partial goals (issue 13): answers for the 4 × 4 first row and top-left 2 × 2 block once their tables are in
 //! memory, in both metrics.
 //!
-//! Run with `cargo bench -p slide --bench partial`. Each benchmark answers 100 uniform random 4 × 4 boards (fixed
+//! Run with `cargo bench -p slidetile --bench partial`. Each benchmark answers 100 uniform random 4 × 4 boards (fixed
 //! seed): `distance` is the least number of moves alone ([`Solver::distance_to_pattern`], a lookup), `solve`
 //! the optimal move sequence too ([`Solver::solve_pattern`], a walk down the table); criterion's time per element
 //! is the time per board. The target is under 1 ms per board. The tables (524,160 states each) are built before

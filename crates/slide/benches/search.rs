@@ -1,7 +1,7 @@
 //! Benchmarks of optimal search: IDA* with the default pattern databases (zb6-6-3) on Korf's 15-puzzles, with move
 //! pruning and with backtracks pruned only, measured side by side in one run.
 //!
-//! Run with `cargo bench -p slide --bench search`. Groups:
+//! Run with `cargo bench -p slidetile --bench search`. Groups:
 //!
 //! - `korf100_1-10/<mode>`: the first ten of Korf's 100 instances solved one after the other on one thread
 //!   (`move_pruning`: the default; `backtracks_only`: `SolveOptions::move_pruning = false`).

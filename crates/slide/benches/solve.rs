@@ -1,6 +1,6 @@
 //! Benchmarks for issue item 10.
 //!
-//! Run with `cargo bench -p slide --bench solve`. Groups:
+//! Run with `cargo bench -p slidetile --bench solve`. Groups:
 //!
 //! - `leetcode_2x3`: [`slide::sliding_puzzle`] over all 720 boards of 2 × 3 (360 solvable, 360 not), against a
 //!   Rust port of the classic per-query BFS written below (array state and string state, `VecDeque`, `HashSet`);

@@ -1,6 +1,6 @@
 //! Times fast mode on one random board, count-only.
 //!
-//! `cargo run --release -p slide --example fast -- N [SEED]` (or `RxC` for a rectangle) prints
+//! `cargo run --release -p slidetile --example fast -- N [SEED]` (or `RxC` for a rectangle) prints
 //! `n len len/n^3 seconds` (for a rectangle, `n` is `RxC` and the ratio uses `n = max(R, C)`); the time covers
 //! the solve only: not drawing the board, nor building the small exact tables that finish it (done first).
 

@@ -16,10 +16,10 @@ use crate::board::{Board, Shape};
 use crate::error::{Error, Result};
 
 /// The text of `data/korf100.txt`: Korf (1985), 100 random 15-puzzle instances, blank-first goal.
-pub const KORF100: &str = include_str!("../../../data/korf100.txt");
+pub const KORF100: &str = include_str!("../data/korf100.txt");
 
 /// The text of `data/korf24_50.txt`: Korf & Felner (2002), 50 random 24-puzzle instances, blank-first goal.
-pub const KORF24: &str = include_str!("../../../data/korf24_50.txt");
+pub const KORF24: &str = include_str!("../data/korf24_50.txt");
 
 /// One benchmark instance: a square board whose optimal distance to the blank-first goal
 /// ([`Board::goal_blank_first`]) is published.

@@ -831,25 +831,61 @@ impl Solver {
                 Err(e) => Some(Err(e)),
             }
         };
-        let opened = match mapped(&expected) {
-            Some(Ok(t)) => return Ok(t),
-            Some(Err(e)) => {
-                progress.warn(&format!("{e}; rebuilding"));
-                Ok(None)
-            }
-            None => store.open(&name),
-        };
-        match opened {
-            Ok(Some((mut input, len))) => {
-                match cache::read(&mut input, len, &expected, &place)
-                    .and_then(|(meta, table)| from_file(meta, table))
-                {
-                    Ok(t) => return Ok(t),
-                    Err(e) => progress.warn(&format!("{e}; rebuilding")),
+        // The file as it is in the store, if it is whole; what is wrong with it is told (once) with `warn`.
+        let found = |warn: bool| -> Option<T> {
+            let warn = |m: String| {
+                if warn {
+                    progress.warn(&m)
                 }
+            };
+            let opened = match mapped(&expected) {
+                Some(Ok(t)) => return Some(t),
+                Some(Err(e)) => {
+                    warn(format!("{e}; rebuilding"));
+                    Ok(None)
+                }
+                None => store.open(&name),
+            };
+            match opened {
+                Ok(Some((mut input, len))) => {
+                    match cache::read(&mut input, len, &expected, &place)
+                        .and_then(|(meta, table)| from_file(meta, table))
+                    {
+                        Ok(t) => return Some(t),
+                        Err(e) => warn(format!("{e}; rebuilding")),
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => warn(format!("cannot read {place}: {e}; rebuilding")),
             }
-            Ok(None) => {}
-            Err(e) => progress.warn(&format!("cannot read {place}: {e}; rebuilding")),
+            None
+        };
+        if let Some(t) = found(true) {
+            return Ok(t);
+        }
+        // One build per machine: the store's lock on this file, held until it is written. Another process that
+        // built it while this one waited leaves the file to map instead.
+        let told = std::cell::Cell::new(false);
+        let _building = match store.lock_build(&name, &|| {
+            if !told.replace(true) {
+                progress.warn(&format!(
+                    "another process is building {what} ({place}): waiting for it"
+                ));
+            }
+            true
+        }) {
+            Ok(lock) => lock,
+            Err(e) => {
+                progress.warn(&format!(
+                    "cannot lock {place}: {e}; building without waiting for other processes"
+                ));
+                None
+            }
+        };
+        if _building.is_some() {
+            if let Some(t) = found(false) {
+                return Ok(t);
+            }
         }
         self.check_memory(what, needed())?;
         let t = build(progress)?;

@@ -49,6 +49,29 @@ pub trait Store: Send + Sync + fmt::Debug {
     fn set_verified(&self, name: &str, stamp: &str) {
         let _ = (name, stamp);
     }
+
+    /// Waits until this process alone may build the file `name`, across every process that uses the same store:
+    /// the solver takes this before it builds a missing file, looks for the file again once it holds it (another
+    /// process may have written it meanwhile), and lets go once the file is written, so that a machine builds each
+    /// file once however many processes ask. `keep_waiting` is asked every few milliseconds while another process
+    /// holds the file: when it answers false, `Ok(None)` is returned without the lock. `Ok(None)` too where the
+    /// store cannot lock (the default, and a directory the process cannot write): the caller then builds without.
+    fn lock_build(
+        &self,
+        name: &str,
+        keep_waiting: &dyn Fn() -> bool,
+    ) -> std::io::Result<Option<BuildLock>> {
+        let _ = (name, keep_waiting);
+        Ok(None)
+    }
+}
+
+/// The right to build one file of a [`Store`], held until dropped ([`Store::lock_build`]). For a [`FileStore`], an
+/// advisory lock (`flock`) on the file's `.NAME.lock` beside it, which the kernel releases when the process ends,
+/// however it ends.
+#[derive(Debug)]
+pub struct BuildLock {
+    _held: Option<std::fs::File>,
 }
 
 /// A file mapped read-only into memory by a [`Store`].
@@ -189,6 +212,40 @@ impl Store for FileStore {
         }))
     }
 
+    fn lock_build(
+        &self,
+        name: &str,
+        keep_waiting: &dyn Fn() -> bool,
+    ) -> std::io::Result<Option<BuildLock>> {
+        if std::fs::create_dir_all(&self.dir).is_err() {
+            return Ok(None);
+        }
+        let path = self.dir.join(format!(".{name}.lock"));
+        let file = match std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+        {
+            Ok(f) => f,
+            // A directory this process cannot write: it cannot save what it builds either, so nothing to share.
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Ok(None),
+            Err(e) if e.raw_os_error() == Some(libc::EROFS) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        loop {
+            match try_lock(&file) {
+                Ok(true) => return Ok(Some(BuildLock { _held: Some(file) })),
+                Ok(false) => {}
+                Err(e) => return Err(e),
+            }
+            if !keep_waiting() {
+                return Ok(None);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     fn verified(&self, name: &str, stamp: &str) -> bool {
         !stamp.starts_with("recent ")
             && std::fs::read_to_string(self.record(name)).is_ok_and(|s| s.trim_end() == stamp)
@@ -234,6 +291,35 @@ fn drop_cached_pages(file: &std::fs::File) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = file;
+}
+
+/// Takes an exclusive advisory lock on `file` without waiting: true when taken, false when another open file
+/// description (another process, or another build in this one) holds it. Where the platform has no `flock`, true.
+fn try_lock(file: &std::fs::File) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        loop {
+            // SAFETY: flock reads no memory of ours; the descriptor is open for as long as `file` lives.
+            let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if r == 0 {
+                return Ok(true);
+            }
+            let e = std::io::Error::last_os_error();
+            match e.raw_os_error() {
+                Some(libc::EWOULDBLOCK) => return Ok(false),
+                Some(libc::EINTR) => continue,
+                // A file system without locks (some network mounts): build without sharing rather than fail.
+                Some(libc::ENOLCK) | Some(libc::EOPNOTSUPP) => return Ok(true),
+                _ => return Err(e),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(true)
+    }
 }
 
 /// How long after its last change a file is verified every time it is mapped rather than recorded as verified.
@@ -350,5 +436,95 @@ mod tests {
             .unwrap();
         assert!(!stale.exists() || !cfg!(target_os = "linux"));
         assert!(store.locate("a.tbl").ends_with("a.tbl"));
+    }
+
+    #[test]
+    fn one_builder_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::new(dir.path().join("sub"));
+        let held = store.lock_build("a.tbl", &|| true).unwrap();
+        assert!(held.is_some());
+        // A second holder (another open file description: as another process would be) waits; told to stop
+        // waiting, it gets no lock.
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let other = store
+            .lock_build("a.tbl", &|| {
+                asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 3
+            })
+            .unwrap();
+        assert!(other.is_none());
+        assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 4);
+        // Another file's lock is free.
+        assert!(store.lock_build("b.tbl", &|| false).unwrap().is_some());
+        // Released on drop, then taken at once.
+        drop(held);
+        assert!(store.lock_build("a.tbl", &|| false).unwrap().is_some());
+        // A thread waiting for it gets it when the holder lets go.
+        let held = store.lock_build("a.tbl", &|| true).unwrap();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| store.lock_build("a.tbl", &|| true).unwrap().is_some());
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            assert!(!waiter.is_finished());
+            drop(held);
+            assert!(waiter.join().unwrap());
+        });
+    }
+
+    /// Records the phases a solver starts (each build is one or more) and its warnings.
+    #[derive(Default)]
+    struct Phases(std::sync::Mutex<Vec<String>>);
+
+    impl crate::Progress for Phases {
+        fn start(&self, label: &str, _total: u64) {
+            self.0.lock().unwrap().push(format!("start {label}"));
+        }
+        fn warn(&self, message: &str) {
+            self.0.lock().unwrap().push(format!("warn {message}"));
+        }
+    }
+
+    fn starts(p: &Phases) -> usize {
+        p.0.lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.starts_with("start "))
+            .count()
+    }
+
+    #[test]
+    fn solvers_sharing_a_directory_build_each_file_once() {
+        use crate::{Board, CacheDir, Shape, Solver};
+        use std::sync::Arc;
+        let shape = Shape::new(2, 5).unwrap();
+        let goal = Board::goal(shape);
+        let board = Board::new(shape, vec![0, 9, 8, 7, 6, 5, 4, 3, 2, 1]).unwrap();
+        let solver = |dir: &Path, p: Arc<Phases>| {
+            Solver::with_options(CacheDir::At(dir.to_path_buf()), p).cache_from_cells(4)
+        };
+        // One solver alone: the phases of one build.
+        let alone = tempfile::tempdir().unwrap();
+        let p = Arc::new(Phases::default());
+        let want = solver(alone.path(), p.clone())
+            .distance(&board, &goal)
+            .unwrap();
+        let one_build = starts(&p);
+        assert!(one_build > 0, "{:?}", p.0.lock().unwrap());
+        // Four solvers (as four processes would: each its own lock descriptor) that ask at the same moment.
+        let shared = tempfile::tempdir().unwrap();
+        let phases: Vec<Arc<Phases>> = (0..4).map(|_| Arc::new(Phases::default())).collect();
+        let gate = std::sync::Barrier::new(4);
+        std::thread::scope(|s| {
+            for p in &phases {
+                let (gate, board, goal) = (&gate, &board, &goal);
+                let solver = solver(shared.path(), p.clone());
+                s.spawn(move || {
+                    gate.wait();
+                    assert_eq!(solver.distance(board, goal).unwrap(), want);
+                });
+            }
+        });
+        let total: usize = phases.iter().map(|p| starts(p)).sum();
+        let log: Vec<_> = phases.iter().map(|p| p.0.lock().unwrap().clone()).collect();
+        assert_eq!(total, one_build, "{log:?}");
     }
 }

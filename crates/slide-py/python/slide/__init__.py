@@ -14,13 +14,15 @@ speedsolver's ``analyse`` and ``hint``; pictures and replays with ``render`` (SV
 
 Boards are lists of rows, strings in any format the ``slide`` command reads (``"[[1,2,3],[4,0,5]]"``,
 ``"1 2 3/4 0 5"``, a flat square list) or NumPy integer arrays. ``0`` is the blank.
-``slide.ray`` (with ``pip install "slide[ray]"``) spreads work over a Ray cluster.
+``slide.ray`` (with ``pip install "slidetile[ray]"``) spreads work over a Ray cluster. The distribution is
+``slidetile`` on PyPI (the name ``slide`` there is another project's); the package is imported as ``slide``.
 """
 
 from slide._slide import (
     BoardError,
     LimitReached,
     Solution,
+    __version__,
     analyse,
     apply,
     distances,
@@ -35,6 +37,7 @@ from slide._slide import (
 )
 
 __all__ = [
+    "__version__",
     "BoardError",
     "LimitReached",
     "Solution",

@@ -2,6 +2,8 @@
 
 from typing import Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
 
+__version__: str
+
 import numpy as np
 import numpy.typing as npt
 

@@ -587,7 +587,7 @@ mod tests {
         }
         assert!(
             text == PATTERNS,
-            "src/search/pruning_patterns.txt is stale: run SLIDE_UPDATE_PATTERNS=1 cargo test --release -p slide --lib pruning"
+            "src/search/pruning_patterns.txt is stale: run SLIDE_UPDATE_PATTERNS=1 cargo test --release -p slidetile --lib pruning"
         );
         let global = MovePruner::global();
         assert_eq!(global.forbidden(), learned.forbidden());
