@@ -6,13 +6,15 @@ use std::path::PathBuf;
 
 #[test]
 fn readme_and_guide_examples() {
-    // Tables and pattern databases the examples build go to a cache of their own, away from the user's.
-    let cache = tempfile::tempdir().unwrap();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    trycmd::TestCases::new()
-        .register_bin("slide", PathBuf::from(env!("CARGO_BIN_EXE_slide")))
-        .env("SLIDE_CACHE_DIR", cache.path().display().to_string())
-        .case(format!("{root}/README.md"))
-        .case(format!("{root}/docs/guide.md"))
-        .run();
+    // One document after the other, each with a cache of its own (away from the user's): trycmd runs the cases of
+    // one run in parallel, and two processes building the same database at once would warn that they wait.
+    for document in ["README.md", "docs/guide.md"] {
+        let cache = tempfile::tempdir().unwrap();
+        trycmd::TestCases::new()
+            .register_bin("slide", PathBuf::from(env!("CARGO_BIN_EXE_slide")))
+            .env("SLIDE_CACHE_DIR", cache.path().display().to_string())
+            .case(format!("{root}/{document}"))
+            .run();
+    }
 }
