@@ -1,7 +1,7 @@
 //! Arbitrary bytes as the JSON body of `POST /api/solve`.
 //!
-//! It runs the server's own body parsing, `slide::request::parse_solve` (a JSON string in any text format, or an
-//! array of rows of whole numbers; an optional `"shape"`, `"goal"` and `"moves"`).
+//! It runs the server's own body parsing, `slide_cli::serve::request::parse_solve` (a JSON string in any text format,
+//! or an array of rows of whole numbers; an optional `"shape"`, `"goal"` and `"moves"`).
 //!
 //! Properties: nothing panics (deep nesting, huge numbers, floats, odd Unicode, duplicate keys); an accepted board
 //! and goal are permutations of their shape that print and parse back to themselves; boards of at most 9 cells are
@@ -33,8 +33,13 @@ fn check_board(b: &Board) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(req) = slide::request::parse_solve(data) else {
-        return;
+    let req = match slide_cli::serve::request::parse_solve(data) {
+        Ok(req) => req,
+        Err(e) => {
+            // The message is written out, as the server does for its 400 reply.
+            let _ = e.to_string();
+            return;
+        }
     };
     check_board(&req.board);
     let goal = match req.goal {

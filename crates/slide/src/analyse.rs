@@ -19,9 +19,10 @@ use crate::error::{Error, Result};
 use crate::exact::table::{CompleteTable, Encoding, FullSpace, MAX_TABLE_CELLS};
 use crate::metric::Metric;
 use crate::notation::Moves;
+use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::{count_paths, Counted, Limits};
-use crate::solver::{EvalJob, Method, Plan, Solution, SolveOptions, Solver};
+use crate::solver::{Method, Plan, Solution, SolveOptions, Solver};
 
 /// What a move sequence played from a board does, move by move. Serialised (serde) as the JSON object of
 /// `slide analyse --json`: `{"solves": true, "length": 7, "mtm_length": 5, "optimal": 5, "over": 2,

@@ -12,8 +12,9 @@
 //!    The last two tiles of a line are first gathered into a small window at the end of the line, then finished
 //!    with a precomputed exact table over the window (the positions of the two tiles and of the blank), which
 //!    covers the classic rotation trick and its traps, and the 2-row / 2-column endgames alike.
-//! 3. The last block (at most 3 × 3) is solved exactly with the complete table of its shape ([`Solver::solve`]);
-//!    it is solvable by parity whenever the whole board is.
+//! 3. The last block (at most 3 × 3) is solved exactly by the exact solver handed in ([`ExactSolver`], such as a
+//!    [`Solver`](crate::Solver) with the complete table of the block's shape); it is solvable by parity whenever
+//!    the whole board is.
 //!
 //! The blank is routed greedily (the free region is a staircase, so only the tile being moved and the cells held
 //! for the last two tiles can stop a greedy walk) and, when stopped, by a breadth-first search over a small window
@@ -22,7 +23,7 @@
 //! about 2.65 n³ (2.2 n³ for n = 10) and the bookkeeping runs at about 10⁸ moves a second: 100 × 100 in
 //! about 15 ms, 1000 × 1000 (2.7 · 10⁹ moves) in about 30 s, count-only. A 2 × n strip needs Θ(n²) moves.
 //!
-//! Boards of at most 9 cells and single rows or columns go straight to [`Solver::solve`] (optimal answers).
+//! Boards of at most 9 cells and single rows or columns go straight to the exact solver (optimal answers).
 //!
 //! ```
 //! use slide::{Board, Solver, fast};
@@ -41,10 +42,17 @@
 
 use crate::board::{Board, Shape, Tile};
 use crate::error::{Error, Result};
-use crate::solver::Solver;
 
 /// Boards of at most this many cells are solved exactly by the solver's complete tables.
 pub(crate) const EXACT_CELLS: usize = 9;
+
+/// What fast mode asks of an exact solver ([`crate::Solver`] is one): least move sequences for boards of at most 9
+/// cells, for single rows and columns, and for the last block of a larger board (at most 3 × 3).
+pub trait ExactSolver {
+    /// A least move sequence from `board` to `goal` (each move the tile that slides into the blank), or `None` when
+    /// the solver gives none.
+    fn exact_moves(&self, board: &Board, goal: &Board) -> Result<Option<Vec<Tile>>>;
+}
 
 /// Margin around the blank and its destination in the routing window.
 const MARGIN: isize = 2;
@@ -57,7 +65,7 @@ const MARGIN: isize = 2;
 /// valid one, of about 2.65 n³ moves for a random n × n board. The error for an unsolvable board is
 /// [`Error::Unsolvable`] with the parity reason.
 pub fn solve_fast(
-    solver: &Solver,
+    solver: &dyn ExactSolver,
     board: &Board,
     goal: &Board,
     emit: &mut dyn FnMut(Tile),
@@ -66,26 +74,30 @@ pub fn solve_fast(
 }
 
 /// The number of moves [`solve_fast`] produces, without the moves (count-only mode).
-pub fn fast_length(solver: &Solver, board: &Board, goal: &Board) -> Result<u64> {
+pub fn fast_length(solver: &dyn ExactSolver, board: &Board, goal: &Board) -> Result<u64> {
     run(solver, board, goal, |_| {})
 }
 
 /// The moves [`solve_fast`] produces, collected (for boards whose solution fits in memory).
-pub fn fast_moves(solver: &Solver, board: &Board, goal: &Board) -> Result<Vec<Tile>> {
+pub fn fast_moves(solver: &dyn ExactSolver, board: &Board, goal: &Board) -> Result<Vec<Tile>> {
     let mut moves = Vec::new();
     run(solver, board, goal, |t| moves.push(t))?;
     Ok(moves)
 }
 
-fn run<F: FnMut(Tile)>(solver: &Solver, board: &Board, goal: &Board, mut emit: F) -> Result<u64> {
+fn run<F: FnMut(Tile)>(
+    solver: &dyn ExactSolver,
+    board: &Board,
+    goal: &Board,
+    mut emit: F,
+) -> Result<u64> {
     let shape = board.shape();
     if let Some(reason) = board.unsolvable_reason(goal)? {
         return Err(Error::Unsolvable { reason });
     }
     if shape.is_line() || shape.cells() <= EXACT_CELLS {
         let moves = solver
-            .solve(board, goal)?
-            .moves
+            .exact_moves(board, goal)?
             .ok_or_else(|| internal("the exact solver gave no moves"))?;
         for &t in &moves {
             emit(t);
@@ -368,7 +380,7 @@ impl<F: FnMut(Tile)> Engine<F> {
             || obs.has(u, v)
     }
 
-    fn solve(&mut self, solver: &Solver) -> Result<()> {
+    fn solve(&mut self, solver: &dyn ExactSolver) -> Result<()> {
         let tables = [TwoTable::new(3), TwoTable::new(2)];
         let (rows, cols) = (self.rows, self.cols);
         let (mut r0, mut c0) = (0, 0);
@@ -718,7 +730,7 @@ impl<F: FnMut(Tile)> Engine<F> {
     }
 
     /// Solves the bottom-right block from `(r0, c0)` (at most 3 × 3) exactly.
-    fn finish(&mut self, solver: &Solver, r0: usize, c0: usize) -> Result<()> {
+    fn finish(&mut self, solver: &dyn ExactSolver, r0: usize, c0: usize) -> Result<()> {
         let shape = Shape::new(self.rows - r0, self.cols - c0)?;
         let cols = self.cols;
         let cells: Vec<usize> = (r0..self.rows)
@@ -743,8 +755,7 @@ impl<F: FnMut(Tile)> Engine<F> {
         }
         let small = Board::new(shape, small)?;
         let moves = solver
-            .solve(&small, &Board::goal(shape))?
-            .moves
+            .exact_moves(&small, &Board::goal(shape))?
             .ok_or_else(|| internal("the last block is not solvable"))?;
         let full = Shape::new_unchecked(self.rows, self.cols);
         for m in moves {

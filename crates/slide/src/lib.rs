@@ -36,7 +36,6 @@ mod metric;
 mod progress;
 #[cfg(feature = "render")]
 pub mod render;
-pub mod request;
 mod scramble;
 mod search;
 mod solver;

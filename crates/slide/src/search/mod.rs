@@ -1,6 +1,7 @@
 //! Optimal search for larger boards: IDA* with admissible heuristics (Manhattan distance, linear conflicts,
 //! additive pattern databases over disjoint partitions) and move pruning.
 
+pub(crate) mod choose;
 pub mod heuristic;
 pub mod ida;
 pub mod mtm;

@@ -1,0 +1,450 @@
+//! The `slide` command line: a thin face over the `slide` library (argument parsing, reading, printing), as a
+//! library whose [`main`] the binary (`src/main.rs`) calls. The server ([`serve`]) is public for the fuzz targets
+//! (`fuzz/`), which call its request parsing.
+
+mod analyse;
+mod bench;
+mod numbers;
+mod progress;
+mod render;
+mod report;
+pub mod serve;
+mod solve;
+mod toolkit;
+mod warm;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status: every board was answered.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: some input line was bad (its error went to standard error), or the work failed.
+pub const EXIT_BAD_INPUT: u8 = 1;
+/// Exit status: the command line itself was wrong.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Solve sliding-tile puzzles exactly: the least number of moves, and the moves.
+#[derive(Parser, Debug)]
+#[command(name = "slide", version, about, long_about = None, after_help = EXIT_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Where table files are cached (default: $SLIDE_CACHE_DIR, else the platform cache directory, such as
+    /// ~/.cache/slide).
+    #[arg(long, global = true, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Do not cache tables on disk: build them in memory.
+    #[arg(long, global = true)]
+    no_cache: bool,
+    /// Refuse table and pattern-database builds that would need more memory than this, in MB (default: the
+    /// machine's physical memory; 0 refuses every build).
+    #[arg(long, global = true, value_name = "MB", allow_hyphen_values = true)]
+    max_memory: Option<u64>,
+    /// How pattern databases number their placements: auto (the sparse index where a table takes at most 128 MiB,
+    /// 2^28 entries of 4 bits: 1.9 to 2.9 times the dense table's memory, about 0.8 times the search time), dense (every table
+    /// by rank, the smallest), sparse (every table that has a sparse form, within --max-memory: the
+    /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). README, "The sparse index".
+    #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
+    pdb_index: slide::IndexChoice,
+    /// No progress bars or warnings.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+}
+
+const EXIT_HELP: &str = "\
+Board formats: JSON rows [[1,2,3],[4,0,5]]; rows separated by '/', numbers by spaces or commas: 1 2 3/4 0 5;
+a flat list of numbers with --shape RxC (a square count such as 16 numbers is read as 4x4 without it).
+0 is the blank. Default goal: tiles in order, blank last. A move is the tile that slides into the blank.
+
+Exit status: 0 every board answered; 1 some input was bad (errors on standard error) or the work failed;
+2 usage error.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the least number of moves for each board (-1 when it cannot be solved).
+    ///
+    /// Boards come as arguments, or one per line on standard input when none is given; answers come in input
+    /// order, one per line, as soon as each board is read.
+    ///
+    /// Which method answers, by default:
+    ///   at most 12 cells: complete distance tables: exact at once (3x4, 4x3, 2x6 and 6x2 build a 60 MB table
+    ///     once, about 30 s, cached on disk);
+    ///   13 to 25 cells: IDA* with pattern databases: exact (the 15-puzzle in about a second or less; 5x5 can
+    ///     take hours: bound it with --timeout, or use --within or --fast);
+    ///   more than 25 cells: fast mode: a valid solution at once, not the shortest, printed as ~N;
+    ///   single rows and columns: exact at once, any length.
+    /// A plain number is always a proven least number of moves; ~N marks a solution not proven shortest, >=L a
+    /// search stopped by a limit (L is a proven lower bound).
+    #[command(verbatim_doc_comment)]
+    Solve(solve::SolveArgs),
+    /// Distance statistics of a shape: reachable states, states at each distance, god's number, the farthest boards.
+    Stats {
+        /// Also draw the distance histogram, god's number marked, as an SVG chart into FILE.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// The shape, RxC (at most 12 cells, or a single row or column).
+        shape: String,
+        /// A custom goal board (default: tiles in order, blank last).
+        #[arg(long, value_name = "BOARD")]
+        goal: Option<String>,
+        /// Print the farthest boards even when there are many (at most 64 are kept).
+        #[arg(long)]
+        all: bool,
+        /// How moves are counted: stm (single-tile moves) or mtm (multi-tile moves: a push of 1 to k tiles of a
+        /// row or column is one move); each metric has its own table and god's number.
+        #[arg(long, value_name = "METRIC", default_value = "stm")]
+        metric: slide::Metric,
+    },
+    /// Solve a benchmark set with known optimal lengths (korf100, korf24, or a file) and report nodes and times.
+    Bench(bench::BenchArgs),
+    /// Print random solvable boards, one per line, in a format `slide solve` reads.
+    Scramble {
+        /// The shape, RxC.
+        shape: String,
+        /// How many boards (any number: they stream out, and a closed pipe ends the command).
+        #[arg(long, short = 'n', default_value_t = 1, allow_hyphen_values = true)]
+        count: u64,
+        /// Seed for reproducible boards, 0 to 18446744073709551615 (default: random).
+        #[arg(long, allow_hyphen_values = true)]
+        seed: Option<u64>,
+        /// Instead of uniformly random boards, walk this many random moves from the goal (never undoing a move),
+        /// at most 1000000000.
+        #[arg(long, value_name = "L", allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u64).range(..=numbers::MAX_WALK))]
+        walk: Option<u64>,
+        /// A custom goal board (default: tiles in order, blank last).
+        #[arg(long, value_name = "BOARD")]
+        goal: Option<String>,
+        /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0) or flat (1 2 3 0).
+        #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
+        format: String,
+        /// After each board, a tab and a move sequence that takes the goal to it: optimal up to 12 cells (and on
+        /// single rows and columns), else fast mode's solution inverted; checked before it is printed.
+        #[arg(long)]
+        moves: bool,
+        /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
+        #[arg(long, value_name = "NAME")]
+        notation: Option<slide::Notation>,
+    },
+    /// Play a move sequence on a board and print the board it ends on (1 2 3/4 5 0).
+    ///
+    /// MOVES are tile numbers (5 4 1 2 3: the tiles that slide into the blank) or letters U D L R naming the
+    /// direction a tile moves, the speedsolvers' convention (U: the tile below the blank moves up), long (RRUULD)
+    /// or short (R2U2LD); spaces and lower case are allowed; --blank reads letters as the blank's directions
+    /// instead. Without MOVES, lines `BOARD | MOVES` are read from standard input, one answer per line.
+    #[command(verbatim_doc_comment)]
+    Apply(toolkit::ApplyArgs),
+    /// Transform a move sequence: invert (the moves that undo it, same notation), simplify (cancel every move
+    /// followed by its reverse; printed short), length (STM MTM).
+    Moves(toolkit::MovesArgs),
+    /// Analyse a move sequence played from a board: whether it solves, its length (STM and MTM), the least number
+    /// of moves, the moves over it, the distance to the goal after each move, and the mistakes (the moves after
+    /// which the board was not closer).
+    ///
+    /// MOVES as for `slide apply`. Without BOARD MOVES, lines `BOARD | MOVES` are read from standard input and a
+    /// summary ends the batch (how many optimal, +2, +4, …, the mean over), on standard error or, with --json, as
+    /// a last line {"summary": …}. Exact: complete tables up to 12 cells, IDA* above (4x4 in seconds).
+    #[command(verbatim_doc_comment)]
+    Analyse(analyse::AnalyseArgs),
+    /// Print the least number of moves and every move that starts a shortest solution: `21 2 5` (tile numbers,
+    /// ascending; --notation for letters). A solved board prints 0, an unsolvable one -1.
+    Hint(analyse::HintArgs),
+    /// Draw a board as SVG (the default, to standard output) or PNG, or a move sequence played on it as an
+    /// animated GIF or SVG; the format follows the extension of -o FILE.
+    ///
+    /// slide render '4 1 2/5 0 3' -o board.png
+    /// slide render '4 1 2/5 0 3' --solve -o solve.gif --scheme fringe --theme dark
+    /// slide render '4 1 2/5 0 3' --moves RDLLU --animate > moves.svg
+    #[command(verbatim_doc_comment)]
+    Render(render::RenderArgs),
+    /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
+    ///
+    /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
+    /// `slide solve --json`; GET /api/scramble?shape=RxC&seed=S gives a random solvable board. Every solve runs
+    /// under a time and node budget; the first line of standard output is the URL to open.
+    Serve(serve::ServeArgs),
+}
+
+/// The `slide` command: parses the command line, runs the command and returns its exit status ([`EXIT_OK`],
+/// [`EXIT_BAD_INPUT`], [`EXIT_USAGE`]).
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    let code = match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("slide: {e:#}");
+            EXIT_BAD_INPUT
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    let solver = solver(&cli);
+    match &cli.command {
+        Command::Solve(args) => solve::run(&solver, args, cli.quiet),
+        Command::Bench(args) => bench::run(&solver, args),
+        Command::Serve(args) => {
+            // The server's solver reports its builds to the warm-up's shared state (`GET /api/status`).
+            // The solver made above only plans for the warm-up (the databases' needs under the same budget).
+            let (warm, warm_rx) = warm::Warm::new(cli.quiet, args.no_large_builds, solver);
+            let warm = std::sync::Arc::new(warm);
+            let solver = solver_with(&cli, warm.clone());
+            serve::run(&solver, warm, warm_rx, args)
+        }
+        Command::Apply(args) => toolkit::apply(args),
+        Command::Moves(args) => toolkit::moves(args),
+        Command::Analyse(args) => analyse::analyse(&solver, args),
+        Command::Hint(args) => analyse::hint(&solver, args),
+        Command::Render(args) => render::run(&solver, args),
+        Command::Stats {
+            plot,
+            shape,
+            goal,
+            all,
+            metric,
+        } => {
+            let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
+                return Ok(EXIT_USAGE);
+            };
+            stats(&solver, &goal, *all, *metric, plot.as_deref())
+        }
+        Command::Scramble {
+            shape,
+            count,
+            seed,
+            walk,
+            goal,
+            format,
+            moves,
+            notation,
+        } => {
+            let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
+                return Ok(EXIT_USAGE);
+            };
+            let notation = notation.or(moves.then_some(slide::Notation::Short));
+            scramble(&solver, &goal, *count, *seed, *walk, format, notation)
+        }
+    }
+}
+
+/// Reports a usage error (exit status 2) or passes the value on.
+fn usage<T>(r: Result<T, String>) -> anyhow::Result<Option<T>> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            eprintln!("slide: {e}");
+            Ok(None)
+        }
+    }
+}
+
+fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
+    let shape: slide::Shape = shape.parse().map_err(|e| format!("shape: {e}"))?;
+    match goal {
+        None => Ok(slide::Board::goal(shape)),
+        Some(g) => {
+            slide::Board::parse_with_shape(g, Some(shape)).map_err(|e| format!("--goal: {e}"))
+        }
+    }
+}
+
+pub(crate) fn solver(cli: &Cli) -> slide::Solver {
+    solver_with(cli, std::sync::Arc::new(progress::Bar::new(cli.quiet)))
+}
+
+/// The solver of the global options (cache directory, memory limit), reporting its long work to `progress`.
+fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) -> slide::Solver {
+    let dir = if cli.no_cache {
+        slide::CacheDir::None
+    } else if let Some(d) = &cli.cache_dir {
+        slide::CacheDir::At(d.clone())
+    } else if let Some(d) = std::env::var_os("SLIDE_CACHE_DIR").filter(|d| !d.is_empty()) {
+        // The library reads no environment variable: the face does.
+        slide::CacheDir::At(d.into())
+    } else {
+        slide::CacheDir::Default
+    };
+    // Table files are mapped, not read: processes share one copy, and start at once once the files are cached.
+    // All of them, the large blank-bit and blank-cell databases too (the 5 x 5 default's 5.9 GB: a solve starts in
+    // 0.05 s where reading them in takes 4 to 7 s, and searches as fast alone); `bench` alone reads those in, as
+    // the library does by default, for its long searches run two at a time (1.03 times faster read in, 6 December
+    // 2026; `Solver::read_in_above`).
+    let solver = slide::Solver::with_options(dir, progress)
+        .map_files(true)
+        .pdb_index_choice(cli.pdb_index);
+    let solver = if matches!(cli.command, Command::Bench(_)) {
+        solver
+    } else {
+        solver.read_in_above(None)
+    };
+    match cli
+        .max_memory
+        .map(|mb| mb.saturating_mul(1_000_000))
+        .or_else(physical_memory)
+    {
+        Some(limit) => solver.max_memory(limit),
+        None => solver,
+    }
+}
+
+fn parse_index(s: &str) -> Result<slide::IndexChoice, String> {
+    s.parse().map_err(|e: slide::Error| e.to_string())
+}
+
+/// The machine's physical memory in bytes, from /proc/meminfo where there is one.
+fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn stats(
+    solver: &slide::Solver,
+    goal: &slide::Board,
+    all: bool,
+    metric: slide::Metric,
+    plot: Option<&std::path::Path>,
+) -> anyhow::Result<u8> {
+    let s = match solver.stats_in(goal, metric) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    if let Some(path) = plot {
+        let chart = slide::render::plot::distance_chart(goal.shape(), metric, &s.histogram)?;
+        if let Err(e) = std::fs::write(path, chart) {
+            eprintln!("slide: cannot write {}: {e}", path.display());
+            return Ok(EXIT_BAD_INPUT);
+        }
+    }
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "shape: {}", goal.shape())?;
+    writeln!(out, "goal: {goal}")?;
+    writeln!(out, "metric: {metric}")?;
+    writeln!(out, "reachable states: {}", s.states)?;
+    writeln!(out, "distance states")?;
+    for (d, c) in s.histogram.iter().enumerate() {
+        writeln!(out, "{d:>8} {c}")?;
+    }
+    let far = *s.histogram.last().unwrap_or(&0);
+    writeln!(out, "god's number: {}", s.diameter())?;
+    writeln!(out, "boards at distance {}: {far}", s.diameter())?;
+    if far <= 16 || all {
+        for b in &s.antipodes {
+            writeln!(out, "  {b}")?;
+        }
+        if (s.antipodes.len() as u64) < far {
+            writeln!(out, "  ({} more not kept)", far - s.antipodes.len() as u64)?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn scramble(
+    solver: &slide::Solver,
+    goal: &slide::Board,
+    count: u64,
+    seed: Option<u64>,
+    walk: Option<u64>,
+    format: &str,
+    notation: Option<slide::Notation>,
+) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let mut rng = match seed {
+        Some(s) => slide::Scrambler::new(s),
+        None => slide::Scrambler::from_entropy(),
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for _ in 0..count {
+        let b = match walk {
+            Some(l) => rng.walk(goal, l),
+            None => rng.uniform(goal),
+        };
+        let tail = match notation.map(|n| scramble_moves(solver, goal, &b, n)) {
+            None => String::new(),
+            Some(Ok(m)) => format!("\t{m}"),
+            Some(Err(e)) => {
+                let _ = out.flush();
+                eprintln!("slide: {b}: {e}");
+                return Ok(EXIT_BAD_INPUT);
+            }
+        };
+        let r = match format {
+            "slash" => write!(out, "{}", solve::slash(&b)),
+            "flat" => write!(
+                out,
+                "{}",
+                b.tiles()
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            _ => write!(out, "{b}"),
+        }
+        .and_then(|()| writeln!(out, "{tail}"));
+        if let Err(e) = r {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(EXIT_OK);
+            }
+            return Err(e.into());
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(EXIT_OK),
+    }
+}
+
+/// A move sequence that takes `goal` to `board`, written in `notation`: the inverse of an optimal solution where a
+/// complete table (or a single row or column) answers, else of fast mode's solution; replayed before it is returned.
+fn scramble_moves(
+    solver: &slide::Solver,
+    goal: &slide::Board,
+    board: &slide::Board,
+    notation: slide::Notation,
+) -> slide::Result<String> {
+    let with = |method| slide::SolveOptions {
+        method,
+        ..Default::default()
+    };
+    // Optimal where a complete table answers at once; above that, fast mode.
+    let solution = match solver.solve_with(board, goal, &with(slide::Method::Table)) {
+        Err(slide::Error::NoTable { .. }) => {
+            solver.solve_with(board, goal, &with(slide::Method::Fast))
+        }
+        r => r,
+    }?;
+    let tiles = solution.moves.unwrap_or_default();
+    let there = slide::Moves::from_tiles(board, &tiles)?.invert();
+    if there.apply(goal)? != *board {
+        return Err(slide::Error::Internal(
+            "the move sequence found does not reach the board".into(),
+        ));
+    }
+    there.format(notation, Some(goal))
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own consistency checks over every command and flag (a `conflicts_with` naming a flag that no longer
+    /// exists, say), which otherwise fire only when that command is run in a debug build.
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

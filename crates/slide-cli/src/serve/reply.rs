@@ -1,0 +1,190 @@
+//! The answers of `slide serve`: a status, a content type, a body and a few headers ([`Reply`]), and the HTTP
+//! status of a library error ([`error_status`]).
+
+use axum::body::Body;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// The page, compiled into the binary.
+const PAGE: &str = include_str!("../../assets/index.html");
+
+/// An answer: status, content type, body, extra headers.
+pub(super) struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+    allow: Option<&'static str>,
+    /// A `Content-Disposition` value (a file to save, with its name).
+    pub(super) disposition: Option<String>,
+    /// `X-Slide-Optimal` of a rendered solution: whether it is proven shortest.
+    pub(super) optimal: Option<bool>,
+}
+
+impl Reply {
+    pub(super) fn json(status: u16, body: String) -> Reply {
+        Reply::bytes(status, "application/json", body.into_bytes())
+    }
+
+    pub(super) fn bytes(status: u16, content_type: &'static str, body: Vec<u8>) -> Reply {
+        Reply {
+            status,
+            content_type,
+            body,
+            allow: None,
+            disposition: None,
+            optimal: None,
+        }
+    }
+
+    pub(super) fn page() -> Reply {
+        Reply::bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec())
+    }
+
+    pub(super) fn error(status: u16, message: impl AsRef<str>) -> Reply {
+        Reply::json(
+            status,
+            serde_json::json!({ "error": message.as_ref() }).to_string(),
+        )
+    }
+
+    pub(super) fn error_with_allow(
+        status: u16,
+        message: impl AsRef<str>,
+        allow: &'static str,
+    ) -> Reply {
+        let mut r = Reply::error(status, message);
+        r.allow = Some(allow);
+        r
+    }
+}
+
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        let mut r = Response::new(Body::from(self.body));
+        *r.status_mut() =
+            StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let h = r.headers_mut();
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(self.content_type),
+        );
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        h.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        if let Some(a) = self.allow {
+            h.insert(header::ALLOW, HeaderValue::from_static(a));
+        }
+        if let Some(v) = self
+            .disposition
+            .and_then(|d| HeaderValue::from_str(&d).ok())
+        {
+            h.insert(header::CONTENT_DISPOSITION, v);
+        }
+        if let Some(o) = self.optimal {
+            h.insert(
+                "x-slide-optimal",
+                HeaderValue::from_static(if o { "true" } else { "false" }),
+            );
+        }
+        r
+    }
+}
+
+/// The HTTP status for a library error from a solve or an analysis (the message goes in the body): 400 when the
+/// request is at fault, 503 when the server cannot do the work now (memory, a table it lacks, an analysis its budget
+/// stopped), 500 for its own failures. New
+/// variants of the (non-exhaustive) enum are 500 until they are placed here.
+pub fn error_status(e: &slide::Error) -> u16 {
+    use slide::Error as E;
+    match e {
+        E::Empty
+        | E::NotANumber { .. }
+        | E::NumberTooLarge { .. }
+        | E::JsonNumber { .. }
+        | E::Syntax { .. }
+        | E::Ragged { .. }
+        | E::WrongCount { .. }
+        | E::NotTheShape { .. }
+        | E::UnknownShape { .. }
+        | E::Duplicate { .. }
+        | E::OutOfRange { .. }
+        | E::NoBlank
+        | E::TooLarge { .. }
+        | E::BadShape { .. }
+        | E::ShapeMismatch { .. }
+        | E::IllegalMove { .. }
+        | E::BadInstance { .. }
+        | E::Unsolvable { .. }
+        | E::NoTable { .. }
+        | E::SearchTooLarge { .. }
+        | E::BadPartition { .. }
+        | E::InvalidOption { .. }
+        | E::BadMove { .. }
+        | E::MoveSyntax { .. }
+        | E::TooManyMoves { .. }
+        | E::UnknownNotation { .. }
+        | E::NeedsBoard
+        | E::PictureTooLarge { .. } => 400,
+        E::TooMuchMemory { .. } | E::Cancelled | E::LimitReached { .. } => 503,
+        E::Cache(_) | E::Internal(_) => 500,
+        _ => 500,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn library_errors_map_to_statuses() {
+        assert_eq!(error_status(&slide::Error::NoBlank), 400);
+        assert_eq!(
+            error_status(&slide::Error::NoTable {
+                shape: "4x4".parse().unwrap()
+            }),
+            400
+        );
+        assert_eq!(error_status(&slide::Error::Cancelled), 503);
+        assert_eq!(
+            error_status(&slide::Error::LimitReached {
+                what: "the distance after move 7".into(),
+                lower_bound: 40
+            }),
+            503
+        );
+        assert_eq!(
+            error_status(&slide::Error::JsonNumber {
+                token: "+5".into(),
+                column: 15,
+                reason: "JSON numbers have no '+' sign".into()
+            }),
+            400
+        );
+        assert_eq!(
+            error_status(&slide::Error::BadMove {
+                index: 7,
+                token: "U".into(),
+                reason: "no tile below the blank".into()
+            }),
+            400
+        );
+        assert_eq!(error_status(&slide::Error::Internal("x".into())), 500);
+        assert_eq!(
+            error_status(&slide::Error::TooMuchMemory {
+                what: "a table".into(),
+                needed: 2,
+                limit: 1
+            }),
+            503
+        );
+        assert_eq!(error_status(&slide::Error::Cache("disk".into())), 500);
+        assert_eq!(
+            error_status(&slide::Error::PictureTooLarge {
+                reason: "a GIF of 9 frames".into()
+            }),
+            400
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! Planning: which method answers a board ([`Solver::plan`]), and what is ready in memory.
+
+use crate::board::frame::Frame;
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::exact::table::MAX_TABLE_CELLS;
+use crate::metric::Metric;
+use crate::search::heuristic::MAX_SEARCH_CELLS;
+use crate::search::partition::{self, PartitionSpec};
+
+use super::loaded::metric_slot;
+use super::memory::pdb_needs_memory;
+use super::{HeuristicChoice, Method, Plan, SolveOptions, Solver, FAST_DEFAULT_CELLS};
+
+impl Solver {
+    /// Which method answers `board` under `opts`: **the** one place where slide chooses (the CLI, the server and
+    /// the Python package all ask here).
+    ///
+    /// With [`Method::Auto`]: single rows and columns by arithmetic; at most 12 cells the complete tables (unless a
+    /// weight asks for bounded-suboptimal search); up to [`FAST_DEFAULT_CELLS`] cells, or with any search option
+    /// given (a weight or a heuristic), IDA*; above that, fast mode. The heuristic [`HeuristicChoice::Auto`] is
+    /// linear conflicts up to 9 cells and the shape's default pattern databases above. With
+    /// [`SolveOptions::wait_for_builds`] off, nothing that is not loaded yet is built: a table or pattern database
+    /// that is not in memory is replaced by IDA* with linear conflicts, which needs none.
+    ///
+    /// In [`Metric::Mtm`] only the complete tables (and the arithmetic of lines) answer: a board of more than 12
+    /// cells, or a method other than the tables, is refused with [`Error::InvalidOption`] (`metric`); an MTM table
+    /// is always loaded or built (there is no MTM search to fall back on).
+    ///
+    /// ```
+    /// use slide::{Board, HeuristicChoice, Plan, SolveOptions, Solver};
+    /// let solver = Solver::global();
+    /// let plan = |text: &str| {
+    ///     let b = Board::parse(text).unwrap();
+    ///     solver.plan(&b, &Board::goal(b.shape()), &SolveOptions::default()).unwrap()
+    /// };
+    /// assert_eq!(plan("[[1,2,0,3]]"), Plan::Line);
+    /// assert_eq!(plan("1 2 3/4 0 5"), Plan::Table);
+    /// assert!(matches!(plan("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"), Plan::Search(HeuristicChoice::Pdb(_))));
+    /// let big = Board::goal("6x6".parse().unwrap()).to_string();
+    /// assert_eq!(plan(&big), Plan::Fast);
+    /// ```
+    pub fn plan(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Plan> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        if shape.is_line() {
+            return Ok(Plan::Line);
+        }
+        let cells = shape.cells();
+        if opts.metric == Metric::Mtm {
+            let refuse = |reason: String| {
+                Err(Error::InvalidOption {
+                    option: "metric".into(),
+                    reason,
+                })
+            };
+            if opts.weight.is_some() || !matches!(opts.heuristic, HeuristicChoice::Auto) {
+                return refuse(
+                    "MTM takes no weight and no heuristic choice (the tables or the label tables answer)"
+                        .into(),
+                );
+            }
+            return match opts.method {
+                Method::Auto | Method::Table if cells <= MAX_TABLE_CELLS => Ok(Plan::Table),
+                Method::Search if cells <= MAX_TABLE_CELLS => Ok(Plan::MtmSearch),
+                Method::Auto | Method::Search => {
+                    let t = shape.transposed();
+                    let (r, c) = shape.coords(goal.blank());
+                    let (first, second) = crate::search::mtm::layouts(shape);
+                    for layout in std::iter::once(first).chain(second) {
+                        crate::search::mtm::LabelSpace::new(shape, goal.blank(), layout)?;
+                        crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r, layout)?;
+                    }
+                    Ok(Plan::MtmSearch)
+                }
+                Method::Table => Err(Error::NoTable { shape }),
+                Method::Fast => refuse("MTM has no fast mode".into()),
+            };
+        }
+        let explicit = opts.weight.is_some() || opts.heuristic != HeuristicChoice::Auto;
+        let method = match opts.method {
+            Method::Auto if cells <= MAX_TABLE_CELLS && opts.weight.is_none() => Method::Table,
+            Method::Auto if cells > FAST_DEFAULT_CELLS && !explicit => Method::Fast,
+            Method::Auto => Method::Search,
+            m => m,
+        };
+        let lc = Plan::Search(HeuristicChoice::LinearConflict);
+        Ok(match method {
+            Method::Table if cells > MAX_TABLE_CELLS => return Err(Error::NoTable { shape }),
+            Method::Table if opts.wait_for_builds || self.table_ready(goal) => Plan::Table,
+            Method::Table => lc,
+            Method::Fast => Plan::Fast,
+            _ if cells > MAX_SEARCH_CELLS => return Err(Error::SearchTooLarge { shape }),
+            _ => match &opts.heuristic {
+                HeuristicChoice::Auto => match auto_heuristic(cells) {
+                    HeuristicChoice::Pdb(spec) => self.pdb_plan(goal, spec, opts),
+                    h => Plan::Search(h),
+                },
+                HeuristicChoice::Pdb(spec) => self.pdb_plan(goal, spec.clone(), opts),
+                h => Plan::Search(h.clone()),
+            },
+        })
+    }
+
+    /// Pattern databases of `spec`, or linear conflicts when they are not loaded and may not be built.
+    fn pdb_plan(&self, goal: &Board, spec: PartitionSpec, opts: &SolveOptions) -> Plan {
+        if opts.wait_for_builds || self.pdbs_ready(goal, &spec) {
+            Plan::Search(HeuristicChoice::Pdb(spec))
+        } else {
+            Plan::Search(HeuristicChoice::LinearConflict)
+        }
+    }
+
+    /// True when the complete STM table for `goal` is in memory (no load or build needed).
+    pub fn table_ready(&self, goal: &Board) -> bool {
+        self.table_ready_in(goal, Metric::Stm)
+    }
+
+    /// True when the complete table of `metric` for `goal` is in memory (no load or build needed).
+    pub fn table_ready_in(&self, goal: &Board, metric: Metric) -> bool {
+        let frame = Frame::new(goal);
+        metric_slot(frame.shape(), frame.blank_goal(), metric)
+            .is_some_and(|i| self.tables[i].get().is_some())
+    }
+
+    /// True when every pattern database of `spec` for `goal` is in memory (no load or build needed).
+    pub fn pdbs_ready(&self, goal: &Board, spec: &PartitionSpec) -> bool {
+        let frame = Frame::new(goal);
+        let goal_pos = goal.positions();
+        let spec = self.partition_for(&frame, spec);
+        let loaded = self.pdbs.lock().unwrap_or_else(|e| e.into_inner());
+        spec.parts().into_iter().all(|part| {
+            partition::resolve(part, frame.shape(), frame.blank_goal(), |t| {
+                goal_pos.get(t as usize).map(|&c| frame.cell(c))
+            })
+            .is_ok_and(|sets| {
+                sets.iter().all(|cells| {
+                    loaded.contains_key(&self.pdb_key(
+                        frame.shape(),
+                        frame.blank_goal(),
+                        cells,
+                        part.layout_on(frame.shape()),
+                    ))
+                })
+            })
+        })
+    }
+
+    /// The partitions `spec` stands for in a search towards the goal of `frame`: `spec` itself, except the
+    /// default ([`PartitionSpec::Default`]) on 5 × 5 with the blank's goal in a corner. There it is the pair
+    /// `zbdefault|zbalt` ([`PartitionSpec::Either`]: the blank-bit 6-6-6-6 and the second layout, [`PartitionSpec::Alternate`],
+    /// one chosen per board by a trial of the first iterations) when [`Solver::max_memory`] allows its databases
+    /// ([`pdb_needs_memory`]): 6 tables of 977 MB with the sparse index (5.9 GB), built from nothing in about 2
+    /// minutes of two cores, which solved 30 of Korf & Felner's 50 instances within 10 minutes each on one core
+    /// against plain 6-6-6-6's 22 (docs/korf24.md). Under a smaller budget, plain 6-6-6-6 (488 MB).
+    ///
+    /// ```
+    /// use slide::{engine::frame::Frame, Board, NoProgress, PartitionSpec, Solver};
+    /// use std::sync::Arc;
+    /// let five = Frame::new(&Board::goal_blank_first("5x5".parse().unwrap()));
+    /// let four = Frame::new(&Board::goal("4x4".parse().unwrap()));
+    /// let d = PartitionSpec::Default;
+    /// assert_eq!(Solver::global().partition_for(&five, &d).to_string(), "zbdefault|zbalt");
+    /// assert_eq!(Solver::global().partition_for(&four, &d), d);
+    /// let small = Solver::with_store(None, Arc::new(NoProgress)).max_memory(1 << 30);
+    /// assert_eq!(small.partition_for(&five, &d), d);
+    /// ```
+    pub fn partition_for(&self, frame: &Frame, spec: &PartitionSpec) -> PartitionSpec {
+        let shape = frame.shape();
+        if *spec != PartitionSpec::Default
+            || (shape.rows(), shape.cols()) != (5, 5)
+            || frame.blank_goal() != 24
+        {
+            return spec.clone();
+        }
+        let pair = PartitionSpec::Either(vec![
+            PartitionSpec::ZeroBits(Box::new(PartitionSpec::Default)),
+            PartitionSpec::ZeroBits(Box::new(PartitionSpec::Alternate)),
+        ]);
+        let fits = || match self.max_memory {
+            None => true,
+            Some(limit) => self
+                .pdb_needs(frame, &pair, |_| None)
+                .is_ok_and(|needs| pdb_needs_memory(&needs) <= limit),
+        };
+        let known = *self.pair_fits.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = known.unwrap_or_else(|| {
+            let f = fits();
+            *self.pair_fits.lock().unwrap_or_else(|e| e.into_inner()) = Some(f);
+            f
+        });
+        if fits {
+            pair
+        } else {
+            spec.clone()
+        }
+    }
+
+    /// The heuristic `heuristic` stands for in a search towards the goal of `frame`: [`HeuristicChoice::Auto`] as
+    /// the shape takes it, the default partition as [`Solver::partition_for`] says.
+    pub(super) fn heuristic_for(
+        &self,
+        frame: &Frame,
+        heuristic: &HeuristicChoice,
+    ) -> HeuristicChoice {
+        match heuristic {
+            HeuristicChoice::Auto => {
+                self.heuristic_for(frame, &auto_heuristic(frame.shape().cells()))
+            }
+            HeuristicChoice::Pdb(spec) => HeuristicChoice::Pdb(self.partition_for(frame, spec)),
+            h => h.clone(),
+        }
+    }
+}
+
+/// The heuristic [`HeuristicChoice::Auto`] stands for on a board of `cells` cells: linear conflicts up to 9 cells,
+/// the shape's default pattern databases above.
+fn auto_heuristic(cells: usize) -> HeuristicChoice {
+    if cells <= 9 {
+        HeuristicChoice::LinearConflict
+    } else {
+        HeuristicChoice::Pdb(PartitionSpec::Default)
+    }
+}
