@@ -1,0 +1,17 @@
+//! The command line's integration tests, one test binary (`cargo test -p slide-cli --test it`; one module:
+//! `cargo test -p slide-cli --test it serve_api::`) besides the timing tests (`tests/timing/`). Each module is a
+//! former test file; `support` holds what they share, `catalogue` reads the bad-input catalogue
+//! (`crates/slide/tests/data/bad_input.json`). Tests share the process: none changes its environment or current
+//! directory; each child `slide` gets its cache directory passed.
+
+mod analyse;
+mod bad_input;
+#[path = "../../../slide/tests/it/catalogue.rs"]
+mod catalogue;
+mod cli;
+mod metric;
+mod notation;
+mod partial;
+mod render;
+mod serve_api;
+mod support;

@@ -1,0 +1,73 @@
+//! What the library's integration tests share: solvers (one in memory for the whole test binary, fresh quiet ones,
+//! ones caching into a directory of the test's own with their warnings recorded), shapes and boards written
+//! briefly, and the reference distances of 2 × 3.
+#![allow(dead_code)] // each test module uses its part
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use slide::{Board, CacheDir, NoProgress, Progress, Shape, Solver};
+
+/// Records the warnings a solver reports.
+#[derive(Default)]
+pub struct Warnings(Mutex<Vec<String>>);
+
+impl Progress for Warnings {
+    fn warn(&self, message: &str) {
+        self.0.lock().unwrap().push(message.to_string());
+    }
+}
+
+impl Warnings {
+    /// The warnings so far, leaving them.
+    pub fn seen(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+
+    /// The warnings so far, leaving none.
+    pub fn taken(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+/// A solver caching into `dir` (passed explicitly: no test changes the process's environment) from 4 cells on, so
+/// that small shapes exercise the cache quickly, with its warnings recorded.
+pub fn cached_solver(dir: &Path) -> (Solver, Arc<Warnings>) {
+    let w = Arc::new(Warnings::default());
+    let s = Solver::with_options(CacheDir::At(dir.to_path_buf()), w.clone()).cache_from_cells(4);
+    (s, w)
+}
+
+/// A fresh solver with no cache on disk, silent.
+pub fn quiet_solver() -> Solver {
+    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
+}
+
+/// One solver with no cache on disk for the whole test binary, so that pattern databases are built once (in
+/// memory).
+pub fn shared_solver() -> &'static Solver {
+    static SOLVER: OnceLock<Solver> = OnceLock::new();
+    SOLVER.get_or_init(quiet_solver)
+}
+
+/// The shape `rows` × `cols`.
+pub fn shape(rows: usize, cols: usize) -> Shape {
+    Shape::new(rows, cols).unwrap()
+}
+
+/// The board of shape `rows` × `cols` with these cells (0 the blank).
+pub fn board(rows: usize, cols: usize, cells: &[u8]) -> Board {
+    Board::new(shape(rows, cols), cells.iter().map(|&t| t as u32).collect()).unwrap()
+}
+
+/// Distances of all 2 × 3 boards that reach the default goal (the dev-only crate `slide-reference`).
+pub fn reference_2x3() -> slide_reference::Reference {
+    let r = slide_reference::Reference::new(
+        2,
+        3,
+        &slide_reference::goal(6),
+        slide_reference::Metric::Stm,
+    );
+    assert_eq!(r.states(), 360);
+    r
+}
