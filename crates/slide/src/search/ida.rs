@@ -9,27 +9,13 @@
 
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
+pub use crate::search::limits::Limits;
+use crate::search::limits::{LimitCheck, CHECK_EVERY};
 use crate::search::pruning::{MovePruner, DEAD};
-
-/// When to give up.
-#[derive(Debug, Clone, Default)]
-pub struct Limits<'a> {
-    /// Stop after generating this many nodes.
-    pub max_nodes: Option<u64>,
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
-    /// Stop when this flag is set (for example by Ctrl-C).
-    pub cancel: Option<&'a AtomicBool>,
-    /// Stop before an iteration whose threshold passes this many moves: the answer is then
-    /// [`Outcome::Stopped`] with a proven lower bound above it (unweighted search). Asks "is the optimum at most
-    /// this?" for the price of the iterations up to it.
-    pub max_depth: Option<u32>,
-}
 
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,8 +40,6 @@ pub enum Outcome {
     },
 }
 
-/// How often (in nodes) the limits are checked.
-const CHECK_EVERY: u64 = 1 << 14;
 /// How often the workers of a parallel search check the limits and report their nodes (more often: several share
 /// the node limit).
 const WORKER_CHECK_EVERY: u64 = 1 << 10;
@@ -72,12 +56,12 @@ struct Ida<'a, 'l, E: Eval> {
     blank: u8,
     path: Vec<u8>,
     nodes: u64,
-    next_check: u64,
     bound: u32,
     next_bound: u32,
     weight_num: u32,
     weight_den: u32,
-    limits: &'a Limits<'l>,
+    /// The limits, and when to look at them next.
+    check: LimitCheck<'a, 'l>,
     stopped: bool,
     /// Parallel search: what the workers share, and how many of this worker's nodes it holds.
     shared: Option<&'a Shared>,
@@ -124,16 +108,7 @@ impl<E: Eval> Ida<'_, '_, E> {
                 return;
             }
         }
-        // The next check comes no later than the node limit: a search stops within one node's children of it.
-        let left = self
-            .limits
-            .max_nodes
-            .map_or(u64::MAX, |m| m.saturating_sub(all));
-        self.next_check = self.nodes + every.min(left.max(1));
-        if self.limits.max_nodes.is_some_and(|m| all >= m)
-            || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.limits.cancel.is_some_and(|c| c.load(Relaxed))
-        {
+        if self.check.reached(self.nodes, all, every) {
             self.stopped = true;
             if let Some(sh) = self.shared {
                 sh.limited.store(true, Relaxed);
@@ -213,7 +188,7 @@ impl<E: Eval> Ida<'_, '_, E> {
         if h == 0 {
             return FOUND;
         }
-        if self.nodes >= self.next_check {
+        if self.check.due(self.nodes) {
             self.check_limits();
             if self.stopped {
                 return h;
@@ -477,13 +452,11 @@ fn setup<'a, 'l, E: Eval>(
         blank: pos[0],
         path: Vec::with_capacity(256),
         nodes: 0,
-        // The first check no later than the node limit either (see `check_limits`).
-        next_check: CHECK_EVERY.min(limits.max_nodes.unwrap_or(u64::MAX)),
         bound: 0,
         next_bound: 0,
         weight_num: clamp_weight(weight).0,
         weight_den: clamp_weight(weight).1,
-        limits,
+        check: LimitCheck::new(limits),
         stopped: false,
         shared: None,
         reported: 0,
@@ -576,7 +549,7 @@ pub struct Counted {
     pub stopped: bool,
 }
 
-/// The tallies of a counting iteration (single-tile here, pushes in `search/mtm.rs`).
+/// The tallies of a counting iteration (single-tile here, pushes in `search/mtm/`).
 pub(crate) struct Tally {
     pub(crate) count: u128,
     pub(crate) paths: Vec<Vec<u8>>,
@@ -651,7 +624,7 @@ impl<E: Eval> Ida<'_, '_, E> {
             }
             return;
         }
-        if self.nodes >= self.next_check {
+        if self.check.due(self.nodes) {
             self.check_limits();
             if self.stopped {
                 return;
@@ -812,12 +785,11 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 blank: template.blank,
                 path: Vec::with_capacity(256),
                 nodes: 0,
-                next_check: WORKER_CHECK_EVERY,
                 bound: template.bound,
                 next_bound: u32::MAX,
                 weight_num: template.weight_num,
                 weight_den: template.weight_den,
-                limits: template.limits,
+                check: LimitCheck::first_at(template.check.limits(), WORKER_CHECK_EVERY),
                 stopped: false,
                 shared: Some(&shared),
                 reported: 0,

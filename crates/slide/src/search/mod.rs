@@ -4,6 +4,7 @@
 pub(crate) mod choose;
 pub mod heuristic;
 pub mod ida;
+mod limits;
 pub mod mtm;
 pub mod partial;
 pub mod partition;

@@ -1,0 +1,77 @@
+//! The limits of a search (nodes, time, a stop flag) and the one check of them that both IDA* searches make: the
+//! single-tile one ([`crate::search::ida`]) and the multi-tile one ([`crate::search::mtm`]).
+//!
+//! The hot loop's whole cost is one comparison per node ([`LimitCheck::due`]); the limits themselves are looked at
+//! every [`CHECK_EVERY`] nodes (or as often as the search asks), and never later than the node limit, so that a
+//! search stops at the first node at or past it.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+/// When to give up.
+#[derive(Debug, Clone, Default)]
+pub struct Limits<'a> {
+    /// Stop after generating this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag is set (for example by Ctrl-C).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Stop before an iteration whose threshold passes this many moves: the answer is then
+    /// [`Outcome::Stopped`](crate::search::ida::Outcome::Stopped) with a proven lower bound above it (unweighted
+    /// search). Asks "is the optimum at most this?" for the price of the iterations up to it.
+    pub max_depth: Option<u32>,
+}
+
+/// How often (in nodes) a search looks at its limits.
+pub(crate) const CHECK_EVERY: u64 = 1 << 14;
+
+/// A search's limits and the node count at which it next looks at them.
+#[derive(Debug, Clone)]
+pub(crate) struct LimitCheck<'a, 'l> {
+    limits: &'a Limits<'l>,
+    /// The node count of the next look.
+    next: u64,
+}
+
+impl<'a, 'l> LimitCheck<'a, 'l> {
+    /// The check of `limits` for a search from its first node: the first look after [`CHECK_EVERY`] nodes, or at
+    /// the node limit if that comes first.
+    pub(crate) fn new(limits: &'a Limits<'l>) -> LimitCheck<'a, 'l> {
+        LimitCheck::first_at(
+            limits,
+            CHECK_EVERY.min(limits.max_nodes.unwrap_or(u64::MAX)),
+        )
+    }
+
+    /// The check of `limits` whose first look comes at `next` nodes.
+    pub(crate) fn first_at(limits: &'a Limits<'l>, next: u64) -> LimitCheck<'a, 'l> {
+        LimitCheck { limits, next }
+    }
+
+    /// The limits checked.
+    pub(crate) fn limits(&self) -> &'a Limits<'l> {
+        self.limits
+    }
+
+    /// Whether a search that has counted `nodes` is due to look at its limits ([`LimitCheck::reached`]): the
+    /// hot loop's one test.
+    #[inline(always)]
+    pub(crate) fn due(&self, nodes: u64) -> bool {
+        nodes >= self.next
+    }
+
+    /// Looks at the limits, for a search that has counted `nodes` itself and `all` with every search that shares
+    /// its node limit (the workers of a parallel search; else `all` is `nodes`), and schedules the next look
+    /// `every` nodes on, no later than the node limit: a search stops within one node's children of it. Whether a
+    /// limit (nodes, time, the stop flag) is reached.
+    #[inline]
+    pub(crate) fn reached(&mut self, nodes: u64, all: u64, every: u64) -> bool {
+        let l = self.limits;
+        let left = l.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(all));
+        self.next = nodes + every.min(left.max(1));
+        l.max_nodes.is_some_and(|m| all >= m)
+            || l.deadline.is_some_and(|d| Instant::now() >= d)
+            || l.cancel.is_some_and(|c| c.load(Relaxed))
+    }
+}
