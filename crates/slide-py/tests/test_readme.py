@@ -1,5 +1,5 @@
-"""The `>>>` examples of the package's README and of the repository README's Python section, run as doctests: the
-README's answers are the package's."""
+"""The `>>>` examples of the documents, run as doctests: the package's README, the repository README and the user
+guide (docs/guide.md). Every ```python block holding `>>>` is run; the documents' answers are the package's."""
 
 import doctest
 import pathlib
@@ -9,25 +9,23 @@ import pytest
 
 _ROOT = pathlib.Path(__file__).resolve().parents[3]
 _BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+_DOCUMENTS = [
+    (_ROOT / "crates" / "slide-py" / "README.md", 5),
+    (_ROOT / "README.md", 5),
+    (_ROOT / "docs" / "guide.md", 3),
+]
 
 
-def _examples(path, section=None):
-    text = path.read_text(encoding="utf-8")
-    if section is not None:
-        start = text.index(section)
-        end = text.find("\n## ", start + len(section))
-        text = text[start : end if end >= 0 else len(text)]
-    return "\n".join(b for b in _BLOCK.findall(text) if ">>>" in b)
+def _examples(path):
+    return "\n".join(b for b in _BLOCK.findall(path.read_text(encoding="utf-8")) if ">>>" in b)
 
 
 @pytest.mark.parametrize(
-    "path,section",
-    [(_ROOT / "crates" / "slide-py" / "README.md", None), (_ROOT / "README.md", "\n## Python\n")],
-    ids=["package README", "README Python section"],
+    "path,least", _DOCUMENTS, ids=["package README", "README", "user guide"]
 )
-def test_readme_examples(path, section):
-    text = _examples(path, section)
-    assert text.count(">>>") >= 5, "the examples are gone"
+def test_readme_examples(path, least):
+    text = _examples(path)
+    assert text.count(">>>") >= least, "the examples are gone"
     test = doctest.DocTestParser().get_doctest(text, {}, path.name, str(path), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     out = []

@@ -218,49 +218,6 @@ fn usage_and_coverage_errors() {
     assert_eq!(code, 2);
 }
 
-/// The console block of the README's section on the multi-tile metric, run command by command.
-#[test]
-fn readme_metric_examples() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let section = readme
-        .split("\n### The multi-tile metric")
-        .nth(1)
-        .expect("README has a section on the multi-tile metric");
-    let block = section
-        .split("```console\n")
-        .nth(1)
-        .expect("a console block")
-        .split("\n```")
-        .next()
-        .unwrap();
-    let s = Slide::new();
-    let mut commands = 0;
-    let mut lines = block.lines().peekable();
-    while let Some(line) = lines.next() {
-        let cmd = line.strip_prefix("$ slide ").expect("a slide command");
-        let mut want = String::new();
-        while let Some(l) = lines.peek().filter(|l| !l.starts_with("$ ")) {
-            want.push_str(l);
-            want.push('\n');
-            lines.next();
-        }
-        // Arguments are words, or boards in single quotes.
-        let mut args: Vec<String> = Vec::new();
-        for (i, part) in cmd.split('\'').enumerate() {
-            if i % 2 == 1 {
-                args.push(part.to_string());
-            } else {
-                args.extend(part.split_whitespace().map(String::from));
-            }
-        }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        assert_eq!(s.ok(&args, ""), want, "README: $ slide {cmd}");
-        commands += 1;
-    }
-    assert!(commands >= 2);
-}
-
 /// The boards within `depth` pushes of the 4 × 4 goal, with their MTM distances: a plain breadth-first search over
 /// whole boards, pushing 1 to 3 tiles.
 fn mtm_ball_4x4(depth: u8) -> std::collections::HashMap<Vec<u8>, u8> {

@@ -1,6 +1,6 @@
-//! The player's toolkit end to end: `slide solve --notation`, `slide apply`, `slide moves`, and the README's
-//! "Speedsolvers" examples. Every printed sequence is replayed by an interpreter of the notation written here over
-//! plain `Vec<u32>` boards, not by the library.
+//! The player's toolkit end to end: `slide solve --notation`, `slide apply`, `slide moves` (the documents'
+//! examples are run by `examples.rs`). Every printed sequence is replayed by an interpreter of the notation
+//! written here over plain `Vec<u32>` boards, not by the library.
 
 use crate::support::Slide;
 use predicates::prelude::*;
@@ -497,100 +497,6 @@ fn moves_bad_input() {
         "{err}"
     );
     s.cmd().args(["moves", "reverse", "R"]).assert().code(2);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The README's examples
-// ---------------------------------------------------------------------------------------------------------------
-
-/// Splits a command line into words: single quotes group, nothing else is special.
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            ' ' if !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            c => {
-                cur.push(c);
-                any = true;
-            }
-        }
-    }
-    assert!(!quoted, "unbalanced quote in {line}");
-    if any {
-        out.push(cur);
-    }
-    out
-}
-
-#[test]
-fn readme_speedsolvers_examples() {
-    readme_examples("Speedsolvers", 5);
-}
-
-#[test]
-fn readme_partial_goals_examples() {
-    readme_examples("Partial goals", 6);
-}
-
-/// Runs the commands of the README section `title` (at least `least` of them), comparing their output.
-fn readme_examples(title: &str, least: usize) {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let section = readme
-        .split(&format!("\n## {title}\n"))
-        .nth(1)
-        .unwrap_or_else(|| panic!("README has a {title} section"));
-    let section = section.split("\n## ").next().unwrap();
-    // Each `$ ` line is a command (optionally `printf '…' | slide …`); the lines up to the next `$ ` its output.
-    let s = Slide::new();
-    let mut commands = 0;
-    let blocks: Vec<&str> = section
-        .split("```console\n")
-        .skip(1)
-        .map(|b| b.split("\n```").next().unwrap())
-        .collect();
-    assert!(!blocks.is_empty(), "a console block");
-    for block in blocks {
-        let mut lines = block.lines().peekable();
-        while let Some(line) = lines.next() {
-            let cmd = line
-                .strip_prefix("$ ")
-                .unwrap_or_else(|| panic!("not a command: {line}"));
-            let mut want = String::new();
-            while let Some(l) = lines.peek().filter(|l| !l.starts_with("$ ")) {
-                want.push_str(l);
-                want.push('\n');
-                lines.next();
-            }
-            let (stdin, cmd) = match cmd.split_once(" | slide ") {
-                Some((printf, rest)) => {
-                    let w = words(printf);
-                    assert_eq!(w[0], "printf", "{cmd}");
-                    (w[1].replace("\\n", "\n"), format!("slide {rest}"))
-                }
-                None => (String::new(), cmd.to_string()),
-            };
-            let w = words(&cmd);
-            assert_eq!(w[0], "slide", "{cmd}");
-            let args: Vec<&str> = w[1..].iter().map(String::as_str).collect();
-            let (_, out, _) = s.run(&args, &stdin);
-            assert_eq!(out, want, "README: $ {cmd}");
-            commands += 1;
-        }
-    }
-    assert!(commands >= least, "only {commands} examples");
 }
 
 /// Single-tile moves of a short sequence: each letter once, or its count.

@@ -377,15 +377,17 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-/// The README's "Pictures" commands run one by one: each succeeds and writes a file that decodes.
+/// The user guide's `slide render` commands (docs/guide.md) run one by one: each succeeds and writes a file that
+/// decodes. (The guide's console examples are run by `tests/examples.rs`; these write files, so they are run here.)
 #[test]
-fn readme_pictures_commands_work() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let section = readme
-        .split("\n## Pictures\n")
+fn guide_render_commands_work() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide.md"))
+            .unwrap();
+    let section = guide
+        .split("\n## `slide render`\n")
         .nth(1)
-        .expect("README has a Pictures section");
+        .expect("the guide has a `slide render` section");
     let block = section
         .split("```sh\n")
         .nth(1)
@@ -403,7 +405,7 @@ fn readme_pictures_commands_work() {
         assert_eq!(w.remove(0), "slide", "{line}");
         let args: Vec<&str> = w.iter().map(String::as_str).collect();
         let (code, out, err) = run(dir.path(), &args);
-        assert_eq!(code, 0, "README: {line}: {err}");
+        assert_eq!(code, 0, "guide: {line}: {err}");
         let file = match redirect {
             Some(f) => {
                 std::fs::write(dir.path().join(f), &out).unwrap();
