@@ -9,6 +9,7 @@ mod bad_input;
 #[path = "../../../slide/tests/it/catalogue.rs"]
 mod catalogue;
 mod cli;
+mod examples;
 mod metric;
 mod notation;
 mod partial;

@@ -378,7 +378,7 @@ fn words(line: &str) -> Vec<String> {
 }
 
 /// The user guide's `slide render` commands (docs/guide.md) run one by one: each succeeds and writes a file that
-/// decodes. (The guide's console examples are run by `tests/examples.rs`; these write files, so they are run here.)
+/// decodes. (The guide's console examples are run by `examples.rs`; these write files, so they are run here.)
 #[test]
 fn guide_render_commands_work() {
     let guide =
