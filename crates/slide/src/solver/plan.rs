@@ -23,9 +23,12 @@ impl Solver {
     /// [`SolveOptions::wait_for_builds`] off, nothing that is not loaded yet is built: a table or pattern database
     /// that is not in memory is replaced by IDA* with linear conflicts, which needs none.
     ///
-    /// In [`Metric::Mtm`] only the complete tables (and the arithmetic of lines) answer: a board of more than 12
-    /// cells, or a method other than the tables, is refused with [`Error::InvalidOption`] (`metric`); an MTM table
-    /// is always loaded or built (there is no MTM search to fall back on).
+    /// In [`Metric::Mtm`] the complete tables answer boards of at most 12 cells, and IDA* over pushes guided by
+    /// label tables ([`Plan::MtmSearch`]) answers larger ones (and smaller ones with [`Method::Search`]); lines are
+    /// arithmetic. A weight, a heuristic choice or fast mode is refused with [`Error::InvalidOption`] (`metric`),
+    /// as is a shape whose label tables would be too large, and [`Method::Table`] above 12 cells with
+    /// [`Error::NoTable`]. MTM tables and label tables are always loaded or built, whatever
+    /// [`SolveOptions::wait_for_builds`] says.
     ///
     /// ```
     /// use slide::{Board, HeuristicChoice, Plan, SolveOptions, Solver};
