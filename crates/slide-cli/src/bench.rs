@@ -140,7 +140,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     }
     if !mtm {
         // IDA*'s move-pruning automaton is compiled once per process (about 7 ms here): a one-time cost, like
-        // the databases, kept out of the search time (before 6 December 2026 the first search paid it).
+        // the databases, kept out of the search time rather than paid by the first search.
         let _ = slide::engine::pruning::MovePruner::global();
     }
     let prep = t0.elapsed().as_secs_f64();

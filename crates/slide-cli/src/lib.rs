@@ -276,8 +276,8 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
     // Table files are mapped, not read: processes share one copy, and start at once once the files are cached.
     // All of them, the large blank-bit and blank-cell databases too (the 5 x 5 default's 5.9 GB: a solve starts in
     // 0.05 s where reading them in takes 4 to 7 s, and searches as fast alone); `bench` alone reads those in, as
-    // the library does by default, for its long searches run two at a time (1.03 times faster read in, 6 December
-    // 2026; `Solver::read_in_above`).
+    // the library does by default, for its long searches run two at a time (slightly faster read in, measured in
+    // docs/lab; `Solver::read_in_above`).
     let solver = slide::Solver::with_options(dir, progress)
         .map_files(true)
         .pdb_index_choice(cli.pdb_index);

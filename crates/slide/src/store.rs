@@ -230,8 +230,8 @@ impl Store for FileStore {
         let map = unsafe { memmap2::Mmap::map(&file)? };
         // Huge pages for the mapping where the kernel can give them (Linux with transparent huge pages for files,
         // such as ext4 since 6.x): the page cache then holds the file in 2 MiB folios mapped whole, and the random
-        // lookups of a large database miss the TLB far less. Korf's 100 with 7-8 (394 MB mapped): 0.81 times the
-        // search time once the file is cached (4 December 2026). A hint only: where it is refused, nothing changes.
+        // lookups of a large database miss the TLB far less (Korf's 100 with 7-8: about 0.8 times the search time;
+        // docs/lab has the measurement). A hint only: where it is refused, nothing changes.
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Some(Mapped {
@@ -311,9 +311,8 @@ impl FileStore {
 /// Asks the kernel to drop the file's clean pages from its page cache (Linux; a hint, elsewhere nothing). Pages that
 /// a process has mapped stay. A file just written sits in the cache in the small pages (4 KiB folios) its writes
 /// made, and a mapping of it then stays on small pages whatever it asks; read in anew through a mapping that asks
-/// for huge pages, the file comes into the cache as 2 MiB folios, mapped whole. Korf's 100 with zb7-8 (its 115 MB
-/// 7-tile file mapped): 0.20 s of search with the file as its build left it in the cache, 0.156-0.159 s once read
-/// in anew (6 December 2026).
+/// for huge pages, the file comes into the cache as 2 MiB folios, mapped whole, which makes the searches of large
+/// databases faster (measured in docs/lab).
 fn drop_cached_pages(file: &std::fs::File) {
     #[cfg(target_os = "linux")]
     {
