@@ -8,7 +8,7 @@
 #   scripts/bench-analyse.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet -p slide-cli
+cargo build --release --quiet -p slidetile-cli
 slide=target/release/slide
 export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$PWD/target/bench-cache}"
 mkdir -p "$SLIDE_CACHE_DIR"

@@ -50,7 +50,7 @@ if [ -x "$GNU_TIME" ] && "$GNU_TIME" -v true 2> /dev/null; then HAVE_GNU_TIME=1;
 
 # ---- build ------------------------------------------------------------------------------------------------------
 log "cargo build --release"
-cargo build --release -p slide-cli >&2
+cargo build --release -p slidetile-cli >&2
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 BIN=$(cd "$TARGET_DIR/release" && pwd)/slide
 [ -x "$BIN" ] || { echo "no binary at $BIN" >&2; exit 1; }

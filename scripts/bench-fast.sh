@@ -12,7 +12,7 @@ SIZES=${SIZES:-10 30 100 300 1000}
 SEED=${SEED:-1}
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 
-cargo build --release -p slide --example fast >&2
+cargo build --release -p slidetile --example fast >&2
 BIN="$TARGET_DIR/release/examples/fast"
 
 TIME=""

@@ -24,7 +24,7 @@ mkdir -p "$SLIDE_CACHE_DIR"
 if [ -n "${SLIDE_BIN:-}" ]; then
     slide=$SLIDE_BIN
 else
-    cargo build --release --quiet -p slide-cli
+    cargo build --release --quiet -p slidetile-cli
     slide=$PWD/target/release/slide
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/slide-results.XXXXXX")

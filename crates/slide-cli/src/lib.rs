@@ -45,7 +45,7 @@ pub struct Cli {
     /// How pattern databases number their placements: auto (the sparse index where a table takes at most 128 MiB,
     /// 2^28 entries of 4 bits: 1.9 to 2.9 times the dense table's memory, about 0.8 times the search time), dense (every table
     /// by rank, the smallest), sparse (every table that has a sparse form, within --max-memory: the
-    /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). README, "The sparse index".
+    /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). docs/design/pattern-databases.md, "The sparse index".
     #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
     pdb_index: slide::IndexChoice,
     /// No progress bars or warnings.

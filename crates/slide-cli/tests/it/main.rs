@@ -1,5 +1,5 @@
-//! The command line's integration tests, one test binary (`cargo test -p slide-cli --test it`; one module:
-//! `cargo test -p slide-cli --test it serve_api::`) besides the timing tests (`tests/timing/`). Each module is a
+//! The command line's integration tests, one test binary (`cargo test -p slidetile-cli --test it`; one module:
+//! `cargo test -p slidetile-cli --test it serve_api::`) besides the timing tests (`tests/timing/`). Each module is a
 //! former test file; `support` holds what they share, `catalogue` reads the bad-input catalogue
 //! (`crates/slide/tests/data/bad_input.json`). Tests share the process: none changes its environment or current
 //! directory; each child `slide` gets its cache directory passed.

@@ -483,7 +483,7 @@ fn killed_during_a_small_build() {
 
 /// The 12-cell case of the brief: the 3 × 4 build (about 30 s and 300 MB on two cores) killed after 3 s, and again
 /// while its 60 MB file is written; each time the next run rebuilds. About a minute and a half: run it with
-/// `cargo test --release -p slide --test it -- --ignored cache_faults::killed_during_the_3x4_build`.
+/// `cargo test --release -p slidetile --test it -- --ignored cache_faults::killed_during_the_3x4_build`.
 #[test]
 #[ignore = "slow: two 3x4 table builds (about 30 s each on two cores)"]
 fn killed_during_the_3x4_build() {

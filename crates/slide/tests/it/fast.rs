@@ -1,7 +1,7 @@
 //! Fast mode (issue 4): every path is replayed move by move on random boards of many shapes and goals; lengths are
 //! compared with the optimum where the complete tables know it; unsolvable input is refused.
 //!
-//! Run in release mode: `cargo test --release -p slide --test it fast::`.
+//! Run in release mode: `cargo test --release -p slidetile --test it fast::`.
 
 use slide::fast::{fast_length, fast_moves, solve_fast};
 use slide::Scrambler;

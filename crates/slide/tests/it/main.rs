@@ -1,5 +1,5 @@
-//! The library's integration tests, one test binary (`cargo test -p slide --test it`; one module:
-//! `cargo test -p slide --test it search::`). Each module is a former test file; `support` holds what they share,
+//! The library's integration tests, one test binary (`cargo test -p slidetile --test it`; one module:
+//! `cargo test -p slidetile --test it search::`). Each module is a former test file; `support` holds what they share,
 //! `catalogue` reads the bad-input catalogue (`tests/data/bad_input.json`). Tests share the process: none changes
 //! its environment or current directory, and each caching test passes a directory of its own to its solver.
 
