@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// A hard 15-puzzle for Manhattan-distance IDA* (far beyond a second), towards the blank-first goal.
-const HARD: &str = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+/// A hard 15-puzzle for Manhattan-distance IDA* (far beyond a second: Korf's instance 88, 65 moves, six billion
+/// nodes in Korf's count; instance 1 took 0.96 s on a quiet machine, inside the one-second limit), towards the
+/// blank-first goal.
+const HARD: &str = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
 const GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 struct Out {
