@@ -177,10 +177,6 @@ const ALLOWED_LONG: &[(&str, &str)] = &[
         "crates/slide/tests/it/search.rs",
         "the search's cross-checks against references; to be split by heuristic family",
     ),
-    (
-        "crates/slide-py/src/lib.rs",
-        "the Python functions over one options type; to be split by concern with the one options builder",
-    ),
 ];
 
 /// Source files: code the project writes (Rust, Python, shell, JavaScript), not data or prose.
