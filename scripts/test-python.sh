@@ -34,16 +34,20 @@ if [ "${SLIDE_PY_RAY:-0}" = 1 ]; then
 fi
 "$py" -m pip install --quiet "$wheel[$extras]"
 
-# PATH without any directory that holds cargo or rustc: the tests run against the wheel, with no way to build.
+# PATH without the directories that hold cargo or rustc (rustup's ~/.cargo/bin, say): the tests run against the
+# wheel, with no way to build. System directories stay (the tests and Ray need /bin and /usr/bin): a cargo installed
+# there by the system's packages stays visible, and is named below.
 clean_path=$venv/bin
 IFS=: read -ra dirs <<<"$PATH"
 for d in "${dirs[@]}"; do
     [ -n "$d" ] && [ "$d" != "$venv/bin" ] || continue
-    [ -e "$d/cargo" ] || [ -e "$d/rustc" ] || clean_path="$clean_path:$d"
+    case "$d" in
+    /bin | /usr/bin | /sbin | /usr/sbin) clean_path="$clean_path:$d" ;;
+    *) [ -e "$d/cargo" ] || [ -e "$d/rustc" ] || clean_path="$clean_path:$d" ;;
+    esac
 done
-if PATH=$clean_path command -v cargo >/dev/null 2>&1; then
-    echo "test-python.sh: cargo is still on PATH ($clean_path)" >&2
-    exit 1
+if left=$(PATH=$clean_path command -v cargo); then
+    echo "test-python.sh: note: $left is a system directory's cargo and stays on PATH" >&2
 fi
 
 echo "== pytest (installed wheel $("$py" -c 'import slide; print(slide.__version__)'), no Rust on PATH)"

@@ -227,6 +227,9 @@ impl Solver {
         if let Some(t) = found(true) {
             return Ok(t);
         }
+        // Whether a file stood there, whole or not: a damaged one need not be read again below unless another
+        // process replaced it while this one waited.
+        let present = matches!(store.open(&name), Ok(Some(_)));
         // One build per machine: the store's lock on this file, held until it is written. Another process that
         // built it while this one waited leaves the file to map instead.
         let waiting = std::cell::Cell::new(false);
@@ -248,7 +251,7 @@ impl Solver {
                 None
             }
         };
-        if _building.is_some() {
+        if _building.is_some() && (waiting.get() || !present) {
             if let Some(t) = found(false) {
                 return Ok(t);
             }
