@@ -216,11 +216,13 @@ pub fn new_bests(results: &[Option<f64>], better: Better) -> Vec<Kind> {
     KINDS
         .iter()
         .copied()
-        .filter(|kind| match (kind.best(before, better), kind.best(results, better)) {
-            (_, None | Some(Score::Dnf)) => false,
-            (None, Some(_)) => true,
-            (Some(old), Some(new)) => better.compare(new, old) == Ordering::Less,
-        })
+        .filter(
+            |kind| match (kind.best(before, better), kind.best(results, better)) {
+                (_, None | Some(Score::Dnf)) => false,
+                (None, Some(_)) => true,
+                (Some(old), Some(new)) => better.compare(new, old) == Ordering::Less,
+            },
+        )
         .collect()
 }
 
@@ -416,9 +418,15 @@ mod tests {
         let b = Board::parse("4 1 2/5 0 3").unwrap();
         let read = |m: &str| crate::notation::read(m, false).unwrap();
         let r = replay(&b, &read("5 4 1 2 3"), &[1, 1, 2, 3, 5], false).unwrap();
-        assert_eq!((r.stm, r.mtm, r.time_ms, r.moves.as_str()), (5, 4, 5, "RDL2U"));
+        assert_eq!(
+            (r.stm, r.mtm, r.time_ms, r.moves.as_str()),
+            (5, 4, 5, "RDL2U")
+        );
         let e = replay(&b, &read("RDL2U"), &[1, 2, 3, 4], false).unwrap_err();
-        assert!(e.to_string().contains("4 times for 5 single-tile moves"), "{e}");
+        assert!(
+            e.to_string().contains("4 times for 5 single-tile moves"),
+            "{e}"
+        );
         let e = replay(&b, &read("RDL2U"), &[1, 2, 3, 2, 5], false).unwrap_err();
         assert!(e.to_string().contains("move 4 (2 ms) is before"), "{e}");
         let e = replay(&b, &read("RD"), &[1, 2], false).unwrap_err();

@@ -216,10 +216,12 @@ pub fn times_chart(title: &str, times: &[Option<f64>]) -> Result<String> {
     let n = times.len().max(1);
     let rolling = |kind: Kind| -> Vec<(f64, f64)> {
         (kind.window()..=times.len())
-            .filter_map(|end| match kind.of(&times[end - kind.window()..end], Better::Lower) {
-                Some(Score::Value(v)) if v.is_finite() => Some((end as f64, v.min(top))),
-                _ => None,
-            })
+            .filter_map(
+                |end| match kind.of(&times[end - kind.window()..end], Better::Lower) {
+                    Some(Score::Value(v)) if v.is_finite() => Some((end as f64, v.min(top))),
+                    _ => None,
+                },
+            )
             .collect()
     };
     let ao5_colour = RGBColor(0x27, 0xae, 0x60);
@@ -269,7 +271,9 @@ pub fn times_chart(title: &str, times: &[Option<f64>]) -> Result<String> {
                 .draw_series(LineSeries::new(rolling(kind), colour.stroke_width(2)))
                 .map_err(chart_error)?
                 .label(kind.name())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()
@@ -309,7 +313,11 @@ mod tests {
 
     #[test]
     fn times_charts_are_svg() {
-        let svg = times_chart("3x3 single", &[Some(2.0), None, Some(3.5), Some(1.0), Some(2.5), Some(2.0)]).unwrap();
+        let svg = times_chart(
+            "3x3 single",
+            &[Some(2.0), None, Some(3.5), Some(1.0), Some(2.5), Some(2.0)],
+        )
+        .unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("ao5") && svg.contains("DNF"));
         assert!(times_chart("empty", &[]).unwrap().starts_with("<svg"));
     }
