@@ -258,11 +258,15 @@ pub fn times_chart(title: &str, times: &[Option<f64>]) -> Result<String> {
             .label("time")
             .legend(|(x, y)| Circle::new((x + 10, y), 3, BAR.filled()));
         chart
-            .draw_series(times.iter().enumerate().filter_map(|(i, t)| {
-                finite(t)
-                    .is_none()
-                    .then(|| Cross::new(((i + 1) as f64, top * 0.97), 5, MARK.stroke_width(2)))
-            }))
+            .draw_series(
+                times
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| finite(t).is_none())
+                    .map(|(i, _)| {
+                        Cross::new(((i + 1) as f64, top * 0.97), 5, MARK.stroke_width(2))
+                    }),
+            )
             .map_err(chart_error)?
             .label("DNF")
             .legend(|(x, y)| Cross::new((x + 10, y), 5, MARK.stroke_width(2)));
