@@ -463,7 +463,8 @@ fn store(
     }
 }
 
-/// `GET /api/solves?shape=&category=&session=&limit=`: `{"solves": [records, newest first]}`.
+/// `GET /api/solves?shape=&category=&session=&limit=`: `{"solves": [records, newest first]}` (`session=current`: the
+/// server's own).
 fn list(practice: &Practice, query: &str) -> Reply {
     let q = match query_params(
         query,
@@ -486,7 +487,11 @@ fn list(practice: &Practice, query: &str) -> Reply {
     let filter = Filter {
         shape: q.get("shape").cloned(),
         category: q.get("category").cloned(),
-        session: q.get("session").cloned(),
+        // `current`: the server's own session.
+        session: q.get("session").map(|s| match s.as_str() {
+            "current" => practice.session.clone(),
+            s => s.to_string(),
+        }),
         limit: Some(limit),
     };
     match practice.with(|h| h.list(&filter)) {

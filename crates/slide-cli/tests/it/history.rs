@@ -74,6 +74,12 @@ fn a_solve_is_replayed_stored_and_listed() {
     assert_eq!(list["solves"].as_array().unwrap().len(), 1);
     assert_eq!(list["solves"][0]["id"], v["id"]);
     assert_eq!(s.get("/api/solves?shape=3x3").json()["solves"], json!([]));
+    let mine = s.get("/api/solves?session=current").json();
+    assert_eq!(mine["solves"][0]["session"], v["session"]);
+    assert_eq!(
+        s.get("/api/solves?session=other").json()["solves"],
+        json!([])
+    );
     for (q, needle) in [
         ("?limit=0", "limit"),
         ("?shape=2x3&shape=2x3", "given twice"),
