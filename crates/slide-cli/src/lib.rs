@@ -4,6 +4,7 @@
 
 mod analyse;
 mod bench;
+mod history;
 mod numbers;
 mod progress;
 mod render;
@@ -165,6 +166,9 @@ enum Command {
     /// `slide solve --json`; GET /api/scramble?shape=RxC&seed=S gives a random solvable board. Every solve runs
     /// under a time and node budget; the first line of standard output is the URL to open.
     Serve(serve::ServeArgs),
+    /// List the practice history: the solves the page recorded (a table; --json, --csv), filtered by --shape,
+    /// --category, --limit; --import FILE.csv adds solves, --export FILE.csv writes them.
+    History(history::command::HistoryArgs),
 }
 
 /// The `slide` command: parses the command line, runs the command and returns its exit status ([`EXIT_OK`],
@@ -200,6 +204,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let solver = solver_with(&cli, warm.clone());
             serve::run(&solver, warm, warm_rx, args)
         }
+        Command::History(args) => history::command::run(args),
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
         Command::Analyse(args) => analyse::analyse(&solver, args),

@@ -258,6 +258,23 @@ impl Solver {
     /// Exact: from the complete table up to 12 cells; above, by IDA* under `opts` (heuristic, limits; a limit
     /// that stops a search gives [`Error::LimitReached`]). An illegal move gives [`Error::BadMove`].
     ///
+    /// With `opts.metric` [`Metric::Mtm`] the moves are taken as pushes, the maximal runs of one direction that
+    /// [`Moves::mtm_len`] counts: `optimal` and `over` count pushes, `distances` holds the MTM distance after each
+    /// push and `mistakes` the 1-based pushes after which the board was not closer (`length` stays the STM
+    /// length). Exact from the MTM tables up to 12 cells and on single rows and columns; above, by MTM IDA* under
+    /// `opts` after each push (4 × 4 and the other shapes with label tables).
+    ///
+    /// ```
+    /// use slide::{Board, Metric, Moves, SolveOptions, Solver};
+    /// let b = Board::parse("4 1 2/5 0 3").unwrap();
+    /// let moves: Moves = "RDL2U".parse().unwrap();
+    /// let mtm = SolveOptions { metric: Metric::Mtm, ..SolveOptions::default() };
+    /// let a = Solver::global().analyse(&b, &Board::goal(b.shape()), &moves, &mtm).unwrap();
+    /// assert_eq!((a.solves, a.length, a.mtm_length), (true, 5, 4));
+    /// assert_eq!(a.distances.len(), 4);
+    /// assert_eq!(a.over, Some(4 - a.optimal));
+    /// ```
+    ///
     /// ```
     /// use slide::{Board, Moves, SolveOptions, Solver};
     /// let b = Board::parse("4 1 2/5 0 3").unwrap();
@@ -275,6 +292,9 @@ impl Solver {
         moves: &Moves,
         opts: &SolveOptions,
     ) -> Result<Analysis> {
+        if opts.metric == Metric::Mtm {
+            return self.analyse_mtm(board, goal, moves, opts);
+        }
         let exact = self.exact(board, goal, opts)?;
         let end = moves.apply(board)?;
         let length = moves.stm_len();
@@ -362,6 +382,73 @@ impl Solver {
             prev = d;
         }
         a.over = a.solves.then(|| length as i64 - a.optimal);
+        Ok(a)
+    }
+
+    /// [`Solver::analyse`] in MTM: the moves taken as pushes, the distances from the MTM tables or MTM IDA*.
+    fn analyse_mtm(
+        &self,
+        board: &Board,
+        goal: &Board,
+        moves: &Moves,
+        opts: &SolveOptions,
+    ) -> Result<Analysis> {
+        let shape = board.shape();
+        if goal.shape() != shape {
+            return Err(Error::ShapeMismatch {
+                board: shape,
+                goal: goal.shape(),
+            });
+        }
+        let end = moves.apply(board)?;
+        let pushes = moves.mtm_len();
+        let mut a = Analysis {
+            solves: end == *goal,
+            length: moves.stm_len(),
+            mtm_length: pushes,
+            optimal: -1,
+            over: None,
+            distances: vec![-1; pushes],
+            mistakes: vec![],
+        };
+        if board.unsolvable_reason(goal)?.is_some() {
+            return Ok(a);
+        }
+        let exact = shape.is_line() || shape.cells() <= MAX_TABLE_CELLS;
+        let search = SolveOptions {
+            method: Method::Search,
+            metric: Metric::Mtm,
+            weight: None,
+            max_depth: None,
+            ..opts.clone()
+        };
+        let distance = |b: &Board, what: &dyn Fn() -> String| -> Result<i64> {
+            if exact {
+                self.distance_in(b, goal, Metric::Mtm)
+            } else {
+                proven(&self.solve_with(b, goal, &search)?, what)
+            }
+        };
+        a.optimal = distance(board, &|| "the least number of moves from the board".into())?;
+        let dirs = moves.directions();
+        let mut b = board.clone();
+        let mut k = 0;
+        for (i, &d) in dirs.iter().enumerate() {
+            b.apply_direction(d)
+                .ok_or_else(|| Error::Internal("a checked move is illegal".into()))?;
+            if dirs.get(i + 1) != Some(&d) {
+                a.distances[k] = distance(&b, &|| format!("the distance after push {}", k + 1))?;
+                k += 1;
+            }
+        }
+        let mut prev = a.optimal;
+        for (i, &d) in a.distances.iter().enumerate() {
+            if d >= prev {
+                a.mistakes.push(i + 1);
+            }
+            prev = d;
+        }
+        a.over = a.solves.then(|| pushes as i64 - a.optimal);
         Ok(a)
     }
 

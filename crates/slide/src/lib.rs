@@ -33,6 +33,7 @@ mod error;
 mod exact;
 pub mod fast;
 mod metric;
+pub mod practice;
 mod progress;
 #[cfg(feature = "render")]
 pub mod render;

@@ -34,6 +34,8 @@ pub(super) struct App {
     /// To the solver threads; never more than the permits in flight.
     pub(super) jobs: SyncSender<Job>,
     pub(super) hosts: Hosts,
+    /// The practice history (`solves.rs`).
+    pub(super) practice: Arc<super::solves::Practice>,
 }
 
 /// A solve or an analysis for a solver thread, with its permit and where the answer goes.
@@ -56,6 +58,8 @@ pub(super) enum Work {
     Render(Picture),
     /// The distance histogram of the goal (the job's board) in the options' metric: JSON, or the chart as SVG.
     Stats { plot: bool },
+    /// Any other work that needs a solver (a recorded solve's optimum, then its storing).
+    Call(Box<dyn FnOnce(&Solver) -> Reply + Send>),
 }
 
 /// A counting semaphore for the solver threads: at most so many solves at once. Waiting requests get their turn
@@ -245,6 +249,7 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                 && match &work {
                     Work::Analyse(_) | Work::Stats { .. } => true,
                     Work::Solve { .. } | Work::Render(_) => opts.metric == Metric::Mtm,
+                    Work::Call(_) => false,
                 };
             let solver = if in_small { small } else { solver };
             match work {
@@ -261,7 +266,15 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                 },
                 Work::Render(picture) => draw(solver, &board, &goal, &opts, picture),
                 Work::Stats { plot } => statistics(solver, &goal, opts.metric, plot),
+                Work::Call(f) => f(solver),
                 Work::Analyse(moves) => match solver.analyse(&board, &goal, &moves, &opts) {
+                    Ok(a) if opts.metric == Metric::Mtm => {
+                        // The answer says that its distances count pushes.
+                        let mut v: serde_json::Value =
+                            serde_json::from_str(&analysis_json(&board, &a)).unwrap_or_default();
+                        v["metric"] = serde_json::json!("mtm");
+                        Reply::json(200, v.to_string())
+                    }
                     Ok(a) => Reply::json(200, analysis_json(&board, &a)),
                     Err(e @ (slide::Error::LimitReached { .. } | slide::Error::Cancelled)) => {
                         Reply::error(error_status(&e), over_budget(&e, &opts))

@@ -43,6 +43,10 @@
 //!   [`MAX_SCRAMBLE_CELLS`]), from the complete table: built in memory under [`SMALL_TABLE_CELLS`] cells, waited for
 //!   from the background thread above (503 after [`QUEUE_WAIT`]). `GET /api/stats/plot?…` — the same histogram as
 //!   an SVG chart ([`slide::render::plot::distance_chart`]). Unknown or repeated query parameters are a 400.
+//! - `POST /api/solves`, `GET /api/solves`, `GET /api/averages`, `GET /api/solves/plot` — the practice history
+//!   (`solves.rs` over `crate::history`): a finished solve replayed, checked and stored with its optimum; the
+//!   records; the averages and bests of a series; its times as a chart. When the history file (`--db`) cannot be
+//!   used they answer 503 with the reason and the rest of the server goes on.
 //!
 //! Errors are JSON `{"error": "..."}`: 400 for bad input, 403 for a foreign `Host`, 404 for unknown paths, 405
 //! for a wrong method, 408 when the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 415 for a
@@ -95,7 +99,7 @@
 //! the solver threads, their permits and the handlers' shared state; `warmup.rs` what the handlers ask of the
 //! background builds; `solve.rs` the POST handlers (solve, analyse, moves) over the body parsing of
 //! [`request`] (public: the fuzz target `api_body` runs it too); `render.rs` and `stats.rs` the GET handlers
-//! (render; stats, scramble) over the query parsing of `query.rs`.
+//! (render; stats, scramble) over the query parsing of `query.rs`; `solves.rs` the practice history's routes.
 
 mod connection;
 mod jobs;
@@ -104,6 +108,7 @@ mod render;
 mod reply;
 pub mod request;
 mod solve;
+mod solves;
 mod stats;
 mod warmup;
 
@@ -201,6 +206,11 @@ pub struct ServeArgs {
     /// default is plain 6-6-6-6 (each database needs 245 MB to build, 154 MB by the compact build).
     #[arg(long)]
     pub no_large_builds: bool,
+    /// The practice history file (SQLite) the page records solves into (default: history.sqlite3 in the
+    /// platform data directory, such as ~/.local/share/slide, opened at the first solve recorded). When it cannot
+    /// be used the page still plays; the history routes answer 503 with the reason.
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
 }
 
 /// Serves until Ctrl-C. `solver` reports its progress to `warm` (see `main.rs`), whose queue `warm_rx` the warm-up
@@ -282,6 +292,7 @@ pub fn run(
         permits: Permits::new(workers),
         jobs: job_tx,
         hosts,
+        practice: Arc::new(solves::Practice::new(args.db.as_deref(), args.db.is_some())),
     });
     std::thread::scope(|s| -> anyhow::Result<u8> {
         let cannot = |e: std::io::Error| anyhow::anyhow!("cannot start a thread: {e}");
@@ -356,6 +367,28 @@ fn router(app: Arc<App>) -> Router {
             "/api/scramble",
             get(|uri: Uri| std::future::ready(stats::scramble(uri.query().unwrap_or(""))))
                 .fallback(not_allowed("GET")),
+        )
+        .route(
+            "/api/solves",
+            post(solves::post)
+                .get(|State(app): State<Arc<App>>, uri: Uri| async move {
+                    app.history_get("list", uri.query().unwrap_or("")).await
+                })
+                .fallback(not_allowed("GET, POST")),
+        )
+        .route(
+            "/api/solves/plot",
+            get(|State(app): State<Arc<App>>, uri: Uri| async move {
+                app.history_get("plot", uri.query().unwrap_or("")).await
+            })
+            .fallback(not_allowed("GET")),
+        )
+        .route(
+            "/api/averages",
+            get(|State(app): State<Arc<App>>, uri: Uri| async move {
+                app.history_get("averages", uri.query().unwrap_or("")).await
+            })
+            .fallback(not_allowed("GET")),
         )
         .fallback(|uri: Uri| {
             std::future::ready(Reply::error(

@@ -248,15 +248,7 @@ pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, RequestError> {
         Some(Value::Bool(b)) => *b,
         Some(other) => return Err(wrong_type("\"moves\"", "true or false", other)),
     };
-    let metric = match obj.get("metric") {
-        None | Some(Value::Null) => Metric::Stm,
-        Some(Value::String(m)) => m
-            .parse::<Metric>()
-            .map_err(|_| RequestError::UnknownMetric {
-                name: shorten(m, 20),
-            })?,
-        Some(other) => return Err(wrong_type("\"metric\"", "\"stm\" or \"mtm\"", other)),
-    };
+    let metric = metric_field(&obj)?;
     const SECONDS: &str = "a number of seconds above 0";
     let timeout = match obj.get("timeout") {
         None | Some(Value::Null) => None,
@@ -281,7 +273,20 @@ pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, RequestError> {
     })
 }
 
-/// An analysis request: the board, an optional goal of the same shape, and the moves as written.
+/// The `"metric"` of a request: `"stm"` (the default) or `"mtm"`, any case.
+fn metric_field(obj: &Map<String, Value>) -> Result<Metric, RequestError> {
+    match obj.get("metric") {
+        None | Some(Value::Null) => Ok(Metric::Stm),
+        Some(Value::String(m)) => m
+            .parse::<Metric>()
+            .map_err(|_| RequestError::UnknownMetric {
+                name: shorten(m, 20),
+            }),
+        Some(other) => Err(wrong_type("\"metric\"", "\"stm\" or \"mtm\"", other)),
+    }
+}
+
+/// An analysis request: the board, an optional goal of the same shape, the moves as written and the metric.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnalyseRequest {
     /// The board the moves start from.
@@ -290,9 +295,12 @@ pub struct AnalyseRequest {
     pub goal: Option<Board>,
     /// The moves, as read by [`notation::read`] (not yet checked against the board).
     pub moves: Written,
+    /// How the analysis counts (`"metric": "stm"`, the default, or `"mtm"`: distances after each push).
+    pub metric: Metric,
 }
 
-/// Reads `{"board": …, "moves": M, "goal"?: …, "shape"?: "RxC", "blank"?: bool}` (`POST /api/analyse`): boards as
+/// Reads `{"board": …, "moves": M, "goal"?: …, "shape"?: "RxC", "blank"?: bool, "metric"?: "stm" | "mtm"}`
+/// (`POST /api/analyse`): boards as
 /// in [`parse_solve`]; `moves` a string in any notation [`notation::read`] reads (tile numbers, or letters long or
 /// short, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of tile
 /// numbers. The moves are read, not played: whether each is legal on the board is for [`Written::apply`] to say.
@@ -362,7 +370,13 @@ pub fn parse_analyse(body: &[u8]) -> Result<AnalyseRequest, RequestError> {
                 other,
             )),
         };
-    Ok(AnalyseRequest { board, goal, moves })
+    let metric = metric_field(&obj)?;
+    Ok(AnalyseRequest {
+        board,
+        goal,
+        moves,
+        metric,
+    })
 }
 
 /// The body as a JSON object; `example` and `object_example` show a good body in the errors.

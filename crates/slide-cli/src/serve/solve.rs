@@ -112,13 +112,20 @@ impl App {
             Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
         };
         let shape = board.shape();
-        if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells()) {
+        if req.metric == Metric::Mtm {
+            // The shapes MTM answers, and their tables from 11 cells up (4 x 4: the label tables).
+            if let Err(r) = self.metric_ready(&board, &goal, Metric::Mtm).await {
+                return r;
+            }
+        } else if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells())
+        {
             if let Err(r) = self.table_for(&goal, Metric::Stm).await {
                 return r;
             }
         }
         let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
         let opts = SolveOptions {
+            metric: req.metric,
             fallback: false,
             cancel: Some(Arc::clone(&cancel.0)),
             ..self.options(&board, &goal)

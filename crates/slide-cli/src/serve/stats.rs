@@ -6,7 +6,7 @@ use slide::render;
 use slide::{Board, Metric, Scrambler, Shape, SolveOptions, Solver};
 
 use super::jobs::{App, Work};
-use super::query::{percent_decode, query_params};
+use super::query::query_params;
 use super::reply::{error_status, Reply};
 use super::request::shorten;
 use super::{MAX_SCRAMBLE_CELLS, SMALL_TABLE_CELLS};
@@ -106,18 +106,15 @@ pub(super) fn statistics(solver: &Solver, goal: &Board, metric: Metric, plot: bo
     )
 }
 
+/// `GET /api/scramble?shape=RxC[&seed=S]`: a uniformly random solvable board; an unknown or repeated parameter is a
+/// 400 naming it.
 pub(super) fn scramble(query: &str) -> Reply {
-    let mut shape_text = None;
-    let mut seed_text = None;
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        match percent_decode(k).as_str() {
-            "shape" => shape_text = Some(percent_decode(v)),
-            "seed" => seed_text = Some(percent_decode(v)),
-            _ => {}
-        }
-    }
-    let Some(shape_text) = shape_text else {
+    let mut q = match query_params(query, &["shape", "seed"], "/api/scramble?shape=3x3&seed=7") {
+        Ok(q) => q,
+        Err(r) => return r,
+    };
+    let seed_text = q.remove("seed");
+    let Some(shape_text) = q.remove("shape") else {
         return Reply::error(400, "missing shape: ask for /api/scramble?shape=3x3 (RxC)");
     };
     let shape: Shape = match shape_text.parse() {

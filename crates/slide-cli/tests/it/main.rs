@@ -10,6 +10,7 @@ mod bad_input;
 mod catalogue;
 mod cli;
 mod examples;
+mod history;
 mod metric;
 mod notation;
 mod partial;

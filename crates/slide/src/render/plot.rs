@@ -1,5 +1,5 @@
-//! Statistics charts as SVG (plotters' SVG backend): the distance histogram of a shape and a benchmark's nodes and
-//! seconds per instance.
+//! Statistics charts as SVG (plotters' SVG backend): the distance histogram of a shape, a benchmark's nodes and
+//! seconds per instance, and a practice session's times.
 //!
 //! plotters estimates text widths for its layout without any font file; the SVG names generic font families and
 //! the viewer draws the text.
@@ -206,6 +206,90 @@ pub fn bench_chart(title: &str, points: &[BenchPoint]) -> Result<String> {
     Ok(svg)
 }
 
+/// A practice series as an SVG chart: each solve's time in seconds (`None`: a DNF, drawn as a red cross along the
+/// top) and the rolling average of 5 and of 12 ([`crate::practice`]) where they are defined, titled with `title`.
+/// An empty series gives an empty chart.
+pub fn times_chart(title: &str, times: &[Option<f64>]) -> Result<String> {
+    use crate::practice::{Better, Kind, Score};
+    let finite = |t: &Option<f64>| t.filter(|x| x.is_finite() && *x >= 0.0);
+    let top = times.iter().filter_map(finite).fold(1.0, f64::max) * 1.1;
+    let n = times.len().max(1);
+    let rolling = |kind: Kind| -> Vec<(f64, f64)> {
+        (kind.window()..=times.len())
+            .filter_map(
+                |end| match kind.of(&times[end - kind.window()..end], Better::Lower) {
+                    Some(Score::Value(v)) if v.is_finite() => Some((end as f64, v.min(top))),
+                    _ => None,
+                },
+            )
+            .collect()
+    };
+    let ao5_colour = RGBColor(0x27, 0xae, 0x60);
+    let ao12_colour = RGBColor(0x8e, 0x44, 0xad);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, CHART_SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(chart_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0.5..n as f64 + 0.5, 0.0..top)
+            .map_err(chart_error)?;
+        chart
+            .configure_mesh()
+            .x_desc("solve")
+            .y_desc("seconds")
+            .x_label_formatter(&|v| {
+                if v.fract() == 0.0 {
+                    format!("{v:.0}")
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
+            .map_err(chart_error)?;
+        chart
+            .draw_series(times.iter().enumerate().filter_map(|(i, t)| {
+                finite(t).map(|t| Circle::new(((i + 1) as f64, t), 3, BAR.filled()))
+            }))
+            .map_err(chart_error)?
+            .label("time")
+            .legend(|(x, y)| Circle::new((x + 10, y), 3, BAR.filled()));
+        chart
+            .draw_series(
+                times
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| finite(t).is_none())
+                    .map(|(i, _)| {
+                        Cross::new(((i + 1) as f64, top * 0.97), 5, MARK.stroke_width(2))
+                    }),
+            )
+            .map_err(chart_error)?
+            .label("DNF")
+            .legend(|(x, y)| Cross::new((x + 10, y), 5, MARK.stroke_width(2)));
+        for (kind, colour) in [(Kind::Ao(5), ao5_colour), (Kind::Ao(12), ao12_colour)] {
+            chart
+                .draw_series(LineSeries::new(rolling(kind), colour.stroke_width(2)))
+                .map_err(chart_error)?
+                .label(kind.name())
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(chart_error)?;
+        root.present().map_err(chart_error)?;
+    }
+    Ok(svg)
+}
+
 /// A whole number with thin groups of three digits: `181,440`.
 fn group_digits(v: u64) -> String {
     let s = v.to_string();
@@ -229,5 +313,16 @@ mod tests {
         assert_eq!(group_digits(999), "999");
         assert_eq!(group_digits(181_440), "181,440");
         assert_eq!(group_digits(1_814_400), "1,814,400");
+    }
+
+    #[test]
+    fn times_charts_are_svg() {
+        let svg = times_chart(
+            "3x3 single",
+            &[Some(2.0), None, Some(3.5), Some(1.0), Some(2.5), Some(2.0)],
+        )
+        .unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("ao5") && svg.contains("DNF"));
+        assert!(times_chart("empty", &[]).unwrap().starts_with("<svg"));
     }
 }

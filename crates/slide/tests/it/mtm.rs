@@ -375,3 +375,78 @@ fn counts_and_lists_in_mtm_match_a_plain_bfs() {
         assert!(many > 0, "{rows}x{cols}");
     }
 }
+
+/// MTM analyses from the tables: walks of pushes from every 3rd 2 × 3 board, each push's distance against the
+/// reference BFS with multi-tile moves, the mistakes (pushes not closer) and the pushes over the optimum.
+#[test]
+fn analyses_in_mtm_match_a_plain_bfs() {
+    use slide::{Direction, Moves};
+    let s = solver();
+    let (rows, cols) = (2, 3);
+    let goal = reference::goal(rows * cols);
+    let r = Reference::new(rows, cols, &goal, reference::Metric::Mtm);
+    let g = board(rows, cols, &goal);
+    let mut seed = 7u64;
+    for cells in reference::permutations(rows * cols).iter().step_by(3) {
+        // A random walk of up to six pushes (a push along the one before is skipped: it would merge with it).
+        let mut here = cells.clone();
+        let mut dirs = Vec::new();
+        let mut boards = Vec::new();
+        for _ in 0..6 {
+            let next = reference::neighbours(rows, cols, &here, reference::Metric::Mtm);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let c = next[(seed >> 33) as usize % next.len()].clone();
+            let (p, q) = (
+                here.iter().position(|&t| t == 0).unwrap(),
+                c.iter().position(|&t| t == 0).unwrap(),
+            );
+            let (d, k) = if p / cols == q / cols {
+                if q > p {
+                    (Direction::Right, q - p)
+                } else {
+                    (Direction::Left, p - q)
+                }
+            } else if q > p {
+                (Direction::Down, (q - p) / cols)
+            } else {
+                (Direction::Up, (p - q) / cols)
+            };
+            if dirs.last() == Some(&d) {
+                continue;
+            }
+            dirs.extend(std::iter::repeat_n(d, k));
+            boards.push(c.clone());
+            here = c;
+        }
+        let moves = Moves::new(dirs);
+        let a = s
+            .analyse(&board(rows, cols, cells), &g, &moves, &mtm())
+            .unwrap();
+        assert_eq!(a.mtm_length, boards.len(), "{cells:?}");
+        assert_eq!(a.length, moves.stm_len());
+        let Some(opt) = r.distance(cells) else {
+            assert_eq!(a.optimal, -1);
+            assert!(a.distances.iter().all(|&d| d == -1));
+            continue;
+        };
+        assert_eq!(a.optimal, i64::from(opt), "{cells:?}");
+        let want: Vec<i64> = boards
+            .iter()
+            .map(|b| i64::from(r.distance(b).unwrap()))
+            .collect();
+        assert_eq!(a.distances, want, "{cells:?}");
+        let mut prev = a.optimal;
+        let mut mistakes = Vec::new();
+        for (i, &d) in want.iter().enumerate() {
+            if d >= prev {
+                mistakes.push(i + 1);
+            }
+            prev = d;
+        }
+        assert_eq!(a.mistakes, mistakes);
+        assert_eq!(a.solves, here == goal);
+        assert_eq!(a.over, a.solves.then(|| boards.len() as i64 - a.optimal));
+    }
+}
