@@ -11,8 +11,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::board::frame::Frame;
 use crate::board::{Board, Shape, Tile};
-#[cfg(doc)]
-use crate::engine::SolverExt;
 use crate::error::{Error, Result};
 use crate::exact::table::{CompleteTable, MAX_TABLE_CELLS};
 use crate::metric::Metric;
