@@ -10,14 +10,14 @@
 
 #![no_main]
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use slide::{Board, CacheDir, NoProgress, Solver};
+use slide::{Board, CacheDir, Solver};
 
 fn solver() -> &'static Solver {
     static S: OnceLock<Solver> = OnceLock::new();
-    S.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
+    S.get_or_init(|| Solver::builder().cache_dir(CacheDir::None).build())
 }
 
 fn check_board(b: &Board) {

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use slide::{Board, CacheDir, NoProgress, Shape, Solver, Tile};
+use slide::{Board, CacheDir, Shape, Solver, Tile};
 use slide::{HeuristicChoice, Method, SolveOptions};
 use slide_reference::{Metric, Reference};
 
@@ -50,7 +50,7 @@ const SHAPES: [(usize, usize); 22] = [
 
 fn solver() -> &'static Solver {
     static S: OnceLock<Solver> = OnceLock::new();
-    S.get_or_init(|| Solver::with_options(CacheDir::None, Arc::new(NoProgress)))
+    S.get_or_init(|| Solver::builder().cache_dir(CacheDir::None).build())
 }
 
 /// The reference search of a shape towards the goal with the blank on `blank` (the dev-only crate

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use slide::benchmarks::{self, Instance};
+use slide::engine::SolverExt;
 use slide::{Board, Solver};
 
 use crate::solve::SolveArgs;

@@ -48,7 +48,7 @@ pub struct Cli {
     /// by rank, the smallest), sparse (every table that has a sparse form, within --max-memory: the
     /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). docs/design/pattern-databases.md, "The sparse index".
     #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
-    pdb_index: slide::IndexChoice,
+    pdb_index: slide::engine::IndexChoice,
     /// No progress bars or warnings.
     #[arg(long, short, global = true)]
     quiet: bool,
@@ -282,10 +282,12 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
     // All of them, the large blank-bit and blank-cell databases too (the 5 x 5 default's 5.9 GB: a solve starts in
     // 0.05 s where reading them in takes 4 to 7 s, and searches as fast alone); `bench` alone reads those in, as
     // the library does by default, for its long searches run two at a time (slightly faster read in, measured in
-    // docs/lab; `Solver::read_in_above`).
-    let solver = slide::Solver::with_options(dir, progress)
+    // docs/lab; `SolverBuilder::read_in_above`).
+    let solver = slide::Solver::builder()
+        .cache_dir(dir)
+        .progress(progress)
         .map_files(true)
-        .pdb_index_choice(cli.pdb_index);
+        .pdb_index(cli.pdb_index);
     let solver = if matches!(cli.command, Command::Bench(_)) {
         solver
     } else {
@@ -299,9 +301,10 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
         Some(limit) => solver.max_memory(limit),
         None => solver,
     }
+    .build()
 }
 
-fn parse_index(s: &str) -> Result<slide::IndexChoice, String> {
+fn parse_index(s: &str) -> Result<slide::engine::IndexChoice, String> {
     s.parse().map_err(|e: slide::Error| e.to_string())
 }
 

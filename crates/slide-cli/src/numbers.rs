@@ -60,10 +60,10 @@ pub fn serve_max_timeout(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
-/// `--within`: a weight from 1 to [`slide::MAX_WEIGHT`].
+/// `--within`: a weight from 1 to [`slide::engine::MAX_WEIGHT`].
 pub fn weight(s: &str) -> Result<f64, String> {
     let w = number(s)?;
-    let max = slide::MAX_WEIGHT;
+    let max = slide::engine::MAX_WEIGHT;
     if !(w.is_finite() && (1.0..=max).contains(&w)) {
         return Err(format!("{s} is not a number from 1 to {max}"));
     }

@@ -220,11 +220,11 @@ fn moves(
         board.shape().cells(),
         board.shape().rows().min(board.shape().cols()) == 1,
     );
-    if cells > slide::FAST_DEFAULT_CELLS && !line {
+    if cells > slide::engine::FAST_DEFAULT_CELLS && !line {
         return Err(format!(
             "--solve animates an optimal solution, found for boards of at most {} cells; this board has {cells} \
              (give the moves with --moves)",
-            slide::FAST_DEFAULT_CELLS
+            slide::engine::FAST_DEFAULT_CELLS
         ));
     }
     let solution = solver.solve(board, goal).map_err(|e| e.to_string())?;

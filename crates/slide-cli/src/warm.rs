@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use slide::engine::frame::Frame;
 use slide::engine::table::MAX_TABLE_CELLS;
-use slide::engine::PdbNeed;
+use slide::engine::{build_here, PdbNeed, SolverExt};
 use slide::{Board, Metric, PartitionSpec, Shape, SolveOptions, Solver};
 use slide::{Method as SolveMethod, Progress};
 
@@ -368,7 +368,7 @@ pub fn run(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
         // The pool runs nothing but this, so builds may stay on it (and report their progress from this thread).
         let work = || {
             WARMING.set(true);
-            let r = Solver::build_here(|| load(solver, warm, &goal, metric));
+            let r = build_here(|| load(solver, warm, &goal, metric));
             WARMING.set(false);
             r
         };
@@ -408,7 +408,7 @@ fn default_pdbs(solver: &Solver, goal: &Board, frame: &Frame) -> slide::Result<V
 fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Result<()> {
     let shape = goal.shape();
     if metric == Metric::Stm && shape.cells() > MAX_TABLE_CELLS {
-        // The default pattern databases one by one (as `Solver::pdb_set` takes them), so that the progress counts
+        // The default pattern databases one by one (as `SolverExt::pdb_set` takes them), so that the progress counts
         // them: some may come from the cache.
         let frame = Frame::new(goal);
         let needs = default_pdbs(solver, goal, &frame)?;
@@ -419,7 +419,7 @@ fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Re
                 e.done = 0;
                 e.total = 0;
             });
-            solver.pdb_in(frame.shape(), frame.blank_goal(), &need.cells, need.layout)?;
+            solver.pdb(frame.shape(), frame.blank_goal(), &need.cells, need.layout)?;
         }
     }
     let opts = SolveOptions {

@@ -1,6 +1,7 @@
 //! `slide.distances`: NumPy arrays of boards answered from the complete tables, validated, read in place.
 
 use super::*;
+use slide::engine::SolverExt;
 
 /// An integer value of a NumPy array element.
 pub(crate) trait Value: Element + Copy + Send + Sync {
@@ -43,7 +44,7 @@ impl Lookup {
         }
         let frame = Frame::new(goal);
         let table = solver()
-            .table_in(frame.shape(), frame.blank_goal(), metric)?
+            .table(frame.shape(), frame.blank_goal(), metric)?
             .clone();
         let mut to_canon = vec![0u8; n];
         for c in 0..n {

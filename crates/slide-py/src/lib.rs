@@ -77,12 +77,8 @@ pub(crate) fn solver() -> &'static Solver {
             .map_or(slide::CacheDir::Default, |d| slide::CacheDir::At(d.into()));
         // Mapped, every database file is: the workers of a node (slide.ray) share one copy, even of the 5 × 5
         // default's 3.9 GB of blank-bit tables that a lone process reads into its own memory.
-        let s = Solver::with_options(dir, std::sync::Arc::new(slide::NoProgress)).map_files(on);
-        if on {
-            s.read_in_above(None)
-        } else {
-            s
-        }
+        let s = Solver::builder().cache_dir(dir).map_files(on);
+        if on { s.read_in_above(None) } else { s }.build()
     })
 }
 

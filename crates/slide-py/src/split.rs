@@ -1,5 +1,5 @@
-//! One IDA* search split into subtrees for other processes (`slide.ray.solve`): the cut of a threshold, and the
-//! search of one subtree at that threshold (the library's `Solver::split_threshold` and `Solver::search_subtree`).
+//! One IDA* search split into subtrees for other processes (`slide.ray.solve`): the cut of a threshold, and the search
+//! of one subtree at that threshold (the library's `SolverExt::split_threshold` and `SolverExt::search_subtree`).
 //! Private to the package (underscore names): `slide.ray` drives them.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,7 +10,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slide::Tile;
-use slide::{SolveOptions, SubtreeResult};
+use slide::engine::{SolverExt, SubtreeResult};
+use slide::SolveOptions;
 
 use crate::{board_from, goal_for, interruptible, interruptible_until, lib_err, solver};
 

@@ -4,15 +4,14 @@
 //! one run each. Throughput is reported in moves per second.
 
 use std::hint::black_box;
-use std::sync::Arc;
 
 use criterion::{Criterion, Throughput};
 use slide::fast::fast_length;
 use slide::Scrambler;
-use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::{Board, CacheDir, Shape, Solver};
 
 fn fast(c: &mut Criterion) {
-    let solver = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let solver = Solver::builder().cache_dir(CacheDir::None).build();
     let mut group = c.benchmark_group("fast");
     group.sample_size(10);
     for n in [10usize, 30, 100] {

@@ -8,14 +8,13 @@
 //! the timed part, in memory (no cache directory).
 
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
-use slide::{Board, CacheDir, Metric, NoProgress, Pattern, Scrambler, Shape, SolveOptions, Solver};
+use slide::{Board, CacheDir, Metric, Pattern, Scrambler, Shape, SolveOptions, Solver};
 
 fn partial(c: &mut Criterion) {
-    let solver = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let solver = Solver::builder().cache_dir(CacheDir::None).build();
     let goal = Board::goal(Shape::new(4, 4).unwrap());
     let mut rng = Scrambler::new(13);
     let boards: Vec<Board> = (0..100).map(|_| rng.uniform(&goal)).collect();

@@ -13,11 +13,10 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode};
-use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::{Board, CacheDir, Shape, Solver};
 use slide::{HeuristicChoice, SolveOptions};
 
 fn bench_cache() -> PathBuf {
@@ -105,7 +104,9 @@ fn manhattan(c: &mut Criterion, solver: &Solver) {
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
-    let solver = Solver::with_options(CacheDir::At(bench_cache()), Arc::new(NoProgress));
+    let solver = Solver::builder()
+        .cache_dir(CacheDir::At(bench_cache()))
+        .build();
     korf_663(&mut c, &solver);
     manhattan(&mut c, &solver);
     c.final_summary();

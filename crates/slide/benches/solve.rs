@@ -18,7 +18,6 @@
 use std::collections::{HashSet, VecDeque};
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
@@ -208,7 +207,9 @@ fn workspace_target() -> PathBuf {
 const TABLE_SHAPES: [&str; 7] = ["2x2", "2x3", "2x4", "3x3", "2x5", "3x4", "2x6"];
 
 fn antipodes(c: &mut Criterion) {
-    let solver = Solver::with_options(CacheDir::At(bench_cache()), Arc::new(NoProgress));
+    let solver = Solver::builder()
+        .cache_dir(CacheDir::At(bench_cache()))
+        .build();
     for name in TABLE_SHAPES {
         let shape: Shape = name.parse().unwrap();
         let goal = Board::goal(shape);

@@ -23,8 +23,23 @@
 //! assert_eq!(solution.distance(), Some(5));
 //! assert_eq!(solution.moves.as_deref(), Some(&[5, 4, 1, 2, 3][..]));
 //! ```
+//!
+//! A solver of one's own (where its tables go, what it reports to, its memory budget) is made by
+//! [`Solver::builder`]:
+//!
+//! ```
+//! use slide::{Board, CacheDir, Metric, Solver};
+//! let solver = Solver::builder().cache_dir(CacheDir::None).max_memory(1 << 30).build();
+//! let board = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+//! assert_eq!(solver.distance_in(&board, &Board::goal(board.shape()), Metric::Mtm).unwrap(), 20);
+//! ```
+//!
+//! The top level is the user's API. What a solver keeps inside (its tables and pattern databases,
+//! [`engine::SolverExt`]), the search engine's building blocks and the tuning constants live in [`engine`], the
+//! researchers' layer, documented but less stable.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod analyse;
 pub mod benchmarks;
@@ -51,20 +66,19 @@ pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
-pub use search::pdb::IndexChoice;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SplitThreshold, Stats,
-    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS,
-    FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
+    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SolverBuilder, Stats,
 };
 
 pub mod engine {
-    //! The engine behind [`Solver`](crate::Solver), for search researchers: ranking, the packed-table type, the breadth-first search
-    //! engine, complete tables and their files, canonical frames, pattern databases and partitions, the heuristics,
-    //! IDA* and move pruning.
+    //! The engine behind [`Solver`](crate::Solver), for search researchers: ranking, the packed-table type, the
+    //! breadth-first search engine, complete tables and their files, canonical frames, pattern databases and
+    //! partitions, the heuristics, IDA* and move pruning; what a solver keeps inside ([`SolverExt`]: its tables and
+    //! databases, its memory budget's choices, the distributed split); the memory estimates; and the tuning
+    //! constants the solver's choices rest on.
     //!
-    //! These are the building blocks the solver composes; their APIs are documented but change more freely than the
-    //! top-level API. The layers, bottom up:
+    //! This is the researchers' layer: documented, but **less stable** than the top-level API (its items change when
+    //! the engine does). The layers, bottom up:
     //!
     //! - [`rank`], [`packed`]: the one ranking scheme and the one bit-packed table type;
     //! - [`bfs`]: the one breadth-first search engine, over any [`bfs::StateSpace`];
@@ -72,7 +86,11 @@ pub mod engine {
     //! - [`frame`]: canonical frames (a grid symmetry and a tile renaming that put any goal in a standard form);
     //! - [`pdb`], [`partition`], [`heuristic`]: pattern databases, disjoint partitions and the admissible heuristics;
     //! - [`ida`], [`pruning`]: IDA* (sequential and parallel) and the move-pruning automaton;
-    //! - [`mtm`], [`push_pruning`]: the multi-tile search, its label tables and its push-pruning automaton.
+    //! - [`mtm`], [`push_pruning`]: the multi-tile search, its label tables and its push-pruning automaton;
+    //! - [`SolverExt`], [`build_here`], [`SplitThreshold`], [`SubtreeResult`]: the solver's tables and databases, its
+    //!   build threads, and one search threshold cut into subtrees for other processes;
+    //! - the memory estimates ([`pdb_needs_memory`], [`table_build_bytes`], …) and the tuning constants
+    //!   ([`FAST_DEFAULT_CELLS`], [`FALLBACK_WEIGHTS`], [`TRIAL_NODES`], …).
     //!
     //! ```
     //! use slide::engine::{frame::Frame, heuristic::Geometry};
@@ -84,10 +102,13 @@ pub mod engine {
 
     pub use crate::board::frame;
     pub use crate::exact::{bfs, cache, packed, rank, table};
+    pub use crate::search::pdb::IndexChoice;
     pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning, push_pruning};
     pub use crate::solver::{
-        partial_build_bytes, pdb_build_bytes, pdb_needs_memory, table_build_bytes,
-        zbpdb_build_bytes, PdbNeed,
+        build_here, partial_build_bytes, pdb_build_bytes, pdb_needs_memory, table_build_bytes,
+        zbpdb_build_bytes, PdbNeed, SolverExt, SplitThreshold, SubtreeResult,
+        DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS,
+        MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
     };
 }
 
@@ -98,15 +119,15 @@ pub mod engine {
 ///   range) or whose shape no optimal solver covers (more than 64 cells); [`try_sliding_puzzle`] says why.
 /// - Boards of 13 to 64 cells are answered by IDA* with pattern databases: still the least number of moves, but
 ///   in seconds for the 15-puzzle and possibly hours for 5 × 5; use [`Solver::solve_with`] to set limits. The 5 × 5
-///   databases take 5.9 GB of memory (a [`Solver`] with a smaller [`Solver::max_memory`] takes plain 6-6-6-6,
-///   488 MB: [`Solver::partition_for`]).
+///   databases take 5.9 GB of memory (a [`Solver`] with a smaller [`SolverBuilder::max_memory`] takes plain 6-6-6-6,
+///   488 MB: [`engine::SolverExt::partition_for`]).
 /// - Cost: the first call for a shape builds its complete table (under a millisecond for 2 × 3, about a second for
 ///   2 × 5); later calls are a table lookup (2 × 3: nanoseconds). For 3 × 4, 4 × 3, 2 × 6 and 6 × 2 the first call
 ///   loads a 60 MB table from the platform's cache directory ([`store::FileStore::platform`]) or, the very first
 ///   time, builds it (tens of seconds on two cores, 300 MB of memory) and saves it there.
 /// - What it touches: memory, and for the 12-cell shapes (and, above 12 cells, the pattern databases) that one
 ///   directory. It reads no environment variable and prints nothing. For control over all of this, make a
-///   [`Solver`] with [`Solver::with_store`].
+///   [`Solver`] with [`Solver::builder`].
 ///
 /// ```
 /// assert_eq!(slide::sliding_puzzle(vec![vec![1, 2], vec![0, 3]]), 1);

@@ -1,7 +1,7 @@
 //! Where tables and pattern databases are kept between runs: the [`Store`] trait, and [`FileStore`], a directory.
 //!
 //! The solver never touches files itself: it encodes and checks table files ([`crate::engine::cache`]) and hands
-//! the bytes to the store it was given ([`crate::Solver::with_store`]), so that the faces decide where data goes
+//! the bytes to the store it was given ([`crate::SolverBuilder::store`]), so that the faces decide where data goes
 //! (the CLI: `--cache-dir`, `$SLIDE_CACHE_DIR` or the platform's cache directory) and a test or an embedding can keep
 //! it in memory or nowhere.
 
@@ -29,8 +29,8 @@ pub trait Store: Send + Sync + fmt::Debug {
     fn locate(&self, name: &str) -> String;
 
     /// The file `name` mapped read-only into memory, so that a table is used in place rather than read
-    /// ([`crate::Solver::map_files`]) and every process that maps it shares one copy; `Ok(None)` when there is no
-    /// such file or this store cannot map (the default: the solver then reads it with [`Store::open`]).
+    /// ([`crate::SolverBuilder::map_files`]) and every process that maps it shares one copy; `Ok(None)` when there is
+    /// no such file or this store cannot map (the default: the solver then reads it with [`Store::open`]).
     fn map(&self, name: &str) -> std::io::Result<Option<Mapped>> {
         let _ = name;
         Ok(None)
@@ -533,7 +533,11 @@ mod tests {
         let goal = Board::goal(shape);
         let board = Board::new(shape, vec![0, 9, 8, 7, 6, 5, 4, 3, 2, 1]).unwrap();
         let solver = |dir: &Path, p: Arc<Phases>| {
-            Solver::with_options(CacheDir::At(dir.to_path_buf()), p).cache_from_cells(4)
+            Solver::builder()
+                .cache_dir(CacheDir::At(dir.to_path_buf()))
+                .progress(p)
+                .cache_from_cells(4)
+                .build()
         };
         // One solver alone: the phases of one build.
         let alone = tempfile::tempdir().unwrap();

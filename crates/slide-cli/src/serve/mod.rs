@@ -80,7 +80,7 @@
 //!   point's ([`slide::Solver::plan`]) with `wait_for_builds` off, which answers from what is in memory and
 //!   otherwise by IDA* with the Manhattan + linear-conflict heuristic, which needs no tables (still exact when it
 //!   finishes within the budget). One background thread (`warm.rs`) loads or builds a shape's data the first time
-//!   it is asked for, one shape at a time, for shapes of at most [`slide::FAST_DEFAULT_CELLS`] cells with the
+//!   it is asked for, one shape at a time, for shapes of at most [`slide::engine::FAST_DEFAULT_CELLS`] cells with the
 //!   default goal only (and the complete table of an analysis's goal, which depends only on the goal's shape and
 //!   blank cell; each custom goal would be another build). The 5x5 pattern databases (the default pair
 //!   `zbdefault|zbalt`) take about 2 minutes of two cores the first time, then 5.9 GB in memory (plain 6-6-6-6, 488
@@ -145,7 +145,7 @@ pub const MAX_ANALYSE_MOVES: usize = 10_000;
 /// memory, with a solver of their own (about a second or less in an optimised build), so that they never wait
 /// behind the background thread's long builds; from this size up (11 and 12 cells: minutes to build, or a load
 /// from the cache) they wait for the background thread.
-pub const SMALL_TABLE_CELLS: usize = slide::DEFAULT_CACHE_FROM_CELLS;
+pub const SMALL_TABLE_CELLS: usize = slide::engine::DEFAULT_CACHE_FROM_CELLS;
 /// A request's headers must arrive within this time, counted from the first wait for them (for a kept-alive
 /// connection: from the end of the previous response); otherwise the connection is closed.
 pub const HEADER_DEADLINE: Duration = Duration::from_secs(10);
@@ -278,7 +278,7 @@ pub fn run(
     }
 
     // The small tables of analyses (see [`SMALL_TABLE_CELLS`]): built in memory, under a lock of their own.
-    let small = Solver::with_store(None, Arc::new(slide::NoProgress));
+    let small = Solver::builder().cache_dir(slide::CacheDir::None).build();
     let (job_tx, job_rx) = sync_channel::<Job>(workers);
     let job_rx = Mutex::new(job_rx);
     let app = Arc::new(App {

@@ -23,13 +23,15 @@ impl App {
     }
 
     /// The solve options for a board: always under the budget, and never waiting for a build. The method is the
-    /// library's choice ([`slide::Solver::plan`] with `wait_for_builds` off): a table or pattern databases when
-    /// they are in memory, else IDA* with linear conflicts; fast mode above 25 cells. The first board of a shape
-    /// of at most [`slide::FAST_DEFAULT_CELLS`] cells with the default goal asks the background thread to load or
-    /// build its data.
+    /// library's choice ([`slide::Solver::plan`] with `wait_for_builds` off): a table or pattern databases when they
+    /// are in memory, else IDA* with linear conflicts; fast mode above 25 cells. The first board of a shape of at most
+    /// [`slide::engine::FAST_DEFAULT_CELLS`] cells with the default goal asks the background thread to load or build
+    /// its data.
     pub(super) fn options(&self, board: &Board, goal: &Board) -> SolveOptions {
         let shape = board.shape();
-        if shape.cells() <= slide::FAST_DEFAULT_CELLS && goal.is_default_goal() && !shape.is_line()
+        if shape.cells() <= slide::engine::FAST_DEFAULT_CELLS
+            && goal.is_default_goal()
+            && !shape.is_line()
         {
             let _ = self.warm.ready(goal);
         }

@@ -24,6 +24,8 @@ use super::memory::{
     partial_build_bytes, pdb_build_need, table_build_bytes, DEFAULT_PARTIAL_MEMORY,
 };
 use super::Solver;
+#[cfg(doc)]
+use crate::{engine::SolverExt, SolverBuilder};
 
 /// Canonical shapes that have complete tables, in slot order (each in both metrics: STM slots first).
 pub(super) const TABLE_SHAPES: [(usize, usize); 7] =
@@ -55,8 +57,8 @@ pub(super) fn metric_slot(shape: Shape, blank: usize, metric: Metric) -> Option<
     })
 }
 
-/// Where tables and pattern databases are kept between runs, for [`Solver::with_options`] (any other
-/// [`Store`]: [`Solver::with_store`]).
+/// Where tables and pattern databases are kept between runs, for [`SolverBuilder::cache_dir`] (any other
+/// [`Store`]: [`SolverBuilder::store`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CacheDir {
     /// The platform's cache directory ([`FileStore::platform`]; on Linux `$XDG_CACHE_HOME/slide` or
@@ -85,7 +87,7 @@ pub(super) type PdbKey = (Shape, usize, Vec<u8>, PdbLayout, PdbIndex);
 
 /// The size above which the zero-aware blank-cell and blank-bit database files (kinds `zcpdb`, `zbpdb` and their
 /// sparse forms) are read into the process's own memory rather than mapped by default: 256 MiB (see
-/// `Solver::load`, [`Solver::read_in_above`]).
+/// `Solver::load`, [`SolverBuilder::read_in_above`]).
 pub(super) const READ_IN_ABOVE: u64 = 256 << 20;
 
 /// Tables of at least this many cells are cached on disk by default (the 12-cell ones); smaller ones build in
@@ -96,13 +98,13 @@ impl Solver {
     /// The complete STM table of a canonical shape (`rows <= cols`, both ≥ 2, at most 12 cells) and goal blank
     /// cell: built in memory up to 10 cells; for 12 cells loaded from the cache, or built and saved there.
     #[inline]
-    pub fn table(&self, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
+    pub(crate) fn table(&self, shape: Shape, blank: usize) -> Result<&Arc<CompleteTable>> {
         self.table_in(shape, blank, Metric::Stm)
     }
 
     /// The complete table of `metric` for a canonical shape and goal blank cell, as [`Solver::table`].
     #[inline]
-    pub fn table_in(
+    pub(crate) fn table_in(
         &self,
         shape: Shape,
         blank: usize,
@@ -272,7 +274,7 @@ impl Solver {
 
     /// The MTM label tables for `goal`'s shape and blank cell (rows, and columns as the transposed shape's rows),
     /// loaded from the cache or built (and saved).
-    pub fn label_tables(&self, goal: &Board) -> Result<crate::search::mtm::LabelTables> {
+    pub(crate) fn label_tables(&self, goal: &Board) -> Result<crate::search::mtm::LabelTables> {
         let shape = goal.shape();
         let (r, c) = shape.coords(goal.blank());
         let tb = c * shape.rows() + r;
@@ -300,8 +302,8 @@ impl Solver {
     }
 
     /// The pattern databases of every partition `spec` names (several for [`PartitionSpec::Max`] and
-    /// [`PartitionSpec::Either`], and for the default where it is a pair: [`Solver::partition_for`]).
-    pub fn pdb_sets(
+    /// [`PartitionSpec::Either`], and for the default where it is a pair: [`SolverExt::partition_for`]).
+    pub(crate) fn pdb_sets(
         &self,
         goal: &Board,
         frame: &Frame,
@@ -315,7 +317,12 @@ impl Solver {
     }
 
     /// The pattern databases of one partition for `goal`, loaded from the cache or built (and saved).
-    pub fn pdb_set(&self, goal: &Board, frame: &Frame, spec: &PartitionSpec) -> Result<PdbSet> {
+    pub(crate) fn pdb_set(
+        &self,
+        goal: &Board,
+        frame: &Frame,
+        spec: &PartitionSpec,
+    ) -> Result<PdbSet> {
         let goal_pos = goal.positions();
         let cells = partition::resolve(spec, frame.shape(), frame.blank_goal(), |t| {
             goal_pos.get(t as usize).map(|&c| frame.cell(c))
@@ -332,20 +339,9 @@ impl Solver {
         Ok(PdbSet { pdbs })
     }
 
-    /// One pattern database of a canonical shape and goal (its blank's cell), by its goal cells.
-    pub fn pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
-        self.pdb_in(shape, blank, cells, PdbLayout::Plain)
-    }
-
-    /// One zero-aware pattern database ([`Pdb::build_zero_aware`]) of a canonical shape and goal, by its goal
-    /// cells; cached in files of their own kind (`zpdb`).
-    pub fn zero_aware_pdb(&self, shape: Shape, blank: usize, cells: &[u8]) -> Result<Arc<Pdb>> {
-        self.pdb_in(shape, blank, cells, PdbLayout::Zero)
-    }
-
     /// One pattern database in `layout`: plain (files of kind `pdb`), zero-aware by region (`zpdb`) or zero-aware
     /// by the blank's cell (`zcpdb`, made from the `zpdb` one, which is loaded or built and cached first).
-    pub fn pdb_in(
+    pub(crate) fn pdb_in(
         &self,
         shape: Shape,
         blank: usize,
@@ -365,7 +361,7 @@ impl Solver {
         })
     }
 
-    /// The key a database is loaded under, with the index this solver gives it ([`Solver::pdb_index`]).
+    /// The key a database is loaded under, with the index this solver gives it ([`SolverExt::pdb_index`]).
     pub(super) fn pdb_key(
         &self,
         shape: Shape,
@@ -407,7 +403,7 @@ impl Solver {
 
     /// The table of a partial goal: loaded from the store, or built (after checking its memory need against the
     /// budget) and saved there; concurrent first callers wait for one build.
-    pub fn partial_table(&self, key: &PartialKey) -> Result<Arc<PartialTable>> {
+    pub(crate) fn partial_table(&self, key: &PartialKey) -> Result<Arc<PartialTable>> {
         self.loaded_once(&self.partials, key, || {
             self.load(&PartialRecipe {
                 key,
@@ -418,7 +414,7 @@ impl Solver {
 }
 
 thread_local! {
-    /// Set by [`Solver::build_here`]: builds run on the current thread and pool.
+    /// Set by [`build_here`](super::build_here): builds run on the current thread and pool.
     pub(super) static BUILD_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -429,7 +425,7 @@ thread_local! {
 /// which asks for the same table and blocks on the lock its own thread holds; workers blocked on the lock could
 /// also leave no thread to run the build. So inside a pool the build runs on a thread of its own with a pool of
 /// its own (as many threads as the caller's), and the caller blocks without taking other work. Outside any pool
-/// it runs here, on the global pool; so it does in a pool given over to builds ([`Solver::build_here`]).
+/// it runs here, on the global pool; so it does in a pool given over to builds ([`build_here`](super::build_here)).
 fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
     if rayon::current_thread_index().is_none() || BUILD_HERE.get() {
         return build();
@@ -477,7 +473,7 @@ trait Recipe {
 }
 
 /// A complete table of a canonical shape and goal blank cell in a metric (files of kind `complete`); tables of
-/// fewer than [`Solver::cache_from_cells`] cells are built in memory, never stored.
+/// fewer than [`SolverBuilder::cache_from_cells`] cells are built in memory, never stored.
 struct TableRecipe {
     shape: Shape,
     blank: usize,
@@ -618,7 +614,7 @@ struct PdbRecipe<'c> {
     cells: &'c [u8],
     layout: PdbLayout,
     index: PdbIndex,
-    /// The solver's memory budget ([`Solver::max_memory`]), which also picks the build method.
+    /// The solver's memory budget ([`SolverBuilder::max_memory`]), which also picks the build method.
     budget: Option<u64>,
 }
 

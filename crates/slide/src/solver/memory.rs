@@ -12,7 +12,7 @@ use crate::search::pdb::{
 
 use super::Solver;
 #[cfg(doc)]
-use crate::search::pdb::Pdb;
+use crate::{engine::SolverExt, search::pdb::Pdb, SolverBuilder};
 
 /// Memory a complete-table build needs: a byte per state while searching, then the packed table.
 pub fn table_build_bytes(shape: Shape) -> u64 {
@@ -132,14 +132,14 @@ pub(super) fn pdb_build_need(
     }
 }
 
-/// One pattern database a partition needs ([`Solver::pdb_needs`]): which, and what it costs.
+/// One pattern database a partition needs ([`SolverExt::pdb_needs`]): which, and what it costs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PdbNeed {
     /// The pattern's goal cells in the canonical frame.
     pub cells: Vec<u8>,
     /// Its layout.
     pub layout: PdbLayout,
-    /// Its index, as the solver chooses it ([`Solver::pdb_index`]).
+    /// Its index, as the solver chooses it ([`SolverExt::pdb_index`]).
     pub index: PdbIndex,
     /// Bytes of its table in memory.
     pub bytes: u64,
@@ -153,10 +153,11 @@ pub struct PdbNeed {
 /// build's excess over its own table on top (`u64::MAX` when one cannot be built).
 ///
 /// ```
-/// use slide::engine::{frame::Frame, pdb_needs_memory};
-/// use slide::{Board, NoProgress, PartitionSpec, Solver};
+/// use slide::engine::{frame::Frame, pdb_needs_memory, SolverExt};
+/// use slide::{Board, CacheDir, PartitionSpec, Solver};
 /// let frame = Frame::new(&Board::goal_blank_first("5x5".parse().unwrap()));
-/// let needs = Solver::with_store(None, std::sync::Arc::new(NoProgress)).pdb_needs(&frame, &PartitionSpec::Default, |_| None).unwrap();
+/// let solver = Solver::builder().cache_dir(CacheDir::None).build();
+/// let needs = solver.pdb_needs(&frame, &PartitionSpec::Default, |_| None).unwrap();
 /// let gb = pdb_needs_memory(&needs) as f64 / 1e9;
 /// assert!((5.9..7.0).contains(&gb), "{gb}"); // the 5 × 5 pair: 6.2 GB peak measured
 /// ```
@@ -176,14 +177,14 @@ pub fn partial_build_bytes(key: &PartialKey) -> u64 {
     key.states().map_or(u64::MAX, |s| s.saturating_mul(2))
 }
 
-/// The budget of a partial goal's table build when the solver has none ([`Solver::max_memory`]): 8 GB. Unlike
+/// The budget of a partial goal's table build when the solver has none ([`SolverBuilder::max_memory`]): 8 GB. Unlike
 /// the fixed tables, a pattern's table grows with the pattern (8 fixed tiles of the 15-puzzle: 8.3 GB), so some
 /// budget always applies.
 pub const DEFAULT_PARTIAL_MEMORY: u64 = 8_000_000_000;
 
 impl Solver {
-    /// The index a database of `k` tiles of `shape` in `layout` takes ([`Solver::pdb_index_choice`]).
-    pub fn pdb_index(&self, shape: Shape, k: usize, layout: PdbLayout) -> PdbIndex {
+    /// The index a database of `k` tiles of `shape` in `layout` takes ([`SolverBuilder::pdb_index`]).
+    pub(crate) fn pdb_index(&self, shape: Shape, k: usize, layout: PdbLayout) -> PdbIndex {
         let key = (shape, k, layout);
         if let Some(&i) = self
             .indexes
@@ -237,21 +238,9 @@ impl Solver {
         }
     }
 
-    /// The distinct pattern databases the partitions of `spec` need on the goal of `frame` (a database that two
-    /// partitions share counted once), in the order the search loads them, with what each costs under this
-    /// solver's index choice and memory budget. `tile_cell` maps a tile of the user's goal to its canonical goal
-    /// cell (for [`PartitionSpec::Tiles`]).
-    ///
-    /// ```
-    /// use slide::{engine::frame::Frame, Board, NoProgress, PartitionSpec, Solver};
-    /// let goal = Board::goal_blank_first("5x5".parse().unwrap());
-    /// let frame = Frame::new(&goal);
-    /// let solver = Solver::with_store(None, std::sync::Arc::new(NoProgress));
-    /// let needs = solver.pdb_needs(&frame, &PartitionSpec::Default, |_| None).unwrap();
-    /// assert_eq!(needs.len(), 6); // the pair: 4 + 4 blocks, 2 of them shared
-    /// assert_eq!(needs.iter().map(|n| n.bytes).sum::<u64>(), 6 * 976_562_500);
-    /// ```
-    pub fn pdb_needs(
+    /// The distinct pattern databases the partitions of `spec` need on the goal of `frame`
+    /// ([`SolverExt::pdb_needs`]).
+    pub(crate) fn pdb_needs(
         &self,
         frame: &Frame,
         spec: &PartitionSpec,

@@ -1,9 +1,10 @@
 //! The solver: picks the method for a board's shape, loads or builds what it needs, and answers.
 //!
-//! [`Solver`] and its entry points live here; the rest by concern: [`Solution`] (`solution.rs`), the options and
-//! plans (`options.rs`), planning (`plan.rs`), loading and keeping tables (`loaded.rs`), memory estimates
-//! (`memory.rs`), the search drivers (`drive.rs`), the distributed split (`split.rs`), partial goals
-//! (`pattern.rs`) and state-space facts (`stats.rs`).
+//! [`Solver`] and its entry points live here; the rest by concern: its configuration ([`SolverBuilder`], `builder.rs`),
+//! its engine room for researchers ([`SolverExt`], `ext.rs`), [`Solution`] (`solution.rs`), the options and plans
+//! (`options.rs`), planning (`plan.rs`), loading and keeping tables (`loaded.rs`), memory estimates (`memory.rs`), the
+//! search drivers (`drive.rs`), the distributed split (`split.rs`), partial goals (`pattern.rs`) and state-space facts
+//! (`stats.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -13,18 +14,15 @@ use crate::board::{Board, Shape, Tile};
 use crate::error::{Error, Result};
 use crate::exact::table::{CompleteTable, MAX_TABLE_CELLS};
 use crate::metric::Metric;
-use crate::progress::{NoProgress, Progress};
+use crate::progress::Progress;
 use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
 use crate::store::Store;
-#[cfg(doc)]
-use crate::{
-    exact::cache,
-    search::pdb::{SPARSE_MAX_ENTRIES, SPARSE_MAX_WIDE_BYTES},
-};
 
+mod builder;
 mod drive;
+mod ext;
 mod loaded;
 mod memory;
 mod options;
@@ -36,6 +34,8 @@ mod stats;
 #[cfg(test)]
 mod tests;
 
+pub use builder::SolverBuilder;
+pub use ext::SolverExt;
 pub use loaded::{CacheDir, DEFAULT_CACHE_FROM_CELLS};
 pub use memory::{
     partial_build_bytes, pdb_build_bytes, pdb_needs_memory, table_build_bytes, zbpdb_build_bytes,
@@ -51,7 +51,7 @@ pub use solution::Solution;
 pub use split::{SplitThreshold, SubtreeResult};
 pub use stats::Stats;
 
-use loaded::{PdbKey, BUILD_HERE, READ_IN_ABOVE, TABLE_SHAPES};
+use loaded::{PdbKey, BUILD_HERE, TABLE_SHAPES};
 use options::weight_fraction;
 
 /// Solves boards, holding the tables it has built or loaded. Cheap to share between threads.
@@ -79,12 +79,12 @@ pub struct Solver {
     partials: Mutex<HashMap<PartialKey, Arc<PartialTable>>>,
     max_memory: Option<u64>,
     map_files: bool,
-    /// [`Solver::read_in_above`].
+    /// [`SolverBuilder::read_in_above`].
     read_in_above: Option<u64>,
     index_choice: IndexChoice,
-    /// [`Solver::pdb_index`]'s answers by shape, pattern size and layout (its memory check builds a region index).
+    /// [`SolverExt::pdb_index`]'s answers by shape, pattern size and layout (its memory check builds a region index).
     indexes: Mutex<HashMap<(Shape, usize, PdbLayout), PdbIndex>>,
-    /// [`Solver::partition_for`]'s answer for the 5 × 5 default: whether the pair fits the memory budget.
+    /// [`SolverExt::partition_for`]'s answer for the 5 × 5 default: whether the pair fits the memory budget.
     pair_fits: Mutex<Option<bool>>,
 }
 
@@ -103,131 +103,46 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver using the default cache directory and reporting nothing.
+    /// A solver with the defaults of [`Solver::builder`]: tables kept in the platform's cache directory, nothing
+    /// reported.
     pub fn new() -> Solver {
-        Solver::with_options(CacheDir::Default, Arc::new(NoProgress))
+        Solver::builder().build()
     }
 
-    /// A solver with a cache directory and a progress receiver.
-    pub fn with_options(cache_dir: CacheDir, progress: Arc<dyn Progress + Send>) -> Solver {
-        Solver::with_store(cache_dir.store(), progress)
+    /// A [`SolverBuilder`], to choose where tables go, what progress is reported to, the memory budget and how
+    /// table files are read.
+    pub fn builder() -> SolverBuilder {
+        SolverBuilder::new()
     }
 
-    /// A solver that keeps its tables and pattern databases in `store` (none: built in memory every time), and
-    /// reports long work to `progress`.
-    pub fn with_store(store: Option<Arc<dyn Store>>, progress: Arc<dyn Progress + Send>) -> Solver {
+    /// The solver `builder` describes, with nothing loaded.
+    fn from_builder(store: Option<Arc<dyn Store>>, builder: SolverBuilder) -> Solver {
         let tables = (0..Metric::ALL.len() * TABLE_SHAPES.len() * MAX_TABLE_CELLS)
             .map(|_| OnceLock::new())
             .collect();
         Solver {
             store,
-            progress,
+            progress: builder.progress,
             tables,
             building: Mutex::new(()),
             building_small: Mutex::new(()),
-            cache_from_cells: DEFAULT_CACHE_FROM_CELLS,
+            cache_from_cells: builder.cache_from_cells,
             pdbs: Mutex::new(HashMap::new()),
             labels: Mutex::new(HashMap::new()),
             partials: Mutex::new(HashMap::new()),
-            max_memory: None,
-            map_files: false,
-            read_in_above: Some(READ_IN_ABOVE),
-            index_choice: IndexChoice::Auto,
+            max_memory: builder.max_memory,
+            map_files: builder.map_files,
+            read_in_above: builder.read_in_above,
+            index_choice: builder.index_choice,
             indexes: Mutex::new(HashMap::new()),
             pair_fits: Mutex::new(None),
         }
-    }
-
-    /// Which pattern databases take the sparse index ([`PdbIndex::Sparse`]): by default ([`IndexChoice::Auto`]) a
-    /// database whose sparse table has at most [`SPARSE_MAX_ENTRIES`] 4-bit entries or as many bytes, or at most
-    /// [`SPARSE_MAX_WIDE_BYTES`] and twice the dense table's bytes (the 24-puzzle's blank-bit 6 tiles), and whose
-    /// build fits [`Solver::max_memory`]. Such a database is kept by `sum c_i n^i` of its tiles' cells (files of kind
-    /// `spdb`, `zcspdb`, made from the dense ones), so that the search keeps each pattern's index move by move
-    /// instead of ranking every child: for 1.9 to 2.9 times the dense table's memory (6 tiles of the 24- and
-    /// 15-puzzle), about 0.8 times the search time. [`IndexChoice::Dense`] keeps every database dense (to measure
-    /// one against the other, or to save that memory); [`IndexChoice::Sparse`] makes every one sparse that has a
-    /// sparse form and fits the budget.
-    pub fn pdb_index_choice(mut self, choice: IndexChoice) -> Solver {
-        self.index_choice = choice;
-        self.indexes = Mutex::new(HashMap::new());
-        self.pair_fits = Mutex::new(None);
-        self
-    }
-
-    /// Refuses, up front, any table or pattern-database build that would need more than `bytes` of memory.
-    pub fn max_memory(mut self, bytes: u64) -> Solver {
-        self.max_memory = Some(bytes);
-        self.indexes = Mutex::new(HashMap::new());
-        self.pair_fits = Mutex::new(None);
-        self
-    }
-
-    /// Maps cached table and pattern-database files read-only into memory instead of reading them
-    /// ([`Store::map`], [`cache::map`]), and maps what it builds once saved: processes of one machine that map the
-    /// same files share one copy of them (the page cache), however many they are — for example the worker
-    /// processes of a Ray node — and start at once when the files are cached. A file's checksum is verified the
-    /// first time it is mapped and the store records that ([`Store::set_verified`]): a file unchanged since is not
-    /// hashed again; a changed or damaged one is verified, and rebuilt when it fails. Lookups may be a little slower
-    /// than in memory of the process's own (the mapping asks for huge pages, which the kernel gives only where it keeps
-    /// files in huge folios, as Linux 6.x does on ext4); the MTM label table, whose search is bound by its
-    /// random reads, is read into the process's memory all the same. The command line turns this on.
-    pub fn map_files(mut self, on: bool) -> Solver {
-        self.map_files = on;
-        self
-    }
-
-    /// With [`Solver::map_files`], the size above which blank-cell and blank-bit database files (kinds `zcpdb`,
-    /// `zbpdb` and their sparse forms) are still read into the process's own memory: `Some(256 MiB)` by default,
-    /// since their random lookups can be slower from a mapping than from memory of the process's own (measurements
-    /// in docs/lab and docs/korf24.md). `None` maps them whatever their size: for many processes on one machine,
-    /// which then share one copy instead of one each — the 5 × 5 default's `zbdefault` is 3.9 GB per process read
-    /// in — and start at once instead of reading gigabytes in (the Python package asks for this with its mapped
-    /// files, for slide.ray's workers, and the command line for every command but `bench`).
-    ///
-    /// ```
-    /// use slide::{CacheDir, NoProgress, Solver};
-    /// let shared = Solver::with_options(CacheDir::None, std::sync::Arc::new(NoProgress))
-    ///     .map_files(true)
-    ///     .read_in_above(None);
-    /// # let _ = shared;
-    /// ```
-    pub fn read_in_above(mut self, bytes: Option<u64>) -> Solver {
-        self.read_in_above = bytes;
-        self
-    }
-
-    /// Runs `work` on the current thread with any table or database build it starts kept on the current thread
-    /// and rayon pool (and its progress reported from there), for a pool given over to builds, such as a server's
-    /// warm-up pool. Elsewhere, a build started from a pool's worker runs on a thread and pool of its own, since the
-    /// worker could otherwise take other work of its pool that waits for the same build and deadlock; so call this
-    /// only where the pool runs nothing else that may need a table.
-    pub fn build_here<R>(work: impl FnOnce() -> R) -> R {
-        struct Reset(bool);
-        impl Drop for Reset {
-            fn drop(&mut self) {
-                BUILD_HERE.set(self.0);
-            }
-        }
-        let _reset = Reset(BUILD_HERE.replace(true));
-        work()
-    }
-
-    /// Caches tables of at least `cells` cells on disk (default [`DEFAULT_CACHE_FROM_CELLS`]); tests use small
-    /// shapes to exercise the cache quickly.
-    pub fn cache_from_cells(mut self, cells: usize) -> Solver {
-        self.cache_from_cells = cells;
-        self
     }
 
     /// The process-wide solver used by [`crate::sliding_puzzle`] (default cache directory, silent).
     pub fn global() -> &'static Solver {
         static GLOBAL: OnceLock<Solver> = OnceLock::new();
         GLOBAL.get_or_init(Solver::new)
-    }
-
-    /// Where table files go, if anywhere.
-    pub fn store(&self) -> Option<&Arc<dyn Store>> {
-        self.store.as_ref()
     }
 
     /// The least number of moves from `board` to `goal`, or -1 when it cannot be reached.
@@ -358,6 +273,22 @@ impl Solver {
         }
         Ok(s)
     }
+}
+
+/// Runs `work` on the current thread with any table or database build it starts kept on the current thread and
+/// rayon pool (and its progress reported from there), for a pool given over to builds, such as a server's warm-up
+/// pool. Elsewhere, a build started from a pool's worker runs on a thread and pool of its own, since the worker could
+/// otherwise take other work of its pool that waits for the same build and deadlock; so call this only where the
+/// pool runs nothing else that may need a table.
+pub fn build_here<R>(work: impl FnOnce() -> R) -> R {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            BUILD_HERE.set(self.0);
+        }
+    }
+    let _reset = Reset(BUILD_HERE.replace(true));
+    work()
 }
 
 /// On a single row or column the blank walks straight to its goal cell.

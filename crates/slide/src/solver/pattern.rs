@@ -11,18 +11,20 @@ use crate::search::Outcome;
 use super::drive::{pruner_for, IdaJob};
 use super::memory::{partial_build_bytes, DEFAULT_PARTIAL_MEMORY};
 use super::{HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver};
+#[cfg(doc)]
+use crate::{engine::SolverExt, SolverBuilder};
 
-/// Partial goals ([`Pattern`]): planning, answers and stages (their tables: [`Solver::partial_table`]).
+/// Partial goals ([`Pattern`]): planning, answers and stages (their tables: [`SolverExt::partial_table`]).
 impl Solver {
     /// Which method answers `board` towards the pattern `goal`: [`Solver::plan`] when the pattern leaves no choice
     /// ([`Pattern::board`]), else [`Plan::Partial`], the complete table of the pattern's abstract states
     /// ([`crate::engine::partial`]) in either metric, when it is loaded or fits the memory budget
-    /// ([`Solver::max_memory`], else [`DEFAULT_PARTIAL_MEMORY`]). Over the budget, or with [`Method::Search`], an
-    /// STM partial goal is searched by IDA* with the Manhattan distance of the pattern's tiles
+    /// ([`SolverBuilder::max_memory`], else [`DEFAULT_PARTIAL_MEMORY`]). Over the budget, or with [`Method::Search`],
+    /// an STM partial goal is searched by IDA* with the Manhattan distance of the pattern's tiles
     /// (`Plan::Search(HeuristicChoice::Manhattan)`, exact, under the limits); an MTM one is refused
-    /// ([`Error::InvalidOption`], `metric`). [`Method::Table`] insists on the table ([`Error::TooMuchMemory`] over
-    /// the budget). [`Method::Fast`] and a weight are refused ([`Error::InvalidOption`], `goal`), and so is a board
-    /// of more than 64 cells ([`Error::PatternTooLarge`]).
+    /// ([`Error::InvalidOption`], `metric`). [`Method::Table`] insists on the table ([`Error::TooMuchMemory`] over the
+    /// budget). [`Method::Fast`] and a weight are refused ([`Error::InvalidOption`], `goal`), and so is a board of more
+    /// than 64 cells ([`Error::PatternTooLarge`]).
     ///
     /// ```
     /// use slide::{Board, Pattern, Plan, SolveOptions, Solver};

@@ -11,6 +11,8 @@ use crate::search::partition::{self, PartitionSpec};
 use super::loaded::metric_slot;
 use super::memory::pdb_needs_memory;
 use super::{HeuristicChoice, Method, Plan, SolveOptions, Solver, FAST_DEFAULT_CELLS};
+#[cfg(doc)]
+use crate::engine::SolverExt;
 
 impl Solver {
     /// Which method answers `board` under `opts`: **the** one place where slide chooses (the CLI, the server and
@@ -95,7 +97,9 @@ impl Solver {
         let lc = Plan::Search(HeuristicChoice::LinearConflict);
         Ok(match method {
             Method::Table if cells > MAX_TABLE_CELLS => return Err(Error::NoTable { shape }),
-            Method::Table if opts.wait_for_builds || self.table_ready(goal) => Plan::Table,
+            Method::Table if opts.wait_for_builds || self.table_ready_in(goal, Metric::Stm) => {
+                Plan::Table
+            }
             Method::Table => lc,
             Method::Fast => Plan::Fast,
             _ if cells > MAX_SEARCH_CELLS => return Err(Error::SearchTooLarge { shape }),
@@ -119,20 +123,15 @@ impl Solver {
         }
     }
 
-    /// True when the complete STM table for `goal` is in memory (no load or build needed).
-    pub fn table_ready(&self, goal: &Board) -> bool {
-        self.table_ready_in(goal, Metric::Stm)
-    }
-
     /// True when the complete table of `metric` for `goal` is in memory (no load or build needed).
-    pub fn table_ready_in(&self, goal: &Board, metric: Metric) -> bool {
+    pub(crate) fn table_ready_in(&self, goal: &Board, metric: Metric) -> bool {
         let frame = Frame::new(goal);
         metric_slot(frame.shape(), frame.blank_goal(), metric)
             .is_some_and(|i| self.tables[i].get().is_some())
     }
 
     /// True when every pattern database of `spec` for `goal` is in memory (no load or build needed).
-    pub fn pdbs_ready(&self, goal: &Board, spec: &PartitionSpec) -> bool {
+    pub(crate) fn pdbs_ready(&self, goal: &Board, spec: &PartitionSpec) -> bool {
         let frame = Frame::new(goal);
         let goal_pos = goal.positions();
         let spec = self.partition_for(&frame, spec);
@@ -154,26 +153,9 @@ impl Solver {
         })
     }
 
-    /// The partitions `spec` stands for in a search towards the goal of `frame`: `spec` itself, except the
-    /// default ([`PartitionSpec::Default`]) on 5 × 5 with the blank's goal in a corner. There it is the pair
-    /// `zbdefault|zbalt` ([`PartitionSpec::Either`]: the blank-bit 6-6-6-6 and the second layout, [`PartitionSpec::Alternate`],
-    /// one chosen per board by a trial of the first iterations) when [`Solver::max_memory`] allows its databases
-    /// ([`pdb_needs_memory`]): 6 tables of 977 MB with the sparse index (5.9 GB), built from nothing in about 2
-    /// minutes of two cores, which solved 30 of Korf & Felner's 50 instances within 10 minutes each on one core
-    /// against plain 6-6-6-6's 22 (docs/korf24.md). Under a smaller budget, plain 6-6-6-6 (488 MB).
-    ///
-    /// ```
-    /// use slide::{engine::frame::Frame, Board, NoProgress, PartitionSpec, Solver};
-    /// use std::sync::Arc;
-    /// let five = Frame::new(&Board::goal_blank_first("5x5".parse().unwrap()));
-    /// let four = Frame::new(&Board::goal("4x4".parse().unwrap()));
-    /// let d = PartitionSpec::Default;
-    /// assert_eq!(Solver::global().partition_for(&five, &d).to_string(), "zbdefault|zbalt");
-    /// assert_eq!(Solver::global().partition_for(&four, &d), d);
-    /// let small = Solver::with_store(None, Arc::new(NoProgress)).max_memory(1 << 30);
-    /// assert_eq!(small.partition_for(&five, &d), d);
-    /// ```
-    pub fn partition_for(&self, frame: &Frame, spec: &PartitionSpec) -> PartitionSpec {
+    /// The partitions `spec` stands for in a search towards the goal of `frame`
+    /// ([`SolverExt::partition_for`]).
+    pub(crate) fn partition_for(&self, frame: &Frame, spec: &PartitionSpec) -> PartitionSpec {
         let shape = frame.shape();
         if *spec != PartitionSpec::Default
             || (shape.rows(), shape.cols()) != (5, 5)
@@ -205,7 +187,7 @@ impl Solver {
     }
 
     /// The heuristic `heuristic` stands for in a search towards the goal of `frame`: [`HeuristicChoice::Auto`] as
-    /// the shape takes it, the default partition as [`Solver::partition_for`] says.
+    /// the shape takes it, the default partition as [`SolverExt::partition_for`] says.
     pub(super) fn heuristic_for(
         &self,
         frame: &Frame,

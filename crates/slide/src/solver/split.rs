@@ -11,6 +11,8 @@ use crate::search::{search_subtree, split_threshold, Frontier, Limits, Subtree};
 
 use super::drive::pruner_for;
 use super::{SolveOptions, Solver};
+#[cfg(doc)]
+use crate::engine::SolverExt;
 
 impl Solver {
     /// The canonical frame, geometry and positions of a search from `board` to `goal`, checking that one can run.
@@ -37,37 +39,9 @@ impl Solver {
         Ok((frame, geometry, pos))
     }
 
-    /// One threshold of the optimal search from `board` to `goal`, cut into at least `want` subtrees (when the tree
-    /// has that many nodes within the threshold) as [`crate::search::ida_star_parallel`] cuts it for threads, for
-    /// other processes or machines to search with [`Solver::search_subtree`]. `threshold`: `None` for the first
-    /// (the start's estimate). The heuristic and move pruning are those of `opts`; its limits do not apply here.
-    ///
-    /// A driver searches every subtree of a threshold, stops at the first threshold where one finds a solution
-    /// (optimal: every shorter one was ruled out by the earlier thresholds) and otherwise goes on with
-    /// [`SplitThreshold::next_threshold`] lowered to the least of the subtrees' `next_threshold`s.
-    ///
-    /// ```
-    /// use slide::{Board, Solver, SolveOptions, SubtreeResult};
-    /// let b = Board::parse("[[1,2,3],[4,0,6],[7,5,8]]").unwrap();
-    /// let (g, opts, solver) = (Board::goal(b.shape()), SolveOptions::default(), Solver::global());
-    /// let mut threshold = None;
-    /// let moves = loop {
-    ///     let split = solver.split_threshold(&b, &g, &opts, threshold, 4).unwrap();
-    ///     if let Some(m) = split.solution { break m; }
-    ///     let (mut next, mut found) = (split.next_threshold, None);
-    ///     for root in &split.subtrees {
-    ///         match solver.search_subtree(&b, &g, &opts, split.threshold, root).unwrap() {
-    ///             SubtreeResult::Solved { moves, .. } => found = found.or(Some(moves)),
-    ///             SubtreeResult::Exhausted { next_threshold, .. } => next = next.min(next_threshold).or(next).or(next_threshold),
-    ///             SubtreeResult::Stopped { .. } => unreachable!("no limits"),
-    ///         }
-    ///     }
-    ///     if let Some(m) = found { break m; }
-    ///     threshold = next;
-    /// };
-    /// assert_eq!(moves, vec![5, 8]);
-    /// ```
-    pub fn split_threshold(
+    /// One threshold of the optimal search cut into subtrees
+    /// ([`SolverExt::split_threshold`]).
+    pub(crate) fn split_threshold(
         &self,
         board: &Board,
         goal: &Board,
@@ -126,10 +100,10 @@ impl Solver {
         })
     }
 
-    /// Searches one subtree of a threshold that [`Solver::split_threshold`] cut: `root` is the moves (tiles) from
+    /// Searches one subtree of a threshold that [`SolverExt::split_threshold`] cut: `root` is the moves (tiles) from
     /// `board` to the subtree's root, `threshold` the threshold; the limits of `opts` (nodes, time, cancel flag)
     /// apply to this subtree.
-    pub fn search_subtree(
+    pub(crate) fn search_subtree(
         &self,
         board: &Board,
         goal: &Board,
@@ -177,7 +151,7 @@ impl Solver {
     }
 }
 
-/// One threshold of a search cut into subtrees ([`Solver::split_threshold`]); moves are tiles of the user's board.
+/// One threshold of a search cut into subtrees ([`SolverExt::split_threshold`]); moves are tiles of the user's board.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SplitThreshold {
@@ -195,7 +169,7 @@ pub struct SplitThreshold {
     pub nodes: u64,
 }
 
-/// What the search of one subtree found ([`Solver::search_subtree`]).
+/// What the search of one subtree found ([`SolverExt::search_subtree`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SubtreeResult {
     /// A solution within the threshold: the moves from the board (the root's included).
@@ -219,7 +193,7 @@ pub enum SubtreeResult {
     },
 }
 
-/// The cut of one threshold ([`Solver::split_threshold`]).
+/// The cut of one threshold ([`SolverExt::split_threshold`]).
 struct SplitJob<'a> {
     pos: &'a [u8],
     bound: Option<u32>,
@@ -234,7 +208,7 @@ impl EvalJob for SplitJob<'_> {
     }
 }
 
-/// The search of one subtree ([`Solver::search_subtree`]).
+/// The search of one subtree ([`SolverExt::search_subtree`]).
 struct SubtreeJob<'a, 'l> {
     pos: &'a [u8],
     bound: u32,

@@ -9,9 +9,10 @@ use crate::board::frame::Frame;
 use crate::error::Error;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
+use crate::solver::loaded::READ_IN_ABOVE;
 
 /// Blank-bit files over the read-in size are read into memory even when mapping, unless the solver maps them
-/// all ([`Solver::read_in_above`]); the answers are the same.
+/// all ([`SolverBuilder::read_in_above`]); the answers are the same.
 #[test]
 fn large_blank_bit_files_are_mapped_when_asked() {
     let dir = tempfile::tempdir().unwrap();
@@ -20,9 +21,11 @@ fn large_blank_bit_files_are_mapped_when_asked() {
     let board = Board::parse("13 2 10 3/1 12 8 4/5 0 9 6/15 14 11 7").unwrap();
     let mut lengths = Vec::new();
     for (limit, mapped) in [(Some(0), false), (None, true), (Some(READ_IN_ABOVE), true)] {
-        let s = Solver::with_options(CacheDir::At(dir.path().into()), Arc::new(NoProgress))
+        let s = Solver::builder()
+            .cache_dir(CacheDir::At(dir.path().into()))
             .map_files(true)
-            .read_in_above(limit);
+            .read_in_above(limit)
+            .build();
         let sets = s.pdb_sets(&goal, &frame, &PartitionSpec::Default).unwrap();
         let zb: Vec<&Arc<Pdb>> = sets
             .iter()
@@ -51,7 +54,7 @@ fn the_5x5_default_is_the_pair_within_the_budget() {
     let five = Shape::new(5, 5).unwrap();
     let corner = Frame::new(&Board::goal_blank_first(five));
     let d = PartitionSpec::Default;
-    let free = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let free = Solver::builder().cache_dir(CacheDir::None).build();
     let pair = free.partition_for(&corner, &d);
     assert_eq!(pair.to_string(), "zbdefault|zbalt");
     let needs = free.pdb_needs(&corner, &d, |_| None).unwrap();
@@ -77,8 +80,12 @@ fn the_5x5_default_is_the_pair_within_the_budget() {
     let memory = pdb_needs_memory(&needs);
     assert!((6_000_000_000..7_000_000_000).contains(&memory), "{memory}");
     // Exactly the pair's need: the pair; a byte less: plain 6-6-6-6 (and its needs say so).
-    let at =
-        |limit: u64| Solver::with_options(CacheDir::None, Arc::new(NoProgress)).max_memory(limit);
+    let at = |limit: u64| {
+        Solver::builder()
+            .cache_dir(CacheDir::None)
+            .max_memory(limit)
+            .build()
+    };
     assert_eq!(at(memory).partition_for(&corner, &d), pair);
     let small = at(memory - 1);
     assert_eq!(small.partition_for(&corner, &d), d);
@@ -119,8 +126,10 @@ fn the_5x5_default_is_the_pair_within_the_budget() {
         free.pdb_index(sixteen, 6, PdbLayout::ZeroBits),
         PdbIndex::Sparse
     );
-    let dense = Solver::with_options(CacheDir::None, Arc::new(NoProgress))
-        .pdb_index_choice(IndexChoice::Dense);
+    let dense = Solver::builder()
+        .cache_dir(CacheDir::None)
+        .pdb_index(IndexChoice::Dense)
+        .build();
     assert_eq!(
         dense.pdb_index(five, 6, PdbLayout::ZeroBits),
         PdbIndex::Dense
@@ -129,7 +138,7 @@ fn the_5x5_default_is_the_pair_within_the_budget() {
 
 #[test]
 fn examples() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     for (text, want) in [
         ("[[1,2,3],[4,0,5]]", 1),
         ("[[1,2,3],[5,4,0]]", -1),
@@ -147,7 +156,7 @@ fn examples() {
 /// building its 5x5 databases. The long build is stood for by holding its lock.
 #[test]
 fn small_tables_do_not_wait_behind_long_builds() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let long_build = s.building.lock().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
@@ -170,7 +179,7 @@ fn a_build_inside_a_pool_cannot_deadlock_it() {
     let (tx, rx) = std::sync::mpsc::channel();
     // Not a scoped thread: if it deadlocks, the test fails rather than waiting for it.
     std::thread::spawn(move || {
-        let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+        let s = Solver::builder().cache_dir(CacheDir::None).build();
         let map: Mutex<HashMap<u8, Arc<u32>>> = Mutex::new(HashMap::new());
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
@@ -211,11 +220,11 @@ fn a_build_inside_a_pool_cannot_deadlock_it() {
     assert_eq!(got.expect("deadlocked").unwrap().unwrap(), 42);
 }
 
-/// In a pool given over to builds ([`Solver::build_here`]) a build stays on the calling thread (a server's
-/// warm-up reports its progress from there); elsewhere in a pool it moves to a thread of its own.
+/// In a pool given over to builds ([`build_here`](crate::engine::build_here)) a build stays on the calling thread (a
+/// server's warm-up reports its progress from there); elsewhere in a pool it moves to a thread of its own.
 #[test]
 fn build_here_keeps_builds_on_the_callers_thread() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let map: Mutex<HashMap<u8, Arc<std::thread::ThreadId>>> = Mutex::new(HashMap::new());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
@@ -224,7 +233,7 @@ fn build_here_keeps_builds_on_the_callers_thread() {
     pool.install(|| {
         let here = std::thread::current().id();
         let thread = || Ok(std::thread::current().id());
-        let built = Solver::build_here(|| s.loaded_once(&map, &1, thread)).unwrap();
+        let built = build_here(|| s.loaded_once(&map, &1, thread)).unwrap();
         assert_eq!(*built, here);
         let elsewhere = s.loaded_once(&map, &2, thread).unwrap();
         assert_ne!(*elsewhere, here);
@@ -235,7 +244,7 @@ fn build_here_keeps_builds_on_the_callers_thread() {
 /// conflicts until the table or databases are in memory.
 #[test]
 fn plans() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let b = |t: &str| Board::parse(t).unwrap();
     let plan = |board: &Board, opts: &SolveOptions| {
         s.plan(board, &Board::goal(board.shape()), opts).unwrap()
@@ -306,7 +315,7 @@ fn plans() {
 
 #[test]
 fn lines() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let b = Board::parse("[[1,0,2,3]]").unwrap();
     let g = Board::goal(b.shape());
     assert_eq!(s.solve(&b, &g).unwrap().moves, Some(vec![2, 3]));
@@ -351,7 +360,7 @@ fn replay(board: &Board, goal: &Board, s: &Solution) -> usize {
 #[test]
 fn a_timeout_too_long_for_the_clock_is_no_limit() {
     // Instant::now() + Duration::MAX used to panic ("overflow when adding duration to instant").
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let goal = Board::goal(Shape::new(2, 3).unwrap());
     let dist = bfs_distances(&goal);
     for timeout in [
@@ -385,7 +394,7 @@ fn a_timeout_too_long_for_the_clock_is_no_limit() {
 
 #[test]
 fn weights_outside_their_range_are_errors() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let b = Board::parse("4 1 2/5 0 3").unwrap();
     let goal = Board::goal(b.shape());
     let unsolvable = Board::parse("1 2 3/5 4 0").unwrap();
@@ -428,7 +437,7 @@ fn weights_outside_their_range_are_errors() {
 
 #[test]
 fn weighted_answers_stay_within_the_bound_up_to_the_largest_weight() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let goal = Board::goal(Shape::new(3, 3).unwrap());
     let dist = bfs_distances(&goal);
     let mut rng = crate::scramble::Scrambler::new(17);
@@ -458,7 +467,7 @@ fn weighted_answers_stay_within_the_bound_up_to_the_largest_weight() {
 fn the_largest_weight_does_not_overflow_the_stack() {
     // Weighted IDA* follows paths as deep as its threshold (up to w times the optimum): with weight 100 on a
     // 6x6 board it went more than 13 000 moves deep and overflowed the stack of the thread it ran on.
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let goal = Board::goal(Shape::new(6, 6).unwrap());
     let b = crate::scramble::Scrambler::new(3).uniform(&goal);
     let opts = SolveOptions {
@@ -505,7 +514,7 @@ fn check_fallback(board: &Board, goal: &Board, sol: &Solution) -> usize {
 
 #[test]
 fn a_stopped_search_falls_back_to_a_marked_solution() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let goal = Board::goal(Shape::new(5, 5).unwrap());
     let mut rng = crate::scramble::Scrambler::new(5);
     let mut weighted = 0;
@@ -549,7 +558,7 @@ fn a_stopped_search_falls_back_to_a_marked_solution() {
 
 #[test]
 fn fallback_answers_keep_their_bounds_against_breadth_first_distances() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let goal = Board::goal(Shape::new(3, 3).unwrap());
     let dist = bfs_distances(&goal);
     let mut rng = crate::scramble::Scrambler::new(23);
@@ -589,7 +598,7 @@ fn fallback_answers_keep_their_bounds_against_breadth_first_distances() {
 
 #[test]
 fn without_limits_the_fallback_changes_nothing() {
-    let s = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let s = Solver::builder().cache_dir(CacheDir::None).build();
     let b = Board::parse("4 1 2/5 0 3").unwrap();
     let goal = Board::goal(b.shape());
     let opts = SolveOptions {

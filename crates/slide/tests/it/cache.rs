@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use slide::engine::cache::Meta;
-use slide::{Board, CacheDir, Shape, Solver};
+use slide::engine::SolverExt;
+use slide::{Board, CacheDir, Metric, Shape, Solver};
 
-use crate::support::{cached_solver as solver, reference_2x3, Warnings};
+use crate::support::{cached_builder, cached_solver as solver, reference_2x3, Warnings};
 
 /// All 720 arrangements of 2 × 3, each with its distance (-1 when unreachable).
 fn all_2x3() -> Vec<(Vec<u8>, i64)> {
@@ -241,11 +242,18 @@ fn nothing_on_disk_below_the_threshold_or_without_a_directory() {
     let dir = tempfile::tempdir().unwrap();
     let w = Arc::new(Warnings::default());
     // Default threshold: small shapes stay in memory.
-    let s = Solver::with_options(CacheDir::At(dir.path().to_path_buf()), w.clone());
+    let s = Solver::builder()
+        .cache_dir(CacheDir::At(dir.path().to_path_buf()))
+        .progress(w.clone())
+        .build();
     check_answers(&s);
     assert!(table_files(dir.path()).is_empty());
     // No cache directory at all.
-    let s = Solver::with_options(CacheDir::None, w.clone()).cache_from_cells(4);
+    let s = Solver::builder()
+        .cache_dir(CacheDir::None)
+        .progress(w.clone())
+        .cache_from_cells(4)
+        .build();
     check_answers(&s);
     assert!(s.store().is_none());
     assert_eq!(w.taken(), Vec::<String>::new());
@@ -257,10 +265,10 @@ fn mapped_files_give_the_same_answers() {
     let shape = Shape::new(2, 3).unwrap();
     // The first solver builds the table, saves it and then maps the saved file; the second maps it from the start.
     for round in 0..2 {
-        let (s, w) = solver(dir.path());
-        let s = s.map_files(true);
+        let (s, w) = cached_builder(dir.path());
+        let s = s.map_files(true).build();
         check_answers(&s);
-        let t = s.table(shape, 5).unwrap();
+        let t = s.table(shape, 5, Metric::Stm).unwrap();
         assert_eq!(
             t.packed().is_mapped(),
             cfg!(all(unix, target_endian = "little")),
@@ -276,8 +284,8 @@ fn mapped_files_give_the_same_answers() {
     let last = bytes.len() - 9;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let (s, w) = solver(dir.path());
-    let s = s.map_files(true);
+    let (s, w) = cached_builder(dir.path());
+    let s = s.map_files(true).build();
     check_answers(&s);
     assert!(w.taken().iter().any(|m| m.contains("checksum")));
 }
@@ -287,15 +295,22 @@ fn mapped_files_give_the_same_answers() {
 #[test]
 fn mapped_tables_answer_the_same() {
     let dir = tempfile::tempdir().unwrap();
-    let (s, w) = solver(dir.path());
-    let s = s.map_files(true);
+    let (s, w) = cached_builder(dir.path());
+    let s = s.map_files(true).build();
     check_answers(&s); // builds and saves, then maps what it saved
     let shape = Shape::new(2, 3).unwrap();
-    let fresh = Solver::with_options(CacheDir::At(dir.path().to_path_buf()), w.clone())
+    let fresh = Solver::builder()
+        .cache_dir(CacheDir::At(dir.path().to_path_buf()))
+        .progress(w.clone())
         .cache_from_cells(4)
-        .map_files(true);
+        .map_files(true)
+        .build();
     check_answers(&fresh);
-    assert!(fresh.table(shape, 5).unwrap().packed().is_mapped());
+    assert!(fresh
+        .table(shape, 5, Metric::Stm)
+        .unwrap()
+        .packed()
+        .is_mapped());
     // Damage the file: the next solver warns, rebuilds and still answers right.
     let path = dir
         .path()
@@ -304,9 +319,12 @@ fn mapped_tables_answer_the_same() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let again = Solver::with_options(CacheDir::At(dir.path().to_path_buf()), w.clone())
+    let again = Solver::builder()
+        .cache_dir(CacheDir::At(dir.path().to_path_buf()))
+        .progress(w.clone())
         .cache_from_cells(4)
-        .map_files(true);
+        .map_files(true)
+        .build();
     check_answers(&again);
     assert!(
         w.taken().iter().any(|m| m.contains("checksum")),
@@ -362,9 +380,12 @@ fn mapped_files_are_verified_once_and_rebuilt_when_damaged() {
     let recorded = || store.recorded.load(std::sync::atomic::Ordering::SeqCst);
     let w = Arc::new(Warnings::default());
     let fresh = || {
-        Solver::with_store(Some(store.clone()), w.clone())
+        Solver::builder()
+            .store(store.clone())
+            .progress(w.clone())
             .cache_from_cells(4)
             .map_files(true)
+            .build()
     };
     let name = slide::engine::cache::file_name(&expected_meta(shape));
     let record = dir.path().join(format!(".{name}.verified"));
@@ -381,7 +402,9 @@ fn mapped_files_are_verified_once_and_rebuilt_when_damaged() {
     // Mapped again, unchanged: the record stands, no second verification.
     let s = fresh();
     check_answers(&s);
-    assert!(s.table(shape, 5).unwrap().packed().is_mapped() || cfg!(target_endian = "big"));
+    assert!(
+        s.table(shape, 5, Metric::Stm).unwrap().packed().is_mapped() || cfg!(target_endian = "big")
+    );
     assert_eq!(recorded(), 2);
     assert!(w.taken().is_empty());
     // Damaged in place (the stamp changes with it): verified again, refused, rebuilt, and the new file recorded

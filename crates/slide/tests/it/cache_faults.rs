@@ -18,10 +18,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use slide::{Board, CacheDir, NoProgress, Shape, Solver};
+use slide::engine::SolverExt;
+use slide::{Board, CacheDir, Metric, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
-use crate::support::{cached_solver as solver_at, reference_2x3, shape};
+use crate::support::{cached_builder, cached_solver as solver_at, reference_2x3, shape};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -64,7 +65,7 @@ fn check_2x3(s: &Solver) {
 fn check_by_search(s: &Solver, sh: Shape, boards: usize) {
     let goal = Board::goal(sh);
     let mut rng = slide::Scrambler::new(7);
-    let search = Solver::with_options(CacheDir::None, Arc::new(NoProgress));
+    let search = Solver::builder().cache_dir(CacheDir::None).build();
     let opts = SolveOptions {
         method: Method::Search,
         heuristic: HeuristicChoice::LinearConflict,
@@ -114,7 +115,7 @@ fn entries(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 fn table_file(sh: Shape) -> (String, Vec<u8>) {
     let dir = tempfile::tempdir().unwrap();
     let (s, w) = solver_at(dir.path());
-    s.table(sh, sh.cells() - 1).unwrap();
+    s.table(sh, sh.cells() - 1, Metric::Stm).unwrap();
     assert!(w.taken().is_empty());
     let (tables, other) = entries(dir.path());
     assert_eq!(tables.len(), 1, "{tables:?}");
@@ -284,7 +285,7 @@ fn two_threads_build_the_same_table() {
             std::thread::spawn(move || {
                 let (s, w) = solver_at(&dir);
                 barrier.wait();
-                s.table(sh, 9).unwrap();
+                s.table(sh, 9, Metric::Stm).unwrap();
                 (s, w)
             })
         })
@@ -298,7 +299,7 @@ fn two_threads_build_the_same_table() {
     assert_eq!(tables.len(), 1, "{tables:?}");
     assert!(other.is_empty(), "temporary files left: {other:?}");
     let (s, w) = solver_at(dir.path());
-    s.table(sh, 9).unwrap();
+    s.table(sh, 9, Metric::Stm).unwrap();
     assert!(w.taken().is_empty(), "the file left is not whole");
 }
 
@@ -334,9 +335,11 @@ fn helper_build_table() {
         return;
     };
     let sh: Shape = sh.parse().unwrap();
-    let s =
-        Solver::with_options(CacheDir::At(dir.into()), Arc::new(NoProgress)).cache_from_cells(4);
-    s.table(sh, sh.cells() - 1).unwrap();
+    let s = Solver::builder()
+        .cache_dir(CacheDir::At(dir.into()))
+        .cache_from_cells(4)
+        .build();
+    s.table(sh, sh.cells() - 1, Metric::Stm).unwrap();
 }
 
 /// This test binary, re-run on `helper_build_table`.
@@ -412,7 +415,7 @@ fn final_file_absent_or_whole(dir: &Path, sh: Shape) {
     assert!(tables.len() <= 1, "{tables:?}");
     if !tables.is_empty() {
         let (s, w) = solver_at(dir);
-        s.table(sh, sh.cells() - 1).unwrap();
+        s.table(sh, sh.cells() - 1, Metric::Stm).unwrap();
         let warnings = w.taken();
         assert!(
             warnings.is_empty(),
@@ -430,7 +433,7 @@ fn next_run_builds(dir: &Path, sh: Shape, check: usize) {
     let (tables, _) = entries(dir);
     assert_eq!(tables.len(), 1);
     let (s, w) = solver_at(dir);
-    s.table(sh, sh.cells() - 1).unwrap();
+    s.table(sh, sh.cells() - 1, Metric::Stm).unwrap();
     assert!(w.taken().is_empty());
 }
 
@@ -526,9 +529,9 @@ fn memory_limit_refuses_builds_but_not_loads() {
     let sh = shape(2, 5);
     let dir = tempfile::tempdir().unwrap();
     // Too little memory to build: refused up front, nothing written, and the solver still answers what it can.
-    let (s, w) = solver_at(dir.path());
-    let s = s.max_memory(100_000);
-    let e = s.table(sh, 9).unwrap_err();
+    let (s, w) = cached_builder(dir.path());
+    let s = s.max_memory(100_000).build();
+    let e = s.table(sh, 9, Metric::Stm).unwrap_err();
     assert!(
         matches!(e, slide::Error::TooMuchMemory { .. }) && e.to_string().contains("memory"),
         "{e}"
@@ -548,9 +551,9 @@ fn memory_limit_refuses_builds_but_not_loads() {
     );
     // A cached table loads under the same limit: loading is not building.
     let (s, _) = solver_at(dir.path());
-    s.table(sh, 9).unwrap();
-    let (s, w) = solver_at(dir.path());
-    let s = s.max_memory(100_000);
+    s.table(sh, 9, Metric::Stm).unwrap();
+    let (s, w) = cached_builder(dir.path());
+    let s = s.max_memory(100_000).build();
     check_by_search(&s, sh, 10);
     assert!(w.taken().is_empty());
 }

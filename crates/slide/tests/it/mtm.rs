@@ -2,9 +2,8 @@
 //! breadth-first search with multi-tile moves (`slide-reference`, `Metric::Mtm`) — histograms, diameters and every
 //! board's distance — with every returned move sequence replayed and its number of pushes counted here.
 
-use std::sync::Arc;
-
-use slide::{Board, CacheDir, Error, Method, Metric, NoProgress, SolveOptions, Solver};
+use slide::engine::SolverExt;
+use slide::{Board, CacheDir, Error, Method, Metric, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
 use crate::support::{board, quiet_solver as solver, shape};
@@ -228,8 +227,10 @@ fn refusals() {
 fn cached_beside_the_stm_tables() {
     let dir = tempfile::tempdir().unwrap();
     let on_disk = || {
-        Solver::with_options(CacheDir::At(dir.path().to_path_buf()), Arc::new(NoProgress))
+        Solver::builder()
+            .cache_dir(CacheDir::At(dir.path().to_path_buf()))
             .cache_from_cells(6)
+            .build()
     };
     let g = Board::goal(shape(2, 3));
     let first = on_disk();
@@ -256,14 +257,14 @@ fn cached_beside_the_stm_tables() {
     assert!(has(&mtm_file, "\"metric\":\"mtm\""));
     // A second solver loads both (a file of one metric is never taken for the other).
     let second = on_disk();
-    assert!(!second.table_ready_in(&g, Metric::Mtm));
+    assert!(!second.table_ready(&g, Metric::Mtm));
     let loaded = (
         second.stats(&g).unwrap(),
         second.stats_in(&g, Metric::Mtm).unwrap(),
     );
     assert_eq!(loaded, built);
     assert_ne!(loaded.0.histogram, loaded.1.histogram);
-    assert!(second.table_ready_in(&g, Metric::Mtm));
+    assert!(second.table_ready(&g, Metric::Mtm));
     // A file of the other metric put in its place is refused and rebuilt.
     std::fs::write(dir.path().join(&names[1]), &stm_file).unwrap();
     let third = on_disk();

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
-use crate::support::{quiet_solver as solver, Warnings};
+use crate::support::{quiet_builder, quiet_solver as solver, Warnings};
 
 fn opts(metric: Metric) -> SolveOptions {
     SolveOptions {
@@ -319,7 +319,7 @@ fn stages_follow_each_other() {
 
 #[test]
 fn refusals_are_clear() {
-    let solver = solver().max_memory(10_000_000);
+    let solver = quiet_builder().max_memory(10_000_000).build();
     let b = Board::goal(Shape::new(4, 4).unwrap());
     // 8 fixed tiles of 16 cells: 16!/7! states, far over 10 MB (and over the default budget without one): the
     // table is refused when asked for, and in MTM (there is no MTM search).
@@ -377,7 +377,7 @@ fn search_agrees_with_the_reference_3x3() {
         method: slide::Method::Search,
         ..Default::default()
     };
-    let tiny = solver().max_memory(0);
+    let tiny = quiet_builder().max_memory(0).build();
     for text in [
         "1 2 3/x x x/x x x",
         "1 x x/4 x x/7 x 0",
@@ -418,7 +418,7 @@ fn search_agrees_with_the_reference_3x3() {
 fn search_over_the_budget_on_4x4() {
     // The first row over a 1 MB budget: IDA*, against the abstract search.
     let dist = abstract_bfs(4, 4, &[0, 1, 2, 3], None, Metric::Stm);
-    let tiny = solver().max_memory(1_000_000);
+    let tiny = quiet_builder().max_memory(1_000_000).build();
     let p = Pattern::parse("1 2 3 4/x x x x/x x x x/x x x x").unwrap();
     let mut seed = 5;
     for _ in 0..6 {
@@ -447,7 +447,10 @@ fn tables_are_cached_checked_and_rebuilt_when_damaged() {
     let dir = tempfile::tempdir().unwrap();
     let cached = || {
         let w = Arc::new(Warnings::default());
-        let s = Solver::with_options(CacheDir::At(dir.path().into()), w.clone());
+        let s = Solver::builder()
+            .cache_dir(CacheDir::At(dir.path().into()))
+            .progress(w.clone())
+            .build();
         (s, w)
     };
     let text = "1 2 3/x x x/x x 0";

@@ -1,13 +1,13 @@
 //! IDA* and its heuristics against independent references: complete tables, a plain BFS, Korf's published optima.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use slide::engine::heuristic::{
     Eval, Geometry, LinearConflict, Manhattan, PdbEval, PdbMax, PdbSet,
 };
 use slide::engine::pdb::PdbIndex;
 use slide::engine::table::CompleteTable;
+use slide::engine::SolverExt;
 use slide::PartitionSpec;
 use slide::Scrambler;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
@@ -242,8 +242,10 @@ fn every_state(shape: Shape, mut f: impl FnMut(&[u8])) {
 fn dense_solver() -> &'static Solver {
     static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
     SOLVER.get_or_init(|| {
-        Solver::with_options(CacheDir::None, Arc::new(NoProgress))
-            .pdb_index_choice(slide::IndexChoice::Dense)
+        Solver::builder()
+            .cache_dir(CacheDir::None)
+            .pdb_index(slide::engine::IndexChoice::Dense)
+            .build()
     })
 }
 
@@ -994,7 +996,7 @@ fn split_driver(
     opts: &SolveOptions,
     want: usize,
 ) -> (Vec<u32>, usize) {
-    use slide::SubtreeResult;
+    use slide::engine::SubtreeResult;
     let mut threshold = None;
     let mut searched = 0;
     loop {
@@ -1101,7 +1103,10 @@ fn split_search_refuses_what_it_cannot_split_and_stops_at_limits() {
     let r = s
         .search_subtree(&b, &goal, &limited, 31, &split.subtrees[0])
         .unwrap();
-    assert!(matches!(r, slide::SubtreeResult::Stopped { .. }), "{r:?}");
+    assert!(
+        matches!(r, slide::engine::SubtreeResult::Stopped { .. }),
+        "{r:?}"
+    );
 }
 
 /// Zero-aware databases (`z…`): admissible on every state of 3 × 3 (with and without the reflection) and 2 × 4,

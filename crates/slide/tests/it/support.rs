@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use slide::{Board, CacheDir, NoProgress, Progress, Shape, Solver};
+use slide::{Board, CacheDir, Progress, Shape, Solver, SolverBuilder};
 
 /// Records the warnings a solver reports.
 #[derive(Default)]
@@ -33,14 +33,28 @@ impl Warnings {
 /// A solver caching into `dir` (passed explicitly: no test changes the process's environment) from 4 cells on, so
 /// that small shapes exercise the cache quickly, with its warnings recorded.
 pub fn cached_solver(dir: &Path) -> (Solver, Arc<Warnings>) {
+    let (b, w) = cached_builder(dir);
+    (b.build(), w)
+}
+
+/// The builder of [`cached_solver`], for a test that sets more.
+pub fn cached_builder(dir: &Path) -> (SolverBuilder, Arc<Warnings>) {
     let w = Arc::new(Warnings::default());
-    let s = Solver::with_options(CacheDir::At(dir.to_path_buf()), w.clone()).cache_from_cells(4);
-    (s, w)
+    let b = Solver::builder()
+        .cache_dir(CacheDir::At(dir.to_path_buf()))
+        .progress(w.clone())
+        .cache_from_cells(4);
+    (b, w)
 }
 
 /// A fresh solver with no cache on disk, silent.
 pub fn quiet_solver() -> Solver {
-    Solver::with_options(CacheDir::None, Arc::new(NoProgress))
+    quiet_builder().build()
+}
+
+/// The builder of [`quiet_solver`], for a test that sets more.
+pub fn quiet_builder() -> SolverBuilder {
+    Solver::builder().cache_dir(CacheDir::None)
 }
 
 /// One solver with no cache on disk for the whole test binary, so that pattern databases are built once (in

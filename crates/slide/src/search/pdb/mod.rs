@@ -112,7 +112,7 @@ pub const SPARSE_MAX_ENTRIES: u64 = 1 << 28;
 /// the 15-puzzle's blank-bit 7 tiles (537 MB, 4.7 times its dense 115 MB) nor any blank-cell layout over 128 MiB.
 pub const SPARSE_MAX_WIDE_BYTES: u64 = 1 << 30;
 
-/// Which databases a solver keeps with the sparse index ([`PdbIndex`]; `Solver::pdb_index_choice`).
+/// Which databases a solver keeps with the sparse index ([`PdbIndex`]; `SolverBuilder::pdb_index`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum IndexChoice {
     /// Sparse where the table takes at most the memory of [`SPARSE_MAX_ENTRIES`] 4-bit entries (128 MiB), or at
