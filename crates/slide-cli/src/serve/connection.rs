@@ -147,8 +147,13 @@ async fn stop_signal() {
     }
 }
 
-/// Refuses (403) a request whose Host the server does not answer for, before anything else looks at it.
+/// Refuses a request the server must not answer, before anything else looks at it: 400 for two `Host` headers,
+/// 403 for a Host the server does not answer for (or none), and 403 for a request to the API that a page of
+/// another site made the browser send ([`cross_site`]).
 pub(super) async fn check_host(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return Reply::error(400, "the request has more than one Host header").into_response();
+    }
     // An absolute request target (`GET http://name/ HTTP/1.1`) names the host instead of the header.
     let host = match req.uri().authority() {
         Some(a) => Some(a.as_str()),
@@ -158,7 +163,14 @@ pub(super) async fn check_host(State(app): State<Arc<App>>, req: Request, next: 
             .map(|h| h.to_str().unwrap_or("\u{fffd}")),
     };
     match host {
-        Some(h) if app.hosts.allows(h) => next.run(req).await,
+        Some(h) if app.hosts.allows(h) => {
+            if req.uri().path().starts_with("/api/") {
+                if let Some(why) = cross_site(req.headers(), h) {
+                    return Reply::error(403, why).into_response();
+                }
+            }
+            next.run(req).await
+        }
         Some(h) => Reply::error(
             403,
             format!(
@@ -170,6 +182,48 @@ pub(super) async fn check_host(State(app): State<Arc<App>>, req: Request, next: 
         .into_response(),
         None => Reply::error(403, "the request has no Host header").into_response(),
     }
+}
+
+/// Why a request to the API (addressed to `host`) comes from a page of another site, or `None` when it does not:
+/// the browser's `Sec-Fetch-Site` must be `same-origin` or `none` (typed in, a bookmark) and its `Origin`, when
+/// sent, must be this server's own (`http://` or `https://` and the request's host and port). Requests that send
+/// neither (`curl`, scripts, older browsers' same-origin GETs) pass: only a browser acts for another site.
+fn cross_site(headers: &HeaderMap, host: &str) -> Option<String> {
+    const WHY: &str = "the API answers only this server's own page, not pages of other sites";
+    let mut fetch_site = headers.get_all("sec-fetch-site").iter();
+    match (fetch_site.next(), fetch_site.next()) {
+        (None, _) => {}
+        (Some(v), None)
+            if v.as_bytes().eq_ignore_ascii_case(b"same-origin")
+                || v.as_bytes().eq_ignore_ascii_case(b"none") => {}
+        (Some(v), _) => {
+            return Some(format!(
+                "{WHY} (Sec-Fetch-Site: {})",
+                shorten(&String::from_utf8_lossy(v.as_bytes()), 40)
+            ))
+        }
+    }
+    let mut origins = headers.get_all(header::ORIGIN).iter();
+    match (origins.next(), origins.next()) {
+        (None, _) => None,
+        (Some(v), None) if same_origin(v.as_bytes(), host) => None,
+        (Some(v), _) => Some(format!(
+            "{WHY} (Origin: {})",
+            shorten(&String::from_utf8_lossy(v.as_bytes()), 100)
+        )),
+    }
+}
+
+/// Whether an `Origin` value is `http://HOST` or `https://HOST` for the request's `host` (any case).
+fn same_origin(origin: &[u8], host: &str) -> bool {
+    let Ok(origin) = std::str::from_utf8(origin) else {
+        return false;
+    };
+    let lower = origin.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"));
+    rest.is_some_and(|r| r.eq_ignore_ascii_case(host))
 }
 
 /// The host names a request may be addressed to.
