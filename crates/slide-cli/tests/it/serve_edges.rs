@@ -1,7 +1,10 @@
 //! `slide serve` at its edges, over real sockets: requests other sites make a browser send, work nobody waits for,
 //! connections past the cap, and malformed requests (two `Host` headers).
 
-use crate::support::serve::{Resp, Serve};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use crate::support::serve::{request_bytes, Resp, Serve};
 
 /// One request on a new connection with extra header lines (each ending in `\r\n`).
 fn with_headers(s: &Serve, method: &str, path: &str, extra: &str, body: Option<&str>) -> Resp {
@@ -109,5 +112,97 @@ fn two_host_headers_are_400() {
             "{}",
             r.body
         );
+    }
+}
+
+/// The 8x8 goal as query text, and 10,000 moves of one tile back and forth (`RL` repeated): a GIF within the
+/// picture limits (40,001 frames of 16 × 16 pixels) that takes a minute or more to draw.
+fn long_gif_query() -> String {
+    let board: Vec<String> = (0..8)
+        .map(|r| {
+            (0..8)
+                .map(|c| ((r * 8 + c + 1) % 64).to_string())
+                .collect::<Vec<_>>()
+                .join("+")
+        })
+        .collect();
+    format!(
+        "/api/render?board={}&moves={}&size=16&format=gif",
+        board.join("/"),
+        "RL".repeat(5000)
+    )
+}
+
+/// The 2x3 solve that shows a solver thread is free: answered within `within`.
+fn quick_solve(s: &Serve, within: Duration) {
+    let t = Instant::now();
+    let v = s.solve(serde_json::json!({"board": "4 1 2/5 0 3"}));
+    assert_eq!(v["moves"], 5, "{v}");
+    assert!(t.elapsed() < within, "the 2x3 solve took {:?}", t.elapsed());
+}
+
+/// Drawing a GIF counts against the request budget: its time (`--timeout`, a 503 naming it once over) and its
+/// nodes (each cell of each frame, refused before drawing when over `--max-nodes`).
+#[test]
+fn drawing_a_gif_counts_against_the_budget() {
+    let s = Serve::with_args(&["--timeout", "1", "--threads", "1"]);
+    let mut c = s.connect();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let t = Instant::now();
+    c.write_all(&request_bytes(
+        &s.addr,
+        "GET",
+        &long_gif_query(),
+        None,
+        true,
+    ))
+    .unwrap();
+    let r = crate::support::serve::read_response(&mut std::io::BufReader::new(c), false);
+    let took = t.elapsed();
+    assert_eq!(r.status, 503, "{}", r.body);
+    let e = r.json()["error"].as_str().unwrap().to_string();
+    assert!(e.contains("budget") && e.contains("1 s"), "{e}");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    quick_solve(&s, Duration::from_secs(3));
+
+    let s = Serve::with_args(&["--max-nodes", "400"]);
+    let r = s
+        .get("/api/render?board=4+1+2/5+0+3&moves=5+4+1+2+3+5+4+1+2+3+5+4+1+2+3+5+4+1+2+3&size=16");
+    assert_eq!(r.status, 503, "{}", r.body);
+    let e = r.json()["error"].as_str().unwrap().to_string();
+    assert!(e.contains("--max-nodes") && e.contains("400 nodes"), "{e}");
+    // Within the budget it is drawn.
+    let r = s.get("/api/render?board=4+1+2/5+0+3&moves=5+4+1+2+3&size=16");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/gif"));
+}
+
+/// A solve or a picture whose client has gone is cancelled: with one solver thread and a minute of budget, a
+/// 2x3 solve right after the client of a long 5x5 solve (or a long GIF) closes its connection is answered at once.
+#[test]
+fn work_whose_client_left_is_cancelled() {
+    let s = Serve::with_args(&[
+        "--threads",
+        "1",
+        "--timeout",
+        "60",
+        "--max-timeout",
+        "60",
+        "--max-nodes",
+        "18446744073709551615",
+        "--no-large-builds",
+    ]);
+    let board = s.get("/api/scramble?shape=5x5&seed=5").json()["board"].clone();
+    let solve = serde_json::json!({"board": board, "timeout": 60}).to_string();
+    let requests = [
+        request_bytes(&s.addr, "POST", "/api/solve", Some(&solve), false),
+        request_bytes(&s.addr, "GET", &long_gif_query(), None, false),
+    ];
+    for bytes in requests {
+        let mut c = s.connect();
+        c.write_all(&bytes).unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        drop(c);
+        quick_solve(&s, Duration::from_secs(5));
     }
 }
