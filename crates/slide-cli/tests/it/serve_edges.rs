@@ -206,3 +206,61 @@ fn work_whose_client_left_is_cancelled() {
         quick_solve(&s, Duration::from_secs(5));
     }
 }
+
+/// The open connections of a process (Linux), from /proc.
+fn open_files(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
+}
+
+/// Under a low open-file limit, connections past the cap close the oldest idle ones instead of making new
+/// requests wait (they used to wait in the backlog until idle ones timed out, 10 s); the soft limit is raised to
+/// the hard one at start, so the cap follows the hard limit.
+#[test]
+fn connections_past_the_cap_shed_the_oldest_idle_ones() {
+    // Soft and hard limit 80: a cap of 16 connections.
+    let s = Serve::under(&["prlimit", "--nofile=80:80"], &[], &[]);
+    let mut idle = Vec::new();
+    for _ in 0..100 {
+        idle.push(s.connect());
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    for _ in 0..5 {
+        quick_solve(&s, Duration::from_secs(2));
+    }
+    assert!(
+        open_files(s.child.id()) < 80,
+        "{}",
+        open_files(s.child.id())
+    );
+    // The oldest idle connection was closed by the server (end of stream), not left to time out.
+    let mut first = idle.remove(0);
+    first
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let mut buf = [0u8; 16];
+    assert_eq!(std::io::Read::read(&mut first, &mut buf).ok(), Some(0));
+    drop(idle);
+
+    // Soft limit 80, hard 2000: the soft one is raised, and 300 idle connections all stay open.
+    let s = Serve::under(&["prlimit", "--nofile=80:2000"], &[], &[]);
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        idle.push(s.connect());
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    quick_solve(&s, Duration::from_secs(2));
+    assert!(
+        open_files(s.child.id()) > 300,
+        "{}",
+        open_files(s.child.id())
+    );
+    let first = &mut idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    assert!(
+        std::io::Read::read(first, &mut buf).is_err(),
+        "the first connection was closed"
+    );
+}
