@@ -44,7 +44,8 @@
 //!   from the background thread above (503 after [`QUEUE_WAIT`]). `GET /api/stats/plot?…` — the same histogram as
 //!   an SVG chart ([`slide::render::plot::distance_chart`]). Unknown or repeated query parameters are a 400.
 //!
-//! Errors are JSON `{"error": "..."}`: 400 for bad input, 403 for a foreign `Host`, 404 for unknown paths, 405
+//! Errors are JSON `{"error": "..."}`: 400 for bad input (and two `Host` headers), 403 for a foreign `Host` or a
+//! request to the API from another site's page, 404 for unknown paths, 405
 //! for a wrong method, 408 when the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 415 for a
 //! POST whose body is not declared as JSON, 503 when every solver stays busy for [`QUEUE_WAIT`] (or a library
 //! error says the work cannot be done now, see [`error_status`]), 500 for an internal error.
@@ -53,7 +54,9 @@
 //! or a name given with `--allow-host` (any IP address when bound to all interfaces), so a web page whose name
 //! is rebound to 127.0.0.1 (DNS rebinding) is refused; a POST must say `Content-Type: application/json`, which a
 //! cross-site form or `text/plain` fetch cannot send without the browser asking first (and nothing here answers
-//! that CORS preflight).
+//! that CORS preflight). Every `/api/` route refuses what a page of another site makes the browser send (its
+//! `Sec-Fetch-Site` or `Origin` says so: see `connection.rs`), and every answer forbids framing
+//! (`Content-Security-Policy: frame-ancestors 'none'`, `X-Frame-Options: DENY`).
 //!
 //! Nothing holds the server long (the stalled-connection test, `scripts/stall-serve.py`, measures it):
 //! - It runs on a small tokio runtime ([`RUNTIME_THREADS`] threads) with hyper's HTTP/1.1 server: a connection
