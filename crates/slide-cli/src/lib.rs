@@ -342,7 +342,7 @@ fn address_space_left() -> Option<u64> {
         {
             return None;
         }
-        let limit = u64::try_from(lim.rlim_cur).unwrap_or(u64::MAX);
+        let limit: u64 = lim.rlim_cur;
         let mapped = std::fs::read_to_string("/proc/self/status")
             .ok()
             .and_then(|s| {

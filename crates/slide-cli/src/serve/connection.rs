@@ -92,7 +92,7 @@ fn raise_file_limit() -> Option<u64> {
             lim = raised;
         }
     }
-    (lim.rlim_cur != libc::RLIM_INFINITY).then(|| u64::try_from(lim.rlim_cur).unwrap_or(u64::MAX))
+    (lim.rlim_cur != libc::RLIM_INFINITY).then_some(lim.rlim_cur)
 }
 
 #[cfg(not(unix))]

@@ -52,8 +52,8 @@ fn cross_site_requests_are_refused_on_every_api_route() {
             "Origin: https://evil.example\r\n".to_string(),
             "Origin: null\r\n".to_string(),
             format!("Origin: {own}.evil.example\r\n"),
-            format!("Origin: http://localhost:1\r\nSec-Fetch-Site: same-origin\r\n"),
-            format!("Sec-Fetch-Site: same-origin\r\nSec-Fetch-Site: cross-site\r\n"),
+            "Origin: http://localhost:1\r\nSec-Fetch-Site: same-origin\r\n".to_string(),
+            "Sec-Fetch-Site: same-origin\r\nSec-Fetch-Site: cross-site\r\n".to_string(),
         ] {
             let r = with_headers(&s, method, path, &bad, body);
             assert_eq!(r.status, 403, "{method} {path} with {bad:?}: {}", r.body);
