@@ -588,7 +588,7 @@ pub fn gif(
     gif_until(start, moves, goal, style, animation, &|| false)
 }
 
-/// [`gif`], asking `stop` before each frame: once it says `true` the drawing ends with [`Error::Cancelled`] (a
+/// [`gif()`], asking `stop` before each frame: once it says `true` the drawing ends with [`Error::Cancelled`] (a
 /// time budget, or a cancel flag set when nobody waits for the picture any more).
 pub fn gif_until(
     start: &Board,
