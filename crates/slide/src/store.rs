@@ -133,6 +133,15 @@ impl fmt::Debug for Mapped {
 /// matches and the file is verified again; rewriting a file through the store removes its record first. File
 /// times advance in coarse steps (a few milliseconds), so a file changed within [`RECENT`] of now is never recorded
 /// (as git does for its index): a second change within the same step could otherwise leave the stamp as it was.
+///
+/// The store itself never truncates or rewrites a file in place (files, checksum records and lock files alike), so
+/// a process mapping a table keeps the version it mapped. Edits from outside are another matter: a file replaced
+/// (renamed over, deleted and written anew) is read again next time and checked then; a file changed in place
+/// fails its checksum on the next load and is rebuilt, but a file truncated in place while a running process has
+/// it mapped makes that process die (SIGBUS) when it touches the pages that are gone, as for any mapped file. A
+/// name that holds something else than a regular file (a directory, a FIFO) is refused without blocking, with an
+/// error naming it; the solver then builds the table and saves it in its place where it can (not over a
+/// directory).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileStore {
     dir: PathBuf,
@@ -163,7 +172,7 @@ impl FileStore {
 
 impl Store for FileStore {
     fn open(&self, name: &str) -> std::io::Result<Option<(Box<dyn Read + '_>, u64)>> {
-        match std::fs::File::open(self.path(name)) {
+        match open_regular(&self.path(name)) {
             Ok(f) => {
                 let len = f.metadata()?.len();
                 Ok(Some((
@@ -194,6 +203,11 @@ impl Store for FileStore {
         ));
         // The old file's record of a passed checksum goes first, so no record outlives the file it was made for.
         let _ = std::fs::remove_file(self.record(name));
+        if let Ok(m) = std::fs::symlink_metadata(&path) {
+            if m.is_dir() {
+                return Err(not_regular(&m));
+            }
+        }
         let result = (|| {
             let f = std::fs::File::create(&tmp)?;
             let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
@@ -213,7 +227,7 @@ impl Store for FileStore {
     }
 
     fn map(&self, name: &str) -> std::io::Result<Option<Mapped>> {
-        let file = match std::fs::File::open(self.path(name)) {
+        let file = match open_regular(&self.path(name)) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
@@ -306,6 +320,54 @@ impl FileStore {
     fn record(&self, name: &str) -> PathBuf {
         self.dir.join(format!(".{name}.verified"))
     }
+}
+
+/// Opens a table file for reading, refusing what is not a regular file with an error that says what it is. The
+/// open does not block (`O_NONBLOCK`): a FIFO put in a table's place would otherwise hang it until a writer came.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let m = file.metadata()?;
+    if !m.is_file() {
+        return Err(not_regular(&m));
+    }
+    Ok(file)
+}
+
+/// The error for a table's name that holds something else than a regular file (a directory, a FIFO, a device).
+fn not_regular(m: &std::fs::Metadata) -> std::io::Error {
+    let t = m.file_type();
+    #[cfg(unix)]
+    let what = {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_dir() {
+            "a directory"
+        } else if t.is_fifo() {
+            "a FIFO (named pipe)"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_block_device() || t.is_char_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        }
+    };
+    #[cfg(not(unix))]
+    let what = if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    };
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("this is {what}, not a table file (remove it: slide writes its tables as regular files)"),
+    )
 }
 
 /// Asks the kernel to drop the file's clean pages from its page cache (Linux; a hint, elsewhere nothing). Pages that

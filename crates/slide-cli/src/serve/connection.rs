@@ -3,7 +3,8 @@
 //! JSON body within [`MAX_BODY`].
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -15,7 +16,6 @@ use http_body_util::BodyExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
 use super::jobs::App;
@@ -52,8 +52,105 @@ pub(super) async fn listen(addr: SocketAddr) -> anyhow::Result<tokio::net::TcpLi
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))
 }
 
-/// Accepts and serves connections until Ctrl-C; returns the exit status.
-pub(super) async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> u8 {
+/// File descriptors kept for other uses than connections (the listener, the runtime, standard streams, table and
+/// lock files) when the connection cap is derived from the open-file limit.
+const RESERVED_FILES: u64 = 64;
+
+/// The fewest connections the cap allows, however low the open-file limit.
+const MIN_CONNECTIONS: usize = 16;
+
+/// Raises the soft open-file limit (`RLIMIT_NOFILE`) to the hard one and returns the most connections to keep
+/// open at once: [`MAX_CONNECTIONS`], or fewer when the limit, less [`RESERVED_FILES`], is lower (at least
+/// [`MIN_CONNECTIONS`]).
+pub(super) fn connection_cap() -> usize {
+    let files = raise_file_limit();
+    files.map_or(MAX_CONNECTIONS, |n| {
+        usize::try_from(n.saturating_sub(RESERVED_FILES))
+            .unwrap_or(usize::MAX)
+            .clamp(MIN_CONNECTIONS, MAX_CONNECTIONS)
+    })
+}
+
+/// The soft open-file limit after raising it to the hard one (where allowed), or `None` when unknown or unlimited.
+#[cfg(unix)]
+fn raise_file_limit() -> Option<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read or write the struct they are given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return None;
+    }
+    if lim.rlim_cur < lim.rlim_max {
+        let raised = libc::rlimit {
+            rlim_cur: lim.rlim_max,
+            rlim_max: lim.rlim_max,
+        };
+        // SAFETY: as above. Refused (an unlimited hard limit above the kernel's maximum): the soft one stays.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            lim = raised;
+        }
+    }
+    (lim.rlim_cur != libc::RLIM_INFINITY).then_some(lim.rlim_cur)
+}
+
+#[cfg(not(unix))]
+fn raise_file_limit() -> Option<u64> {
+    None
+}
+
+/// The open connections, oldest first, each with its count of requests under way and the means to close it.
+#[derive(Default)]
+struct Open {
+    next: u64,
+    conns: std::collections::BTreeMap<u64, (Arc<AtomicUsize>, tokio::sync::oneshot::Sender<()>)>,
+}
+
+impl Open {
+    /// Closes the oldest connection with no request under way (waiting for its first or next request); `false`
+    /// when every connection has one.
+    fn shed_oldest_idle(&mut self) -> bool {
+        let oldest = self
+            .conns
+            .iter()
+            .find(|(_, (busy, _))| busy.load(Ordering::Relaxed) == 0)
+            .map(|(&id, _)| id);
+        match oldest.and_then(|id| self.conns.remove(&id)) {
+            Some((_, close)) => {
+                let _ = close.send(());
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn lock_open(o: &Mutex<Open>) -> std::sync::MutexGuard<'_, Open> {
+    o.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Counts a request under way on its connection while it lives.
+struct Busy(Arc<AtomicUsize>);
+
+impl Busy {
+    fn new(count: &Arc<AtomicUsize>) -> Busy {
+        count.fetch_add(1, Ordering::Relaxed);
+        Busy(Arc::clone(count))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Accepts and serves connections until Ctrl-C, at most `cap` open at once ([`connection_cap`]); returns the exit
+/// status. A connection past the cap, or one the open-file limit refuses, closes the oldest idle connection (one
+/// with no request under way: a client that keeps it alive, or stalls before its headers) rather than wait for
+/// one to end; only when every open connection has a request under way is the new one closed at once.
+pub(super) async fn serve(listener: tokio::net::TcpListener, app: Arc<App>, cap: usize) -> u8 {
     let router = router(app);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -61,27 +158,27 @@ pub(super) async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> u
         .max_buf_size(MAX_HEADER_BYTES)
         .keep_alive(true);
     let graceful = GracefulShutdown::new();
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let open = Arc::new(Mutex::new(Open::default()));
     let mut stop = std::pin::pin!(stop_signal());
     let mut last_error_report: Option<Instant> = None;
     loop {
-        let slot = tokio::select! {
-            s = Arc::clone(&slots).acquire_owned() => match s {
-                Ok(s) => s,
-                Err(_) => break, // never closed
-            },
-            () = &mut stop => break,
-        };
         let tcp = tokio::select! {
             r = listener.accept() => match r {
                 Ok((tcp, _)) => tcp,
                 Err(e) => {
-                    // Out of file descriptors (EMFILE) and the like: wait a little rather than spin; a
-                    // connection the client aborted before it was accepted is no news.
+                    // Out of file descriptors (EMFILE, ENFILE): make room by closing the oldest idle
+                    // connection, or wait a little rather than spin; a connection the client aborted before it
+                    // was accepted is no news.
                     use std::io::ErrorKind::{ConnectionAborted, ConnectionReset};
-                    if !matches!(e.kind(), ConnectionAborted | ConnectionReset)
-                        && last_error_report.is_none_or(|t| t.elapsed() > Duration::from_secs(10))
-                    {
+                    if matches!(e.kind(), ConnectionAborted | ConnectionReset) {
+                        continue;
+                    }
+                    let out_of_files = matches!(e.raw_os_error(), Some(code) if is_out_of_files(code));
+                    if out_of_files && lock_open(&open).shed_oldest_idle() {
+                        tokio::task::yield_now().await;
+                        continue;
+                    }
+                    if last_error_report.is_none_or(|t| t.elapsed() > Duration::from_secs(10)) {
                         eprintln!("slide: serve: cannot accept a connection: {e}");
                         last_error_report = Some(Instant::now());
                     }
@@ -91,18 +188,42 @@ pub(super) async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> u
             },
             () = &mut stop => break,
         };
+        let busy = Arc::new(AtomicUsize::new(0));
+        let (close_tx, close_rx) = tokio::sync::oneshot::channel::<()>();
+        let id = {
+            let mut o = lock_open(&open);
+            if o.conns.len() >= cap && !o.shed_oldest_idle() {
+                continue; // every connection has a request under way: this one is closed (dropped) at once
+            }
+            let id = o.next;
+            o.next += 1;
+            o.conns.insert(id, (Arc::clone(&busy), close_tx));
+            id
+        };
         let _ = tcp.set_nodelay(true);
         let mut io = TimeoutStream::new(tcp);
         io.set_write_timeout(Some(WRITE_DEADLINE));
-        let conn = http.serve_connection(
-            TokioIo::new(Box::pin(io)),
-            TowerToHyperService::new(router.clone()),
-        );
+        let service = TowerToHyperService::new(router.clone());
+        let counted = hyper::service::service_fn(move |req| {
+            let busy = Busy::new(&busy);
+            let answer = hyper::service::Service::call(&service, req);
+            async move {
+                let r = answer.await;
+                drop(busy);
+                r
+            }
+        });
+        let conn = http.serve_connection(TokioIo::new(Box::pin(io)), counted);
         let conn = graceful.watch(conn);
+        let open = Arc::clone(&open);
         tokio::spawn(async move {
-            // Errors here are the client's (gone, too slow, not HTTP): nothing to do but close.
-            let _ = conn.await;
-            drop(slot);
+            // Errors here are the client's (gone, too slow, not HTTP): nothing to do but close. Shed: the
+            // connection is dropped, which closes it.
+            tokio::select! {
+                _ = conn => {}
+                _ = close_rx => {}
+            }
+            lock_open(&open).conns.remove(&id);
         });
     }
     drop(listener);
@@ -121,6 +242,19 @@ pub(super) async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> u
         () = stop_signal() => {}
     }
     EXIT_OK
+}
+
+/// Whether an OS error code says the process (EMFILE) or the system (ENFILE) has no file descriptor left.
+fn is_out_of_files(code: i32) -> bool {
+    #[cfg(unix)]
+    {
+        code == libc::EMFILE || code == libc::ENFILE
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = code;
+        false
+    }
 }
 
 /// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM. Never resolves when no handler can be installed.
@@ -147,8 +281,13 @@ async fn stop_signal() {
     }
 }
 
-/// Refuses (403) a request whose Host the server does not answer for, before anything else looks at it.
+/// Refuses a request the server must not answer, before anything else looks at it: 400 for two `Host` headers,
+/// 403 for a Host the server does not answer for (or none), and 403 for a request to the API that a page of
+/// another site made the browser send ([`cross_site`]).
 pub(super) async fn check_host(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return Reply::error(400, "the request has more than one Host header").into_response();
+    }
     // An absolute request target (`GET http://name/ HTTP/1.1`) names the host instead of the header.
     let host = match req.uri().authority() {
         Some(a) => Some(a.as_str()),
@@ -158,7 +297,14 @@ pub(super) async fn check_host(State(app): State<Arc<App>>, req: Request, next: 
             .map(|h| h.to_str().unwrap_or("\u{fffd}")),
     };
     match host {
-        Some(h) if app.hosts.allows(h) => next.run(req).await,
+        Some(h) if app.hosts.allows(h) => {
+            if req.uri().path().starts_with("/api/") {
+                if let Some(why) = cross_site(req.headers(), h) {
+                    return Reply::error(403, why).into_response();
+                }
+            }
+            next.run(req).await
+        }
         Some(h) => Reply::error(
             403,
             format!(
@@ -170,6 +316,48 @@ pub(super) async fn check_host(State(app): State<Arc<App>>, req: Request, next: 
         .into_response(),
         None => Reply::error(403, "the request has no Host header").into_response(),
     }
+}
+
+/// Why a request to the API (addressed to `host`) comes from a page of another site, or `None` when it does not:
+/// the browser's `Sec-Fetch-Site` must be `same-origin` or `none` (typed in, a bookmark) and its `Origin`, when
+/// sent, must be this server's own (`http://` or `https://` and the request's host and port). Requests that send
+/// neither (`curl`, scripts, older browsers' same-origin GETs) pass: only a browser acts for another site.
+fn cross_site(headers: &HeaderMap, host: &str) -> Option<String> {
+    const WHY: &str = "the API answers only this server's own page, not pages of other sites";
+    let mut fetch_site = headers.get_all("sec-fetch-site").iter();
+    match (fetch_site.next(), fetch_site.next()) {
+        (None, _) => {}
+        (Some(v), None)
+            if v.as_bytes().eq_ignore_ascii_case(b"same-origin")
+                || v.as_bytes().eq_ignore_ascii_case(b"none") => {}
+        (Some(v), _) => {
+            return Some(format!(
+                "{WHY} (Sec-Fetch-Site: {})",
+                shorten(&String::from_utf8_lossy(v.as_bytes()), 40)
+            ))
+        }
+    }
+    let mut origins = headers.get_all(header::ORIGIN).iter();
+    match (origins.next(), origins.next()) {
+        (None, _) => None,
+        (Some(v), None) if same_origin(v.as_bytes(), host) => None,
+        (Some(v), _) => Some(format!(
+            "{WHY} (Origin: {})",
+            shorten(&String::from_utf8_lossy(v.as_bytes()), 100)
+        )),
+    }
+}
+
+/// Whether an `Origin` value is `http://HOST` or `https://HOST` for the request's `host` (any case).
+fn same_origin(origin: &[u8], host: &str) -> bool {
+    let Ok(origin) = std::str::from_utf8(origin) else {
+        return false;
+    };
+    let lower = origin.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"));
+    rest.is_some_and(|r| r.eq_ignore_ascii_case(host))
 }
 
 /// The host names a request may be addressed to.

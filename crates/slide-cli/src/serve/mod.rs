@@ -48,7 +48,8 @@
 //!   records; the averages and bests of a series; its times as a chart. When the history file (`--db`) cannot be
 //!   used they answer 503 with the reason and the rest of the server goes on.
 //!
-//! Errors are JSON `{"error": "..."}`: 400 for bad input, 403 for a foreign `Host`, 404 for unknown paths, 405
+//! Errors are JSON `{"error": "..."}`: 400 for bad input (and two `Host` headers), 403 for a foreign `Host` or a
+//! request to the API from another site's page, 404 for unknown paths, 405
 //! for a wrong method, 408 when the body does not arrive in time, 413 for bodies over [`MAX_BODY`], 415 for a
 //! POST whose body is not declared as JSON, 503 when every solver stays busy for [`QUEUE_WAIT`] (or a library
 //! error says the work cannot be done now, see [`error_status`]), 500 for an internal error.
@@ -57,12 +58,16 @@
 //! or a name given with `--allow-host` (any IP address when bound to all interfaces), so a web page whose name
 //! is rebound to 127.0.0.1 (DNS rebinding) is refused; a POST must say `Content-Type: application/json`, which a
 //! cross-site form or `text/plain` fetch cannot send without the browser asking first (and nothing here answers
-//! that CORS preflight).
+//! that CORS preflight). Every `/api/` route refuses what a page of another site makes the browser send (its
+//! `Sec-Fetch-Site` or `Origin` says so: see `connection.rs`), and every answer forbids framing
+//! (`Content-Security-Policy: frame-ancestors 'none'`, `X-Frame-Options: DENY`).
 //!
 //! Nothing holds the server long (the stalled-connection test, `scripts/stall-serve.py`, measures it):
 //! - It runs on a small tokio runtime ([`RUNTIME_THREADS`] threads) with hyper's HTTP/1.1 server: a connection
-//!   costs a task and its buffers, not a thread. At most [`MAX_CONNECTIONS`] are open at once; more wait to be
-//!   accepted.
+//!   costs a task and its buffers, not a thread. At start the soft open-file limit is raised to the hard one; at
+//!   most [`MAX_CONNECTIONS`] connections are open at once, fewer when that limit, less 64 files, is lower (at
+//!   least 16). A connection past the cap (or one the file limit refuses) closes the oldest connection with no
+//!   request under way rather than wait.
 //! - Request headers must arrive within [`HEADER_DEADLINE`] (also the longest a kept-alive connection may stay
 //!   idle), the whole body within [`BODY_DEADLINE`] (408), and a response write that makes no progress for
 //!   [`WRITE_DEADLINE`] (a client that does not read) closes the connection. Headers may take at most
@@ -128,7 +133,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::warm::Warm;
 use crate::EXIT_USAGE;
-use connection::{check_host, listen, serve, Hosts};
+use connection::{check_host, connection_cap, listen, serve, Hosts};
 use jobs::{solve_loop, App, Budget, Job, Permits};
 pub use reply::error_status;
 use reply::Reply;
@@ -155,7 +160,8 @@ pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 pub const WRITE_DEADLINE: Duration = Duration::from_secs(10);
 /// How long a request waits for a free solver before it gets 503.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(30);
-/// Most connections open at once; further ones wait in the listening socket's backlog until one closes.
+/// Most connections open at once (fewer under a low open-file limit); a connection past it closes the oldest idle
+/// one.
 pub const MAX_CONNECTIONS: usize = 4096;
 /// Most bytes of request headers (hyper's read buffer); more get 431.
 pub const MAX_HEADER_BYTES: usize = 16 << 10;
@@ -254,6 +260,7 @@ pub fn run(
         .enable_io()
         .enable_time()
         .build()?;
+    let cap = connection_cap();
     let listener = rt.block_on(listen(addr))?;
     let local = listener.local_addr()?;
 
@@ -309,7 +316,7 @@ pub fn run(
                 .spawn_scoped(s, move || solve_loop(solver, small, job_rx))
                 .map_err(cannot)?;
         }
-        let code = rt.block_on(serve(listener, app));
+        let code = rt.block_on(serve(listener, app, cap));
         rt.shutdown_timeout(Duration::from_secs(1));
         // The warm-up thread may be in the middle of a build (minutes); table files are written atomically, so
         // the process may end under it.

@@ -1,10 +1,14 @@
 //! `GET /api/render` of `slide serve`: the query checked, then the board or an animation of moves drawn on a
 //! solver thread ([`draw`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
 use slide::render::{self, Scheme, Style, Theme};
 use slide::{Board, Metric, SolveOptions, Solver};
 
-use super::jobs::{App, Work};
+use super::jobs::{App, CancelOnDrop, Work};
 use super::query::query_params;
 use super::reply::{error_status, Reply};
 use super::request::shorten;
@@ -188,8 +192,11 @@ impl App {
         if let Err(r) = self.metric_ready(&board, &goal, metric).await {
             return r;
         }
+        // The solve and the drawing stop when the client leaves (the request's future is dropped).
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
         let opts = SolveOptions {
             metric,
+            cancel: Some(Arc::clone(&cancel.0)),
             ..self.options(&board, &goal)
         };
         let picture = Picture {
@@ -204,7 +211,9 @@ impl App {
 
 /// A picture for `GET /api/render`, drawn on a solver thread: the board, or an animation of the given moves or of
 /// the solution found under `opts` (the server's budget; the `X-Slide-Optimal` header says whether it is proven
-/// shortest), as a file to save.
+/// shortest), as a file to save. A GIF's drawing counts against the same budget: its cells (frames × cells) as
+/// nodes after the solve's, checked before drawing, and the time from the job's start, asked before each frame;
+/// the options' cancel flag (set when the client leaves) stops it too.
 pub(super) fn draw(
     solver: &Solver,
     board: &Board,
@@ -212,7 +221,9 @@ pub(super) fn draw(
     opts: &SolveOptions,
     p: Picture,
 ) -> Reply {
+    let start = Instant::now();
     let shape = board.shape();
+    let mut nodes = 0;
     let (moves, optimal, name) = match p.play {
         Play::Still => (None, None, format!("slide-{shape}")),
         Play::Moves(m) => (Some(m), None, format!("slide-{shape}-moves")),
@@ -240,6 +251,7 @@ pub(super) fn draw(
                 Ok(m) => m,
                 Err(e) => return Reply::error(500, format!("internal error: {e}")),
             };
+            nodes = s.nodes;
             let kind = if s.optimal { "optimal" } else { "solution" };
             let name = match opts.metric {
                 Metric::Stm => format!("slide-{shape}-{kind}"),
@@ -249,10 +261,47 @@ pub(super) fn draw(
         }
     };
     let animation = render::Animation::default();
+    if let (Format::Gif, Some(m)) = (p.format, &moves) {
+        // A GIF's drawing counts against the request's budget like a solve: each cell of each frame a node (what
+        // the solve used comes first), and the time from the job's start.
+        let cells = animation
+            .gif_frames(m.len())
+            .saturating_mul(shape.cells() as u64);
+        let left = opts.max_nodes.unwrap_or(u64::MAX).saturating_sub(nodes);
+        if cells > left {
+            return Reply::error(
+                503,
+                format!(
+                    "picture over the server's budget: a GIF of {} frames of {} cells draws {cells} cells, more than the {left} nodes left of the budget (--max-nodes); ask for fewer moves, or draw it with `slide render`",
+                    animation.gif_frames(m.len()),
+                    shape.cells()
+                ),
+            );
+        }
+    }
+    let deadline = opts.timeout.and_then(|t| start.checked_add(t));
+    let cancel = opts.cancel.as_deref();
+    let stop = || {
+        cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || deadline.is_some_and(|d| Instant::now() >= d)
+    };
     let drawn = match (p.format, &moves) {
         (Format::Png, None) => render::png(board, goal, &p.style),
         (Format::Svg, None) => render::svg(board, goal, &p.style).map(String::into_bytes),
-        (Format::Gif, Some(m)) => render::gif(board, m, goal, &p.style, &animation),
+        (Format::Gif, Some(m)) => {
+            match render::gif_until(board, m, goal, &p.style, &animation, &stop) {
+                Err(slide::Error::Cancelled) => {
+                    let time = opts.timeout.map_or(0.0, |t| t.as_secs_f64());
+                    return Reply::error(
+                        503,
+                        format!(
+                            "the picture was not drawn within the server's budget ({time} s, --timeout); ask for fewer moves or a smaller size, or draw it with `slide render`"
+                        ),
+                    );
+                }
+                r => r,
+            }
+        }
         (Format::Svg, Some(m)) => {
             render::animated_svg(board, m, goal, &p.style, &animation).map(String::into_bytes)
         }

@@ -73,6 +73,12 @@ impl IntoResponse for Reply {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         );
+        // No other site may frame the page or an answer (clickjacking); older browsers read X-Frame-Options.
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("frame-ancestors 'none'"),
+        );
+        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
         if let Some(a) = self.allow {
             h.insert(header::ALLOW, HeaderValue::from_static(a));
         }

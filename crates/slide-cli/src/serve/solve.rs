@@ -75,6 +75,9 @@ impl App {
         if let Err(r) = self.metric_ready(&board, &goal, req.metric).await {
             return r;
         }
+        // A client that leaves (the request's future is dropped) stops its search within 2^14 nodes.
+        let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
+        opts.cancel = Some(Arc::clone(&cancel.0));
         self.run(board, goal, opts, Work::Solve { moves: req.moves }, None)
             .await
     }

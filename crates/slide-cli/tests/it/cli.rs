@@ -1017,3 +1017,26 @@ fn four_processes_share_one_build() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// The default memory budget is the process's: under an address-space limit (`prlimit --as`, `ulimit -v`) a 5 × 5
+/// solve refuses its pattern databases up front, naming what they need and what is left, instead of aborting on a
+/// failed allocation (exit 134).
+#[test]
+fn the_address_space_limit_bounds_the_default_memory_budget() {
+    let cache = tempfile::tempdir().unwrap();
+    let board = "[[17,12,1,11,13],[6,20,24,3,5],[10,19,23,15,16],[0,9,7,8,22],[2,4,14,21,18]]";
+    let out = std::process::Command::new("prlimit")
+        .arg("--as=400000000")
+        .arg(assert_cmd::cargo::cargo_bin("slide"))
+        .args(["solve", "--timeout", "10", board])
+        .env("SLIDE_CACHE_DIR", cache.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("needs 154 MB of memory to build, more than the")
+            && err.contains("MB allowed"),
+        "{err}"
+    );
+}

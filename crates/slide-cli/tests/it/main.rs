@@ -16,4 +16,5 @@ mod notation;
 mod partial;
 mod render;
 mod serve_api;
+mod serve_edges;
 mod support;

@@ -585,6 +585,19 @@ pub fn gif(
     style: &Style,
     animation: &Animation,
 ) -> Result<Vec<u8>> {
+    gif_until(start, moves, goal, style, animation, &|| false)
+}
+
+/// [`gif()`], asking `stop` before each frame: once it says `true` the drawing ends with [`Error::Cancelled`] (a
+/// time budget, or a cancel flag set when nobody waits for the picture any more).
+pub fn gif_until(
+    start: &Board,
+    moves: &Moves,
+    goal: &Board,
+    style: &Style,
+    animation: &Animation,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<u8>> {
     check_goal(start, goal)?;
     animation.check()?;
     let layout = Layout::new(start, style)?;
@@ -624,6 +637,9 @@ pub fn gif(
         }
     }
     let draw = |sc: &Scene| {
+        if stop() {
+            return Err(Error::Cancelled);
+        }
         rasterize(
             &document(&layout, style, goal, sc, |_, _| {}),
             layout.width,

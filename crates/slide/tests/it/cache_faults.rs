@@ -219,10 +219,50 @@ fn directory_where_the_file_should_be() {
         warnings.iter().any(|m| m.contains("in memory")),
         "expected a warning about keeping the table in memory: {warnings:?}"
     );
+    // Said as what it is, not as the system's "No such device (os error 19)".
+    assert!(
+        warnings
+            .iter()
+            .any(|m| m.contains("is a directory, not a table file")),
+        "{warnings:?}"
+    );
     assert!(path.is_dir(), "the directory was replaced");
     let (tables, other) = entries(dir.path());
     assert_eq!(tables, vec![path.clone()]);
     assert!(other.is_empty(), "temporary files left behind: {other:?}");
+}
+
+/// A FIFO where the file should be: refused at once (it used to hang every run on the open until a writer came),
+/// said as what it is, and replaced by the table built.
+#[test]
+fn fifo_where_the_file_should_be() {
+    let (name, good) = table_file(shape(2, 3));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(&name);
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the path it is given.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let at = dir.path().to_path_buf();
+    std::thread::spawn(move || {
+        let (s, w) = solver_at(&at);
+        check_2x3(&s);
+        let _ = done_tx.send(w.taken());
+    });
+    let warnings = done_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the solver hangs on the FIFO");
+    assert!(
+        warnings
+            .iter()
+            .any(|m| m.contains("FIFO") && m.contains("rebuild")),
+        "{warnings:?}"
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        good,
+        "not replaced by the table"
+    );
 }
 
 /// Whether this process can create files in a directory without write permission (true for root).

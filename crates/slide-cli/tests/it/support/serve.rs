@@ -32,8 +32,23 @@ impl Serve {
 
     /// `slide GLOBAL... serve --port 0 EXTRA...`.
     pub fn with_global_args(global: &[&str], extra: &[&str]) -> Serve {
+        Serve::under(&[], global, extra)
+    }
+
+    /// `WRAPPER... slide GLOBAL... serve --port 0 EXTRA...`, for a wrapper that runs the server in its own process
+    /// (`exec`s it), such as `prlimit --nofile=80`.
+    pub fn under(wrapper: &[&str], global: &[&str], extra: &[&str]) -> Serve {
         let cache = tempfile::tempdir().unwrap();
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("slide"))
+        let slide = assert_cmd::cargo::cargo_bin("slide");
+        let mut command = match wrapper.split_first() {
+            Some((program, args)) => {
+                let mut c = Command::new(program);
+                c.args(args).arg(&slide);
+                c
+            }
+            None => Command::new(&slide),
+        };
+        let mut child = command
             .args(global)
             .args(["serve", "--port", "0"])
             .args(extra)
