@@ -113,9 +113,26 @@ fn serves_the_page() {
         assert_eq!(r.status, 200);
         assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
         assert!(r.body.starts_with("<!doctype html>"));
-        assert!(r.body.contains("api/solve") && r.body.contains("api/scramble"));
+        assert!(r.body.contains("style.css") && r.body.contains("app.js"));
         assert!(r.body.trim_end().ends_with("</html>"));
     }
+    // The files the page loads, each with its type.
+    let r = s.get("/style.css");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("text/css; charset=utf-8"));
+    let scripts: String = ["/core.js", "/board.js", "/app.js"]
+        .iter()
+        .map(|path| {
+            let r = s.get(path);
+            assert_eq!(r.status, 200, "{path}");
+            assert_eq!(
+                r.header("content-type"),
+                Some("text/javascript; charset=utf-8")
+            );
+            r.body
+        })
+        .collect();
+    assert!(scripts.contains("api/solve") && scripts.contains("api/scramble"));
     // HEAD: the headers only.
     let r = s.request("HEAD", "/", None);
     assert_eq!(r.status, 200);
