@@ -17,6 +17,14 @@ pub(super) struct Picture {
     style: Style,
     /// What to animate: nothing (a still picture), these moves, or the solution found under the job's options.
     play: Play,
+    /// How an animation is timed.
+    timing: Timing,
+}
+
+/// How an animation is timed: a steady speed, or the moves' own times (a recorded solve, GIF only).
+pub(super) enum Timing {
+    Steady(render::Animation),
+    Recorded(Vec<u64>),
 }
 
 /// The file format of a picture.
@@ -42,7 +50,8 @@ impl App {
         let q = match query_params(
             query,
             &[
-                "board", "format", "moves", "solve", "size", "scheme", "theme", "metric",
+                "board", "format", "moves", "solve", "size", "scheme", "theme", "metric", "tps",
+                "times_ms",
             ],
             EXAMPLE,
         ) {
@@ -172,6 +181,10 @@ impl App {
         if let Err(e) = render::dimensions(&board, &style) {
             return Reply::error(error_status(&e), e.to_string());
         }
+        let timing = match timing(&q, &play, format) {
+            Ok(t) => t,
+            Err(r) => return r,
+        };
         let metric = match q.get("metric") {
             None => Metric::Stm,
             Some(_) if !solve => {
@@ -196,6 +209,7 @@ impl App {
             format,
             style,
             play,
+            timing,
         };
         self.run(board, goal, opts, Work::Render(picture), None)
             .await
@@ -248,17 +262,22 @@ pub(super) fn draw(
             (Some(moves), Some(s.optimal), name)
         }
     };
-    let animation = render::Animation::default();
-    let drawn = match (p.format, &moves) {
-        (Format::Png, None) => render::png(board, goal, &p.style),
-        (Format::Svg, None) => render::svg(board, goal, &p.style).map(String::into_bytes),
-        (Format::Gif, Some(m)) => render::gif(board, m, goal, &p.style, &animation),
-        (Format::Svg, Some(m)) => {
-            render::animated_svg(board, m, goal, &p.style, &animation).map(String::into_bytes)
+    let drawn = match (p.format, &moves, &p.timing) {
+        (Format::Png, None, _) => render::png(board, goal, &p.style),
+        (Format::Svg, None, _) => render::svg(board, goal, &p.style).map(String::into_bytes),
+        (Format::Gif, Some(m), Timing::Steady(a)) => render::gif(board, m, goal, &p.style, a),
+        (Format::Gif, Some(m), Timing::Recorded(t)) => {
+            render::gif_timed(board, m, goal, &p.style, t)
+        }
+        (Format::Svg, Some(m), Timing::Steady(a)) => {
+            render::animated_svg(board, m, goal, &p.style, a).map(String::into_bytes)
         }
         // Refused before the job was queued.
-        (Format::Png, Some(_)) | (Format::Gif, None) => {
+        (Format::Png, Some(_), _) | (Format::Gif, None, _) => {
             return Reply::error(400, "a PNG is a still picture and a GIF an animation")
+        }
+        (Format::Svg, Some(_), Timing::Recorded(_)) => {
+            return Reply::error(400, "times_ms: only for a GIF")
         }
     };
     let bytes = match drawn {
@@ -274,4 +293,96 @@ pub(super) fn draw(
     r.disposition = Some(format!("attachment; filename=\"{name}.{ext}\""));
     r.optimal = optimal;
     r
+}
+
+/// The `tps` and `times_ms` parameters of `GET /api/render`, checked against what is animated: a steady speed
+/// (`tps`, default [`render::DEFAULT_TPS`]) for any animation, or one time per single-tile move of `moves` (whole
+/// milliseconds from the start, comma-separated, non-decreasing) for a GIF.
+fn timing(
+    q: &std::collections::HashMap<String, String>,
+    play: &Play,
+    format: Format,
+) -> Result<Timing, Reply> {
+    let mut animation = render::Animation::default();
+    match (q.get("tps"), q.get("times_ms")) {
+        (Some(_), Some(_)) => Err(Reply::error(
+            400,
+            "give tps=... or times_ms=..., not both: an animation has one speed or its moves' own times",
+        )),
+        (Some(_), None) | (None, Some(_)) if matches!(play, Play::Still) => Err(Reply::error(
+            400,
+            "tps and times_ms time an animation: add moves=... (or solve=1 for tps)",
+        )),
+        (Some(v), None) => {
+            animation.tps = v.trim().parse::<f64>().unwrap_or(f64::NAN);
+            if !(render::MIN_TPS..=render::MAX_TPS).contains(&animation.tps) {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "tps: {:?} is not a number of tiles per second from {} to {}",
+                        shorten(v, 20),
+                        render::MIN_TPS,
+                        render::MAX_TPS
+                    ),
+                ));
+            }
+            Ok(Timing::Steady(animation))
+        }
+        (None, Some(v)) => {
+            let Play::Moves(moves) = play else {
+                return Err(Reply::error(
+                    400,
+                    "times_ms: only with moves=... (the times of those moves)",
+                ));
+            };
+            if format != Format::Gif {
+                return Err(Reply::error(400, "times_ms: only for a GIF (format=gif)"));
+            }
+            let mut times = Vec::new();
+            for (i, part) in v.split(',').enumerate() {
+                match part.trim().parse::<u64>() {
+                    Ok(t) if t <= render::MAX_MOVE_TIME_MS => times.push(t),
+                    _ => {
+                        return Err(Reply::error(
+                            400,
+                            format!(
+                                "times_ms: time {} ({:?}) is not a whole number of milliseconds from 0 to {}",
+                                i + 1,
+                                shorten(part, 20),
+                                render::MAX_MOVE_TIME_MS
+                            ),
+                        ))
+                    }
+                }
+                if times.len() > moves.len() {
+                    break;
+                }
+            }
+            if times.len() != moves.len() {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "times_ms: {}{} times for {} single-tile moves: give one per move",
+                        if times.len() > moves.len() { "more than " } else { "" },
+                        times.len().min(moves.len() + 1),
+                        moves.len()
+                    ),
+                ));
+            }
+            if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "times_ms: time {} ({} ms) is before time {} ({} ms): times must not decrease",
+                        i + 2,
+                        times[i + 1],
+                        i + 1,
+                        times[i]
+                    ),
+                ));
+            }
+            Ok(Timing::Recorded(times))
+        }
+        (None, None) => Ok(Timing::Steady(animation)),
+    }
 }
