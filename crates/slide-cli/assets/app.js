@@ -22,28 +22,59 @@ async function analyseSolve() {
     return;
   }
   const token = ++reportToken;
-  const report = { start: S.start.slice(), rows: S.rows, cols: S.cols, tiles, data: null, error: null, at: null };
+  const report = {
+    start: S.start.slice(), rows: S.rows, cols: S.cols, tiles, letters: S.history.map((h) => LETTER[h.dir]),
+    // A solve the solver stepped through, or with a hint or an undo, is not the player's alone.
+    aids: [...S.aids], solverMoves: S.history.filter((h) => h.solver).length,
+    data: null, error: null, status: 0, at: null, better: new Map(),
+  };
   S.report = report;
   el.analysis.hidden = false;
   el.analysis.dataset.state = 'pending';
+  el.analysis.dataset.assisted = String(report.aids.length > 0);
   el.analysisSummary.textContent = 'Analysing your ' + plural(tiles.length, 'move') + '…';
   el.timeline.textContent = '';
+  el.mistakeList.textContent = '';
+  el.analysisMtm.hidden = true;
   try {
     report.data = await api('api/analyse', { body: { board: toRows(report.start, report.rows, report.cols), moves: tiles } });
   } catch (e) {
     report.error = e.message;
+    report.status = e.status || 0;
   }
   if (token !== reportToken) return;
   renderReport();
+  if (report.data) {
+    analyseMtm(report);
+    betterMoves(report);
+  }
+}
+
+// What is known of a solve the server could not analyse (a 5 × 5 analysis its budget stopped): the length, the
+// MTM count, and from the answer for the start board the proven lower bound, so "at most N over".
+function knownOfSolve(r) {
+  const len = r.tiles.length, mtm = mtmOf(r.letters);
+  let text = 'You took ' + plural(len, 'move') + ' (' + mtm + ' in MTM).';
+  const a = cache.get(mkey('stm', keyOf(r.rows, r.cols, r.start)));
+  if (a && a.kind === 'ok' && a.optimal && a.moves !== null) {
+    const over = len - a.moves;
+    text += ' The shortest takes ' + plural(a.moves, 'move') + (over > 0 ? ': ' + plural(over, 'move') + ' over.' : ': an optimal solve.');
+  } else if (a && a.kind === 'ok' && a.lowerBound !== null) {
+    text += ' The optimum is at least ' + plural(a.lowerBound, 'move') + ', so this is at most ' + plural(Math.max(0, len - a.lowerBound), 'move') + ' over'
+      + (a.moves !== null && a.moves < len ? ' (and at least ' + plural(len - a.moves, 'move') + ' over: the server found ' + plural(a.moves, 'move') + ')' : '') + '.';
+  }
+  return text;
 }
 
 function renderReport() {
   const r = S.report;
   if (!r) return;
   el.timeline.textContent = '';
+  el.mistakeList.textContent = '';
   if (r.error) {
-    el.analysis.dataset.state = 'error';
-    el.analysisSummary.textContent = 'Your solve could not be analysed: ' + r.error;
+    el.analysis.dataset.state = r.status === 503 ? 'partial' : 'error';
+    el.analysisSummary.textContent = (r.status === 503 ? 'No move-by-move analysis within the server\'s budget (' + r.error + '). ' + knownOfSolve(r)
+      : 'Your solve could not be analysed: ' + r.error);
     return;
   }
   const d = r.data;
@@ -53,10 +84,18 @@ function renderReport() {
   el.analysis.dataset.over = String(d.over);
   el.analysisSummary.textContent = '';
   const strong = document.createElement('strong');
-  strong.textContent = d.over === 0 ? 'Optimal solve!' : plural(d.over, 'move') + ' over the optimum';
+  const assisted = r.aids.length > 0;
+  if (assisted) {
+    strong.textContent = 'Assisted solve';
+  } else {
+    strong.textContent = d.over === 0 ? 'Optimal solve!' : plural(d.over, 'move') + ' over the optimum';
+  }
   const rest = document.createElement('span');
-  rest.textContent = ' — you took ' + plural(d.length, 'move') + ' (' + d.mtm_length + ' in MTM); the shortest takes '
-    + plural(d.optimal, 'move') + '. ' + (mistakes.size ? plural(mistakes.size, 'mistake') + ' marked below.' : 'No mistakes.');
+  const help = assisted ? ' — not credited as yours: ' + (r.solverMoves ? plural(r.solverMoves, 'move') + ' of ' + d.length + ' made by the solver' : '')
+    + (r.solverMoves && r.aids.some((a) => a !== 'solver') ? ', ' : '') + r.aids.filter((a) => a !== 'solver').map((a) => a + ' used').join(', ') + '. ' : ' — ';
+  rest.textContent = help + (assisted ? 'The moves took ' : 'you took ') + plural(d.length, 'move') + ' (' + d.mtm_length + ' in MTM); the shortest takes '
+    + plural(d.optimal, 'move') + (assisted && d.over ? ' (' + d.over + ' over)' : '') + '. '
+    + (mistakes.size ? plural(mistakes.size, 'mistake') + ' marked below.' : assisted ? '' : 'No mistakes.');
   el.analysisSummary.append(strong, rest);
   const frag = document.createDocumentFragment();
   r.tiles.forEach((t, i) => {
@@ -69,7 +108,7 @@ function renderReport() {
       item.type = 'button';
       item.className = 'mistake';
       item.dataset.move = String(n);
-      item.title = what + ' — a mistake: click to go back to the position before it';
+      item.title = what + ' — a mistake (' + mistakeCost(d, n) + '): click to go back to the position before it';
       item.setAttribute('aria-label', 'Mistake at move ' + n + ' (tile ' + t + '): go back to before it');
       if (r.at === n) item.setAttribute('aria-current', 'step');
     } else {
@@ -82,6 +121,44 @@ function renderReport() {
     frag.appendChild(li);
   });
   el.timeline.appendChild(frag);
+  for (const n of [...mistakes].slice(0, 12)) {
+    const li = document.createElement('li');
+    const b = r.better.get(n);
+    li.dataset.move = String(n);
+    li.textContent = 'Move ' + n + ' (tile ' + r.tiles[n - 1] + ' ' + r.letters[n - 1] + '): ' + mistakeCost(d, n)
+      + (b ? '; better: tile ' + b.tile + ' ' + b.letter : '');
+    el.mistakeList.appendChild(li);
+  }
+}
+
+// What a mistake cost: a move after which the board is no closer costs the distance it added plus the move itself.
+function mistakeCost(d, n) {
+  const dist = Array.isArray(d.distances) ? d.distances : null;
+  if (!dist) return 'a mistake';
+  const before = n === 1 ? d.optimal : dist[n - 2], after = dist[n - 1];
+  const cost = after - before + 1;
+  return 'cost ' + plural(cost, 'move');
+}
+
+// The better move before each mistake (the first move of a shortest solution from there), up to 12 mistakes.
+async function betterMoves(r) {
+  const d = r.data, mistakes = Array.isArray(d.mistakes) ? d.mistakes.slice(0, 12) : [];
+  for (const n of mistakes) {
+    const tiles = r.start.slice();
+    for (const t of r.tiles.slice(0, n - 1)) { const g = tiles.indexOf(0), i = tiles.indexOf(t); tiles[g] = t; tiles[i] = 0; }
+    let res;
+    try { res = readResult(await api('api/solve', { body: { board: toRows(tiles, r.rows, r.cols), moves: true } })); } catch (_) { return; }
+    if (S.report !== r) return;
+    if (res.kind !== 'ok' || !res.optimal || !res.solution || !res.solution.length) continue;
+    const t = res.solution[0], g = tiles.indexOf(0), i = tiles.indexOf(t);
+    r.better.set(n, { tile: t, letter: LETTER[arrowForCells(i, g, r.cols)] });
+    renderReport();
+  }
+}
+function arrowForCells(from, to, cols) {
+  if (to === from - 1 && Math.floor(to / cols) === Math.floor(from / cols)) return '←';
+  if (to === from + 1 && Math.floor(to / cols) === Math.floor(from / cols)) return '→';
+  return to < from ? '↑' : '↓';
 }
 
 // Sets the board to the position before move `n` of the analysed solve (the moves before it stay in the list).
@@ -94,6 +171,8 @@ function goBackTo(n) {
   S.tiles = r.start.slice();
   S.start = r.start.slice();
   S.history = [];
+  S.aids = new Set();
+  practiceOff();
   for (const t of r.tiles.slice(0, n - 1)) {
     const dir = slide(t);
     if (!dir) break;
@@ -152,6 +231,7 @@ async function applyTyped() {
     const dir = slide(t);
     if (!dir) { setMovesError('Tile ' + t + ' is not next to the gap.'); break; }
     S.history.push({ tile: t, dir, solver: false });
+    practiceMove(dir, 'typed');
   }
   afterMove();
 }
@@ -254,9 +334,15 @@ async function scramble() {
   clearNotice();
   setBusy(el.scramble, true);
   try {
-    const d = await api('api/scramble?shape=' + encodeURIComponent(el.shape.value));
+    // A scramble is timed from its first move: one that happens to be the goal (1 in 12 on 2 × 2) is drawn again.
+    let b = null;
+    for (let tries = 0; tries < 8; tries++) {
+      b = readBoard((await api('api/scramble?shape=' + encodeURIComponent(el.shape.value))).board);
+      if (b.tiles.some((v, i) => v !== (i === b.tiles.length - 1 ? 0 : i + 1))) break;
+    }
     if (token !== boardToken) return;
-    setBoard(readBoard(d.board), { fillInput: true });
+    setBoard(b, { fillInput: true });
+    practiceArm();
   } catch (e) {
     if (token !== boardToken) return;
     notice('Could not scramble: ' + e.message, 'error');
@@ -288,6 +374,7 @@ async function load() {
     const d = await api('api/solve', { body: { board: text, moves: true } });
     if (token !== boardToken) return;
     setBoard(readBoard(d.board), { result: readResult(d) });
+    practiceOff();
   } catch (e) {
     if (token !== boardToken) return;
     setInputError(e.message);
@@ -322,6 +409,7 @@ function notice(msg, kind) {
 function clearNotice() {
   el.notice.hidden = true;
   el.notice.textContent = '';
+  delete el.notice.dataset.hint;
 }
 
 function renderInfo() {
@@ -444,6 +532,11 @@ function renderControls() {
   el.animateMoves.disabled = none;
   el.downloadPng.disabled = none;
   el.downloadGif.disabled = none || solved || stuck;
+  // Spoiler-free: while a timed solve is under way, no optimum, distances or hints.
+  const hide = spoilersHidden();
+  el.remaining.hidden = hide;
+  el.hint.hidden = hide;
+  if (hide) { el.metricRow.hidden = true; el.keepSearching.hidden = true; }
 }
 
 function renderMoves() {
@@ -482,33 +575,23 @@ function applySpeed() {
 }
 
 // ---------------------------------------------------------------- events
-el.board.addEventListener('click', (ev) => {
-  const t = ev.target.closest('.tile');
-  if (!t || !el.board.contains(t)) return;
-  const v = Number(t.dataset.tile);
-  if (v !== 0) userMove(v);
-});
+el.board.addEventListener('click', onBoardClick);
+el.board.addEventListener('pointerover', onBoardHover);
+document.addEventListener('keydown', onKey);
 
-document.addEventListener('keydown', (ev) => {
-  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-  const tag = ev.target && ev.target.tagName;
-  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (ev.target && ev.target.isContentEditable)) return;
-  if (!S.tiles.length) return;
-  const g = S.tiles.indexOf(0), r = Math.floor(g / S.cols), c = g % S.cols;
-  let from = -1;
-  switch (ev.key) {
-    case 'ArrowLeft': if (c + 1 < S.cols) from = g + 1; break;   // tile right of the gap moves left
-    case 'ArrowRight': if (c > 0) from = g - 1; break;
-    case 'ArrowUp': if (r + 1 < S.rows) from = g + S.cols; break;
-    case 'ArrowDown': if (r > 0) from = g - S.cols; break;
-    default: return;
-  }
-  ev.preventDefault();
-  if (from >= 0) userMove(S.tiles[from]);
-});
-
-el.shape.addEventListener('change', scramble);
-el.scramble.addEventListener('click', scramble);
+el.shape.addEventListener('change', startCategory);
+el.scramble.addEventListener('click', startCategory);
+el.category.addEventListener('change', () => { el.seriesBox.dataset.category = el.category.value; startCategory(); });
+el.dnf.addEventListener('click', practiceDnf);
+for (const box of [el.keys, el.gapKeys, el.hoverMode, el.fringe, el.spoilerFree, el.inspection]) box.addEventListener('change', saveSettings);
+el.customKeys.addEventListener('click', (ev) => { const b = ev.target.closest('button[data-dir]'); if (b) startRebind(b.dataset.dir); });
+el.viewSession.addEventListener('click', () => setRecordsView('session'));
+el.viewAll.addEventListener('click', () => setRecordsView('all'));
+el.replayPlay.addEventListener('click', () => replayPlay(null));
+el.replayTpsPlay.addEventListener('click', () => replayPlay(Math.max(0.5, Math.min(50, Number(el.replayTps.value) || 8))));
+el.replayStep.addEventListener('click', replayStepButton);
+el.replayCopy.addEventListener('click', copyNotation);
+el.replayGif.addEventListener('click', downloadSolveGif);
 el.undo.addEventListener('click', undo);
 el.reset.addEventListener('click', reset);
 el.hint.addEventListener('click', onHint);
@@ -537,7 +620,11 @@ el.input.addEventListener('input', () => { if (!el.error.hidden) setInputError(n
 
 // ---------------------------------------------------------------- start
 applySpeed();
+loadSettings();
+el.seriesBox.dataset.category = el.category.value;
 renderInfo();
+renderTimer();
+refreshRecords();
 const params = new URLSearchParams(location.search);
 const wantShape = params.get('shape');
 if (wantShape && /^\d+x\d+$/.test(wantShape)) {

@@ -20,6 +20,7 @@ function setBoard(b, { result, fillInput } = {}) {
   S.tiles = b.tiles.slice();
   S.start = b.tiles.slice();
   S.history = [];
+  S.aids = new Set();
   if (rebuild) { clearTimeout(build.timer); build.token++; renderBuild(null); }
   setShapeOption(b.rows, b.cols);
   if (result) cachePut(curMKey('stm'), result);
@@ -68,6 +69,7 @@ function renderBoard(rebuild) {
     board.classList.add('no-anim');
     buildTiles();
     sizeTiles();
+    renderFringe();
   }
   const gap = S.tiles.indexOf(0);
   S.tiles.forEach((v, i) => {
@@ -131,9 +133,11 @@ function slide(tile) {
   if (old) {
     if (old.kind === 'unsolvable') cachePut(curMKey('stm'), old);
     else if (old.solution && old.solution[0] === tile) {
-      // One move along: the rest is one shorter, and the optimum at most one less than before.
+      // One move along: the rest is one shorter, and the optimum at most one less than before, and at least
+      // the Manhattan distance of the new board (a proven lower bound in single-tile moves, which near the goal
+      // is close to the rest, so the factor said shrinks towards 1 instead of growing as the old bound runs out).
       const moves = old.solution.length - 1;
-      const lowerBound = old.lowerBound === null ? null : Math.max(0, old.lowerBound - 1);
+      const lowerBound = old.lowerBound === null ? null : Math.max(old.lowerBound - 1, manhattan(S.tiles, S.rows, S.cols));
       const proven = old.optimal || (lowerBound !== null && moves <= lowerBound);
       cachePut(curMKey('stm'), {
         kind: 'ok', metric: 'stm', moves, solution: old.solution.slice(1), optimal: proven,
@@ -146,11 +150,23 @@ function slide(tile) {
   return arrowFor(i, g);
 }
 
+// The sum over tiles of their row and column distances to their goal cells: a lower bound in single-tile moves.
+function manhattan(tiles, rows, cols) {
+  let d = 0;
+  tiles.forEach((v, i) => {
+    if (v === 0) return;
+    const g = v - 1;
+    d += Math.abs(Math.floor(g / cols) - Math.floor(i / cols)) + Math.abs((g % cols) - (i % cols));
+  });
+  return d;
+}
+
 function afterMove() {
   clearHint();
   renderBoard(false);
   renderMoves();
   refreshAnalysis();
+  practiceCheck();
   const last = S.history[S.history.length - 1];
   if (isSolved() && last && !last.solver && !S.plan) analyseSolve();
 }
@@ -161,6 +177,7 @@ function userMove(tile) {
   if (!dir) { nudge(tile); return; }
   clearNotice();
   S.history.push({ tile, dir, solver: false });
+  practiceMove(dir, 'player');
   const p = S.plan;
   if (p) {
     if (p.tiles[p.idx] === tile) {
@@ -187,8 +204,11 @@ function undo() {
   if (!last) return;
   cancelPlan();
   clearNotice();
-  if (!slide(last.tile)) return;
+  const dir = slide(last.tile);
+  if (!dir) return;
   S.history.pop();
+  S.aids.add('undo');
+  practiceMove(dir, 'undo');
   afterMove();
 }
 
@@ -198,6 +218,7 @@ function reset() {
   clearNotice();
   S.tiles = S.start.slice();
   S.history = [];
+  practiceReset();
   afterMove();
 }
 
@@ -208,16 +229,38 @@ function clearHint() {
   if (t) { t.classList.remove('hint'); delete t.dataset.hint; }
   S.hintTile = null;
 }
-function showHint(tile, r) {
+// Shows the next move of `rest` (the tiles of a solution from the board on screen). In MTM a move is a push: the
+// tiles of the solution's first run of one direction, named as `slide hint --metric mtm` names it, by its farthest
+// tile and written `D2` (a push of two tiles down); clicking that tile pushes them all.
+function showHint(rest, r) {
   clearHint();
+  const g = S.tiles.indexOf(0);
+  const first = rest[0], dir = arrowFor(S.tiles.indexOf(first), g);
+  let push = [first];
+  if (r && r.metric === 'mtm') {
+    const tiles = S.tiles.slice();
+    push = [];
+    for (const t of rest) {
+      const gi = tiles.indexOf(0), ti = tiles.indexOf(t);
+      if (arrowFor(ti, gi) !== dir || !adjacent(ti, gi)) break;
+      tiles[gi] = t; tiles[ti] = 0;
+      push.push(t);
+    }
+  }
+  const tile = push[push.length - 1];
   const t = tileEls.get(tile);
   if (!t) return;
   S.hintTile = tile;
   t.classList.add('hint');
   t.dataset.hint = 'true';
-  const i = S.tiles.indexOf(tile), g = S.tiles.indexOf(0);
+  S.aids.add('hint');
+  assist('hint');
   const from = r && !r.optimal ? ' (from a solution of ' + quality(r) + ')' : '';
-  notice('Hint: slide tile ' + tile + ' ' + arrowFor(i, g) + from + '.', 'info');
+  const letter = LETTER[dir] + (push.length > 1 ? String(push.length) : '');
+  const what = push.length > 1 ? 'push tiles ' + push.slice(0, -1).join(', ') + ' and ' + tile + ' ' + dir + ', one move in MTM'
+    : 'slide tile ' + tile + ' ' + dir;
+  notice('Hint: ' + letter + ' — ' + what + from + '.', 'info');
+  el.notice.dataset.hint = letter;
 }
 
 let busyToken = 0;
@@ -251,9 +294,12 @@ async function solutionForCurrent(btn) {
 async function onHint() {
   clearNotice();
   if (isSolved()) { notice('Already solved — nothing to hint.', 'info'); return; }
-  if (S.plan && !S.plan.typed && S.plan.idx < S.plan.tiles.length) { showHint(S.plan.tiles[S.plan.idx], cache.get(curMKey())); return; }
+  if (S.plan && !S.plan.typed && S.plan.idx < S.plan.tiles.length) {
+    showHint(S.plan.tiles.slice(S.plan.idx), cache.get(curMKey()) || { metric: S.plan.metric, optimal: S.plan.optimal });
+    return;
+  }
   const r = await solutionForCurrent(el.hint);
-  if (r && r.solution.length) showHint(r.solution[0], r);
+  if (r && r.solution.length) showHint(r.solution, r);
 }
 
 async function ensurePlan(btn) {
@@ -352,6 +398,8 @@ function stepPlan() {
     return;
   }
   S.history.push({ tile, dir, solver: !p.typed });
+  if (!p.typed) S.aids.add('solver');
+  practiceMove(dir, p.typed ? 'typed' : 'solver');
   p.idx++;
   if (p.idx >= p.tiles.length) finishPlan();
   afterMove();

@@ -21,6 +21,18 @@ const el = {
   statsShape: $('stats-shape'), statsMetric: $('stats-metric'), statsShow: $('stats-show'),
   statsError: $('stats-error'), statsSummary: $('stats-summary'), statsChartBox: $('stats-chart-box'),
   statsChart: $('stats-chart'),
+  timer: $('timer'), liveStm: $('live-stm'), liveMtm: $('live-mtm'), liveTps: $('live-tps'), assisted: $('assisted'),
+  dnf: $('dnf'), pb: $('pb'), seriesPart: $('series-part'),
+  category: $('category'), seriesBox: $('series-box'), relayShapes: $('relay-shapes'), marathonCount: $('marathon-count'),
+  inspection: $('inspection'), keys: $('keys'), gapKeys: $('gap-keys'), customKeys: $('custom-keys'),
+  hoverMode: $('hover-mode'), fringe: $('fringe'), spoilerFree: $('spoiler-free'),
+  averages: $('averages'), recordsTitle: $('records-title'), viewSession: $('view-session'), viewAll: $('view-all'),
+  solveList: $('solve-list'), solveListEmpty: $('solve-list-empty'), historyError: $('history-error'),
+  historyChartBox: $('history-chart-box'), historyChart: $('history-chart'),
+  replay: $('replay'), replaySummary: $('replay-summary'), replayNotation: $('replay-notation'),
+  replayPlay: $('replay-play'), replayTps: $('replay-tps'), replayTpsPlay: $('replay-tps-play'), replayStep: $('replay-step'),
+  replayCopy: $('replay-copy'), replayGif: $('replay-gif'), replayProgress: $('replay-progress'),
+  analysisMtm: $('analysis-mtm'), mistakeList: $('mistake-list'),
 };
 
 const SPEEDS = [
@@ -44,6 +56,7 @@ const S = {
   analysisError: null,
   metric: 'stm',    // how Hint and Solve count moves: 'stm' or 'mtm' (boards with both: bothMetrics())
   other: null,      // {result|null, error|null} in the other metric, when bothMetrics()
+  aids: new Set(),  // what helped since the board was set: 'solver', 'hint', 'undo' (the solve is not credited)
   report: null,     // the analysis of the player's last solve: {start, rows, cols, tiles, data|null, error|null, at}
 };
 let tileEls = new Map();

@@ -28,6 +28,26 @@ pub(super) const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../assets/board.js"),
     ),
     (
+        "/practice.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/practice.js"),
+    ),
+    (
+        "/records.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/records.js"),
+    ),
+    (
+        "/controls.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/controls.js"),
+    ),
+    (
+        "/replay.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/replay.js"),
+    ),
+    (
         "/app.js",
         "text/javascript; charset=utf-8",
         include_str!("../../assets/app.js"),

@@ -120,18 +120,26 @@ fn serves_the_page() {
     let r = s.get("/style.css");
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("text/css; charset=utf-8"));
-    let scripts: String = ["/core.js", "/board.js", "/app.js"]
-        .iter()
-        .map(|path| {
-            let r = s.get(path);
-            assert_eq!(r.status, 200, "{path}");
-            assert_eq!(
-                r.header("content-type"),
-                Some("text/javascript; charset=utf-8")
-            );
-            r.body
-        })
-        .collect();
+    let scripts: String = [
+        "/core.js",
+        "/board.js",
+        "/practice.js",
+        "/records.js",
+        "/controls.js",
+        "/replay.js",
+        "/app.js",
+    ]
+    .iter()
+    .map(|path| {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(
+            r.header("content-type"),
+            Some("text/javascript; charset=utf-8")
+        );
+        r.body
+    })
+    .collect();
     assert!(scripts.contains("api/solve") && scripts.contains("api/scramble"));
     // HEAD: the headers only.
     let r = s.request("HEAD", "/", None);
