@@ -358,13 +358,21 @@ fn timing(
                     break;
                 }
             }
-            if times.len() != moves.len() {
+            if times.len() > moves.len() {
                 return Err(Reply::error(
                     400,
                     format!(
-                        "times_ms: {}{} times for {} single-tile moves: give one per move",
-                        if times.len() > moves.len() { "more than " } else { "" },
-                        times.len().min(moves.len() + 1),
+                        "times_ms: more times than the {} single-tile moves: give one per move",
+                        moves.len()
+                    ),
+                ));
+            }
+            if times.len() < moves.len() {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "times_ms: {} times for {} single-tile moves: give one per move",
+                        times.len(),
                         moves.len()
                     ),
                 ));
