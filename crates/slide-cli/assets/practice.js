@@ -249,12 +249,12 @@ async function recordSolve(s) {
     rec = await api('api/solves', { body: solveBody(s) });
   } catch (e) {
     s.record = null;
-    historyUnavailable(e);
+    historyUnavailable(e, 'write');
     renderTimer();
     return;
   }
   s.record = rec;
-  historyAvailable();
+  historyAvailable('write');
   // Personal bests it set: ["single", "ao5"], or per series {"time": […], "moves": […], "tps": […]}.
   let pb = [];
   if (Array.isArray(rec.pb)) pb = rec.pb;

@@ -116,7 +116,7 @@ async function refreshRecords() {
   try {
     const [av, list] = await Promise.all([api('api/averages?' + q), api('api/solves?' + q + '&limit=12')]);
     if (token !== R.token) return;
-    historyAvailable();
+    historyAvailable('read');
     renderAverages(av, 'all');
     const records = Array.isArray(list) ? list : Array.isArray(list.solves) ? list.solves : [];
     renderSolveList(records);
@@ -124,7 +124,7 @@ async function refreshRecords() {
     el.historyChartBox.hidden = false;
   } catch (e) {
     if (token !== R.token) return;
-    historyUnavailable(e);
+    historyUnavailable(e, 'read');
     renderAverages(null, 'none');
     renderSolveList([]);
     el.historyChartBox.hidden = true;
@@ -150,15 +150,22 @@ function renderSolveList(records) {
   el.solveListEmpty.hidden = records.length > 0;
 }
 
-function historyUnavailable(e) {
-  R.unavailable = e && e.message ? e.message : String(e);
-  el.historyError.textContent = 'History unavailable (' + R.unavailable + '). Solves are still timed; this session keeps them until the page closes.';
-  el.historyError.hidden = false;
+// The history's state as last seen, for writes (recording a solve) and reads (the records) apart: a read that
+// works does not mean a write will.
+function historyUnavailable(e, kind) {
+  R.unavailable = R.unavailable || {};
+  R.unavailable[kind] = e && e.message ? e.message : String(e);
+  renderHistoryError();
 }
-function historyAvailable() {
-  R.unavailable = null;
-  el.historyError.hidden = true;
-  el.historyError.textContent = '';
+function historyAvailable(kind) {
+  if (R.unavailable) delete R.unavailable[kind];
+  renderHistoryError();
+}
+function renderHistoryError() {
+  const why = R.unavailable && (R.unavailable.write || R.unavailable.read);
+  el.historyError.hidden = !why;
+  el.historyError.textContent = why
+    ? 'History unavailable (' + why + '). Solves are still timed; this session keeps them until the page closes.' : '';
 }
 
 function setRecordsView(v) {
