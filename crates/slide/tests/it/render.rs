@@ -635,9 +635,16 @@ fn timed_gif_shows_each_position_from_its_move_time() {
     // second after the start is held HOLD_START; a frame lasts at least 2/100 s, so the 0 ms gap takes 2.
     let delays: Vec<u16> = frames.iter().map(|f| f.1).collect();
     assert_eq!(delays, [50, 18, 2, 75, 25, 100]);
-    // The last frame is the end of the moves.
-    let end = render::png(&moves.apply(&start).unwrap(), &goal, &style).unwrap();
-    assert_eq!(frames.last().unwrap().0.rgba, decode_png(&end).rgba);
+    // The frames are the positions a steady GIF without in-between frames shows (the same palette).
+    let steady = Animation {
+        inbetweens: 0,
+        ..Animation::default()
+    };
+    let same = decode_gif(&render::gif(&start, &moves, &goal, &style, &steady).unwrap());
+    assert_eq!(same.len(), frames.len());
+    for (i, (a, b)) in frames.iter().zip(&same).enumerate() {
+        assert!(a.0.rgba == b.0.rgba, "frame {i} differs");
+    }
     // Wrong counts, decreasing times and times out of range are refused, naming the times.
     for bad in [&[0, 1][..], &[0, 5, 4, 6, 7], &[0, 1, 2, 3, 86_400_001]] {
         let e = render::gif_timed(&start, &moves, &goal, &style, bad).unwrap_err();
