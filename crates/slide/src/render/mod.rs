@@ -600,7 +600,7 @@ pub const MAX_MOVE_TIME_MS: u64 = 86_400_000;
 /// when single-tile move `i` was made, in milliseconds from the start of the solve (non-decreasing, at most
 /// [`MAX_MOVE_TIME_MS`]). One frame per position: the start is held [`HOLD_START`] seconds before the first move's
 /// time, each position then shows until the next move's time (at least 2/100 s, the shortest frame viewers keep),
-/// and the end is held [`HOLD_END`] seconds. Limits and errors as [`gif`]; a wrong number of times or a time out of
+/// and the end is held [`HOLD_END`] seconds. Limits and errors as [`gif()`]; a wrong number of times or a time out of
 /// order or range is an error naming it.
 pub fn gif_timed(
     start: &Board,
@@ -643,7 +643,7 @@ pub fn gif_timed(
     gif_at(start, moves, goal, style, 0, &at)
 }
 
-/// The GIF of [`gif`] and [`gif_timed`]: `k` in-between frames per move; move `i` begins at `at(i)` seconds and
+/// The GIF of [`gif()`] and [`gif_timed`]: `k` in-between frames per move; move `i` begins at `at(i)` seconds and
 /// its tile arrives at `at(i + 1)` (`at(moves.len())` is when the end is reached).
 fn gif_at(
     start: &Board,
