@@ -292,8 +292,8 @@ export async function practiceSteps({ page, base, step, check, shot }) {
       const all = await tableValue(page, 'time', 'ao5', 'current');
       check(all !== null && Math.abs(all - want) <= 1, `the all-time ao5 is ${all}, the rule gives ${want} from ${times}`);
       await page.waitForSelector('#history-chart-box:not([hidden])');
-      const chart = await page.$eval('#history-chart', (img) => img.complete && img.naturalWidth > 0);
-      check(chart, 'the chart of times is not drawn');
+      await page.waitForFunction(() => { const img = document.querySelector('#history-chart'); return img.complete && img.naturalWidth > 0; })
+        .catch(() => check(false, 'the chart of times is not drawn'));
     }
   });
 

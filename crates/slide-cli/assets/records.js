@@ -120,8 +120,14 @@ async function refreshRecords() {
     renderAverages(av, 'all');
     const records = Array.isArray(list) ? list : Array.isArray(list.solves) ? list.solves : [];
     renderSolveList(records);
-    el.historyChart.src = 'api/solves/plot?' + q + '&n=' + records.length + '-' + Date.now();
-    el.historyChartBox.hidden = false;
+    // Fetched, not linked: the same address must draw again after each solve.
+    const res = await fetch('api/solves/plot?' + q);
+    if (token !== R.token) return;
+    if (res.ok) {
+      if (el.historyChart.src.startsWith('blob:')) URL.revokeObjectURL(el.historyChart.src);
+      el.historyChart.src = URL.createObjectURL(await res.blob());
+    }
+    el.historyChartBox.hidden = !res.ok;
   } catch (e) {
     if (token !== R.token) return;
     historyUnavailable(e, 'read');
