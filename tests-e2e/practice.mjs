@@ -171,7 +171,8 @@ const isSolves = (r) => new URL(r.url()).pathname.endsWith('/api/solves') && r.r
 async function timedSolve(page, check, how, { hint = false, push = false, history = true } = {}) {
   await page.click('#scramble');
   await page.waitForSelector('#timer[data-state="ready"]');
-  const answer = page.waitForResponse(isSolves, { timeout: 20_000 });
+  const answer = page.waitForResponse(isSolves, { timeout: 60_000 });
+  answer.catch(() => {}); // awaited below; a step that fails first must not leave it unhandled
   if (hint) {
     await page.click('#hint');
     await page.waitForSelector('#board [data-hint="true"]');
@@ -317,7 +318,8 @@ export async function practiceSteps({ page, base, step, check, shot }) {
     await page.waitForSelector('#timer[data-state="ready"]');
     await page.waitForTimeout(300);
     for (const id of ['remaining', 'hint', 'metric-row']) check(await page.isHidden(`#${id}`), `#${id} shows in spoiler-free mode`);
-    const answer = page.waitForResponse(isSolves, { timeout: 20_000 });
+    const answer = page.waitForResponse(isSolves, { timeout: 60_000 });
+    answer.catch(() => {}); // awaited below; a step that fails first must not leave it unhandled
     await playToGoal(page, 'arrows', check);
     await page.waitForSelector('#timer[data-state="done"]');
     const res = await answer;
@@ -358,7 +360,8 @@ export async function practiceSteps({ page, base, step, check, shot }) {
   await step('a marathon of two 2x2 solves is recorded as one solve with its splits', async () => {
     await page.selectOption('#shape', '2x2');
     await page.$eval('#marathon-count', (i) => { i.value = '2'; });
-    const answer = page.waitForResponse(isSolves, { timeout: 30_000 });
+    const answer = page.waitForResponse(isSolves, { timeout: 60_000 });
+    answer.catch(() => {}); // awaited below; a step that fails first must not leave it unhandled
     await page.selectOption('#category', 'marathon');
     for (let i = 0; i < 2; i++) {
       await page.waitForSelector('#timer[data-state="ready"]');
@@ -370,6 +373,9 @@ export async function practiceSteps({ page, base, step, check, shot }) {
     check(body.category === 'marathon' && Array.isArray(body.splits) && body.splits.length === 2,
       `the marathon was sent as ${JSON.stringify(body).slice(0, 300)}`);
     const total = body.splits.reduce((a, s) => a + s.time_ms, 0);
+    const all = body.splits.flatMap((s) => s.times_ms);
+    check(all.every((t, i) => i === 0 || t >= all[i - 1]) && all.at(-1) === total,
+      `the splits' times do not count from the marathon's start: ${JSON.stringify(body.splits.map((s) => s.times_ms))}`);
     check(Number(await page.getAttribute('#timer', 'data-ms')) === total, 'the marathon time is not the sum of its splits');
     await page.selectOption('#category', 'single');
     await page.selectOption('#shape', '2x3');

@@ -221,16 +221,19 @@ function scrambleShape(shape) {
 // ---------------------------------------------------------------- recording
 // The body of POST /api/solves for a finished solve.
 function solveBody(s) {
-  const part = (p) => ({
+  // A split's times count from the start of the relay or marathon (each part's own times shifted by the parts
+  // before it), so they never decrease from one split to the next.
+  const part = (p, from = 0) => ({
     scramble: toRows(p.scramble, p.rows, p.cols).map((r) => r.join(' ')).join('/'),
     moves: notationOf(p.letters),
-    times_ms: p.times,
+    times_ms: p.times.map((t) => t + from),
     time_ms: p.time,
     dnf: p.dnf,
   });
   const body = { category: s.category, assisted: s.assisted, dnf: s.dnf, session: SESSION_ID };
   if (s.splits) {
-    body.splits = s.splits.map(part);
+    let from = 0;
+    body.splits = s.splits.map((p) => { const out = part(p, from); from += p.time; return out; });
     body.shape = s.shape;
     body.time_ms = s.time;
   } else {
@@ -255,10 +258,11 @@ async function recordSolve(s) {
   }
   s.record = rec;
   historyAvailable('write');
-  // Personal bests it set: ["single", "ao5"], or per series {"time": […], "moves": […], "tps": […]}.
+  // Personal bests it set (of time): ["single", "ao5"], or per series {"time": […], "moves": […], "tps": […]}.
+  const bests = rec.pb !== undefined ? rec.pb : rec.personal_bests;
   let pb = [];
-  if (Array.isArray(rec.pb)) pb = rec.pb;
-  else if (rec.pb && Array.isArray(rec.pb.time)) pb = rec.pb.time;
+  if (Array.isArray(bests)) pb = bests;
+  else if (bests && Array.isArray(bests.time)) pb = bests.time;
   s.pb = pb.map(String);
   renderTimer();
   refreshRecords();

@@ -117,11 +117,13 @@ async function refreshRecords() {
     const [av, list] = await Promise.all([api('api/averages?' + q), api('api/solves?' + q + '&limit=12')]);
     if (token !== R.token) return;
     historyAvailable('read');
-    renderAverages(av, 'all');
+    // The all-time view: the answer itself, or its "all_time" part when it gives the server's session beside it.
+    renderAverages(av && av.all_time ? av.all_time : av, 'all');
     const records = Array.isArray(list) ? list : Array.isArray(list.solves) ? list.solves : [];
     renderSolveList(records);
     // Fetched, not linked: the same address must draw again after each solve.
-    const res = await fetch('api/solves/plot?' + q);
+    let res = await fetch('api/solves/plot?' + q + '&session=all');
+    if (res.status === 400) res = await fetch('api/solves/plot?' + q);
     if (token !== R.token) return;
     if (res.ok) {
       if (el.historyChart.src.startsWith('blob:')) URL.revokeObjectURL(el.historyChart.src);
