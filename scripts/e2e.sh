@@ -4,8 +4,9 @@
 # Installs what is missing (Debian's chromium, and Node.js if there is none: needs root, as on CI), installs
 # playwright-core in tests-e2e/ (it never downloads a browser: the system /usr/bin/chromium is used), builds the
 # release binary (in $CARGO_TARGET_DIR if set), starts `slide serve --no-large-builds` on a free port with an empty
-# table cache, runs tests-e2e/e2e.mjs against it and stops the server. The screenshot goes to $SCREENSHOT (default
-# docs/screenshot.png).
+# table cache and a fresh history database, runs tests-e2e/e2e.mjs against it (which restarts the server on that
+# database) and stops the server. The screenshots go to $SCREENSHOT (default docs/screenshot.png) and
+# $SCREENSHOT_PRACTICE (default docs/practice.png).
 #
 #   scripts/e2e.sh        # exit status: that of the browser test (0 = passed)
 set -euo pipefail
@@ -36,9 +37,16 @@ bin="${CARGO_TARGET_DIR:-target}/release/slide"
 
 work=$(mktemp -d)
 export SLIDE_CACHE_DIR="${SLIDE_CACHE_DIR:-$work/cache}"
-# Never the 5x5 pattern databases (minutes and 2.5 GB): the page then says they are off.
-"$bin" serve --port 0 --no-large-builds >"$work/stdout" 2>"$work/stderr" &
+# Never the 5x5 pattern databases (minutes and 2.5 GB): the page then says they are off. The solve history goes to a
+# database in the temporary directory (a server without the option keeps none); the test restarts the server on it.
+db=()
+if "$bin" serve --help 2>/dev/null | grep -q -- '--db'; then
+    db=(--db "$work/history.sqlite3")
+    export SLIDE_DB="$work/history.sqlite3"
+fi
+"$bin" serve --port 0 --no-large-builds "${db[@]}" >"$work/stdout" 2>"$work/stderr" &
 server=$!
+export SLIDE_BIN="$bin" SLIDE_PID="$server"
 cleanup() {
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
@@ -65,7 +73,8 @@ fi
 echo "e2e: testing $url in $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
 
 status=0
-SLIDE_URL="$url" SCREENSHOT="${SCREENSHOT:-docs/screenshot.png}" node tests-e2e/e2e.mjs || status=$?
+SLIDE_URL="$url" SCREENSHOT="${SCREENSHOT:-docs/screenshot.png}" SCREENSHOT_PRACTICE="${SCREENSHOT_PRACTICE:-docs/practice.png}" \
+    node tests-e2e/e2e.mjs || status=$?
 if [ "$status" -ne 0 ] && [ -s "$work/stderr" ]; then
     echo "e2e: slide serve said:" >&2
     tail -n 20 "$work/stderr" >&2

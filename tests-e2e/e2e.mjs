@@ -3,6 +3,8 @@
 //   SLIDE_URL          base URL of a running `slide serve` (default http://127.0.0.1:8773)
 //   SCREENSHOT         where to save a screenshot of the solved board (default docs/screenshot.png, relative to cwd)
 //   SCREENSHOT_MOBILE  optional: also save a 375 px wide (phone) screenshot there
+//   SCREENSHOT_PRACTICE  where to save a screenshot of the practice view (default docs/practice.png)
+//   SLIDE_BIN, SLIDE_PID, SLIDE_DB  the binary, the server and its database, for the restart (practice.mjs)
 //
 // Uses the system Chromium at /usr/bin/chromium through playwright-core; it never downloads a browser.
 // Prints "1 passed, 0 failed" on success, "0 passed, 1 failed" (and exits 1) on any failure.
@@ -10,11 +12,13 @@
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { practiceSteps, stopSpawned } from './practice.mjs';
 
 const BASE = (process.env.SLIDE_URL || 'http://127.0.0.1:8773').replace(/\/+$/, '') + '/';
 const SHOT = resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
 const SHOT_MOBILE = process.env.SCREENSHOT_MOBILE ? resolve(process.env.SCREENSHOT_MOBILE) : null;
-const TOTAL_MS = 300_000;
+const SHOT_PRACTICE = resolve(process.env.SCREENSHOT_PRACTICE || 'docs/practice.png');
+const TOTAL_MS = 480_000;
 const STEP_MS = 10_000;
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -37,6 +41,7 @@ async function finish(ok, message) {
     await Promise.race([context.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
   }
   cleanup();
+  stopSpawned();
   console.log(ok ? '1 passed, 0 failed' : '0 passed, 1 failed');
   process.exit(ok ? 0 : 1);
 }
@@ -509,6 +514,9 @@ async function main() {
       await p.close();
     });
   }
+
+  // Practice: timed solves, records, averages, replays; restarts the server on its database (last: the URL changes).
+  await practiceSteps({ page, base: BASE, step, check, shot: SHOT_PRACTICE });
 
   check(pageErrors.length === 0, `JavaScript errors on the page: ${pageErrors.join('; ')}`);
 }

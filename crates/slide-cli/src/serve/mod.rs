@@ -1,4 +1,4 @@
-//! `slide serve`: a small local HTTP server for the web page (`assets/index.html`) and its JSON API.
+//! `slide serve`: a small local HTTP server for the web page (`assets/`: HTML, CSS, scripts) and its JSON API.
 //!
 //! - `GET /` — the page.
 //! - `POST /api/solve` — body `{"board": B, "goal"?: B, "moves"?: bool, "shape"?: "RxC", "metric"?: "stm" | "mtm"}`
@@ -326,10 +326,13 @@ pub fn run(
 
 /// The routes, behind the Host check and a panic catcher (a panicking handler answers 500; the server goes on).
 fn router(app: Arc<App>) -> Router {
-    let page = || get(|| std::future::ready(Reply::page())).fallback(not_allowed("GET"));
-    Router::new()
-        .route("/", page())
-        .route("/index.html", page())
+    let asset =
+        |i: usize| get(move || std::future::ready(Reply::asset(i))).fallback(not_allowed("GET"));
+    let mut router = Router::new().route("/", asset(0));
+    for (i, (path, _, _)) in reply::ASSETS.iter().enumerate() {
+        router = router.route(path, asset(i));
+    }
+    router
         .route(
             "/api/solve",
             post(solve::solve).fallback(not_allowed("POST")),

@@ -21,6 +21,14 @@ pub(super) struct Picture {
     style: Style,
     /// What to animate: nothing (a still picture), these moves, or the solution found under the job's options.
     play: Play,
+    /// How an animation is timed.
+    timing: Timing,
+}
+
+/// How an animation is timed: a steady speed, or the moves' own times (a recorded solve, GIF only).
+pub(super) enum Timing {
+    Steady(render::Animation),
+    Recorded(Vec<u64>),
 }
 
 /// The file format of a picture.
@@ -46,7 +54,8 @@ impl App {
         let q = match query_params(
             query,
             &[
-                "board", "format", "moves", "solve", "size", "scheme", "theme", "metric",
+                "board", "format", "moves", "solve", "size", "scheme", "theme", "metric", "tps",
+                "times_ms",
             ],
             EXAMPLE,
         ) {
@@ -176,6 +185,10 @@ impl App {
         if let Err(e) = render::dimensions(&board, &style) {
             return Reply::error(error_status(&e), e.to_string());
         }
+        let timing = match timing(&q, &play, format) {
+            Ok(t) => t,
+            Err(r) => return r,
+        };
         let metric = match q.get("metric") {
             None => Metric::Stm,
             Some(_) if !solve => {
@@ -203,6 +216,7 @@ impl App {
             format,
             style,
             play,
+            timing,
         };
         self.run(board, goal, opts, Work::Render(picture), None)
             .await
@@ -260,20 +274,20 @@ pub(super) fn draw(
             (Some(moves), Some(s.optimal), name)
         }
     };
-    let animation = render::Animation::default();
     if let (Format::Gif, Some(m)) = (p.format, &moves) {
         // A GIF's drawing counts against the request's budget like a solve: each cell of each frame a node (what
         // the solve used comes first), and the time from the job's start.
-        let cells = animation
-            .gif_frames(m.len())
-            .saturating_mul(shape.cells() as u64);
+        let frames = match &p.timing {
+            Timing::Steady(a) => a.gif_frames(m.len()),
+            Timing::Recorded(_) => m.len() as u64 + 1,
+        };
+        let cells = frames.saturating_mul(shape.cells() as u64);
         let left = opts.max_nodes.unwrap_or(u64::MAX).saturating_sub(nodes);
         if cells > left {
             return Reply::error(
                 503,
                 format!(
-                    "picture over the server's budget: a GIF of {} frames of {} cells draws {cells} cells, more than the {left} nodes left of the budget (--max-nodes); ask for fewer moves, or draw it with `slide render`",
-                    animation.gif_frames(m.len()),
+                    "picture over the server's budget: a GIF of {frames} frames of {} cells draws {cells} cells, more than the {left} nodes left of the budget (--max-nodes); ask for fewer moves, or draw it with `slide render`",
                     shape.cells()
                 ),
             );
@@ -285,11 +299,15 @@ pub(super) fn draw(
         cancel.is_some_and(|c| c.load(Ordering::Relaxed))
             || deadline.is_some_and(|d| Instant::now() >= d)
     };
-    let drawn = match (p.format, &moves) {
-        (Format::Png, None) => render::png(board, goal, &p.style),
-        (Format::Svg, None) => render::svg(board, goal, &p.style).map(String::into_bytes),
-        (Format::Gif, Some(m)) => {
-            match render::gif_until(board, m, goal, &p.style, &animation, &stop) {
+    let drawn = match (p.format, &moves, &p.timing) {
+        (Format::Png, None, _) => render::png(board, goal, &p.style),
+        (Format::Svg, None, _) => render::svg(board, goal, &p.style).map(String::into_bytes),
+        (Format::Gif, Some(m), timing) => {
+            let drawn = match timing {
+                Timing::Steady(a) => render::gif_until(board, m, goal, &p.style, a, &stop),
+                Timing::Recorded(t) => render::gif_timed_until(board, m, goal, &p.style, t, &stop),
+            };
+            match drawn {
                 Err(slide::Error::Cancelled) => {
                     let time = opts.timeout.map_or(0.0, |t| t.as_secs_f64());
                     return Reply::error(
@@ -302,12 +320,15 @@ pub(super) fn draw(
                 r => r,
             }
         }
-        (Format::Svg, Some(m)) => {
-            render::animated_svg(board, m, goal, &p.style, &animation).map(String::into_bytes)
+        (Format::Svg, Some(m), Timing::Steady(a)) => {
+            render::animated_svg(board, m, goal, &p.style, a).map(String::into_bytes)
         }
         // Refused before the job was queued.
-        (Format::Png, Some(_)) | (Format::Gif, None) => {
+        (Format::Png, Some(_), _) | (Format::Gif, None, _) => {
             return Reply::error(400, "a PNG is a still picture and a GIF an animation")
+        }
+        (Format::Svg, Some(_), Timing::Recorded(_)) => {
+            return Reply::error(400, "times_ms: only for a GIF")
         }
     };
     let bytes = match drawn {
@@ -323,4 +344,104 @@ pub(super) fn draw(
     r.disposition = Some(format!("attachment; filename=\"{name}.{ext}\""));
     r.optimal = optimal;
     r
+}
+
+/// The `tps` and `times_ms` parameters of `GET /api/render`, checked against what is animated: a steady speed
+/// (`tps`, default [`render::DEFAULT_TPS`]) for any animation, or one time per single-tile move of `moves` (whole
+/// milliseconds from the start, comma-separated, non-decreasing) for a GIF.
+fn timing(
+    q: &std::collections::HashMap<String, String>,
+    play: &Play,
+    format: Format,
+) -> Result<Timing, Reply> {
+    let mut animation = render::Animation::default();
+    match (q.get("tps"), q.get("times_ms")) {
+        (Some(_), Some(_)) => Err(Reply::error(
+            400,
+            "give tps=... or times_ms=..., not both: an animation has one speed or its moves' own times",
+        )),
+        (Some(_), None) | (None, Some(_)) if matches!(play, Play::Still) => Err(Reply::error(
+            400,
+            "tps and times_ms time an animation: add moves=... (or solve=1 for tps)",
+        )),
+        (Some(v), None) => {
+            animation.tps = v.trim().parse::<f64>().unwrap_or(f64::NAN);
+            if !(render::MIN_TPS..=render::MAX_TPS).contains(&animation.tps) {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "tps: {:?} is not a number of tiles per second from {} to {}",
+                        shorten(v, 20),
+                        render::MIN_TPS,
+                        render::MAX_TPS
+                    ),
+                ));
+            }
+            Ok(Timing::Steady(animation))
+        }
+        (None, Some(v)) => {
+            let Play::Moves(moves) = play else {
+                return Err(Reply::error(
+                    400,
+                    "times_ms: only with moves=... (the times of those moves)",
+                ));
+            };
+            if format != Format::Gif {
+                return Err(Reply::error(400, "times_ms: only for a GIF (format=gif)"));
+            }
+            let mut times = Vec::new();
+            for (i, part) in v.split(',').enumerate() {
+                match part.trim().parse::<u64>() {
+                    Ok(t) if t <= render::MAX_MOVE_TIME_MS => times.push(t),
+                    _ => {
+                        return Err(Reply::error(
+                            400,
+                            format!(
+                                "times_ms: time {} ({:?}) is not a whole number of milliseconds from 0 to {}",
+                                i + 1,
+                                shorten(part, 20),
+                                render::MAX_MOVE_TIME_MS
+                            ),
+                        ))
+                    }
+                }
+                if times.len() > moves.len() {
+                    break;
+                }
+            }
+            if times.len() > moves.len() {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "times_ms: more times than the {} single-tile moves: give one per move",
+                        moves.len()
+                    ),
+                ));
+            }
+            if times.len() < moves.len() {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "times_ms: {} times for {} single-tile moves: give one per move",
+                        times.len(),
+                        moves.len()
+                    ),
+                ));
+            }
+            if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+                return Err(Reply::error(
+                    400,
+                    format!(
+                        "times_ms: time {} ({} ms) is before time {} ({} ms): times must not decrease",
+                        i + 2,
+                        times[i + 1],
+                        i + 1,
+                        times[i]
+                    ),
+                ));
+            }
+            Ok(Timing::Recorded(times))
+        }
+        (None, None) => Ok(Timing::Steady(animation)),
+    }
 }

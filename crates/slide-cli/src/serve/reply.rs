@@ -5,8 +5,54 @@ use axum::body::Body;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-/// The page, compiled into the binary.
-const PAGE: &str = include_str!("../../assets/index.html");
+/// The page and the files it loads, compiled into the binary: (path, content type, body).
+pub(super) const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "/index.html",
+        "text/html; charset=utf-8",
+        include_str!("../../assets/index.html"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../assets/style.css"),
+    ),
+    (
+        "/core.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/core.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/board.js"),
+    ),
+    (
+        "/practice.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/practice.js"),
+    ),
+    (
+        "/records.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/records.js"),
+    ),
+    (
+        "/controls.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/controls.js"),
+    ),
+    (
+        "/replay.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/replay.js"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/app.js"),
+    ),
+];
 
 /// An answer: status, content type, body, extra headers.
 pub(super) struct Reply {
@@ -36,8 +82,10 @@ impl Reply {
         }
     }
 
-    pub(super) fn page() -> Reply {
-        Reply::bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec())
+    /// One of the page's files ([`ASSETS`]), by its index there.
+    pub(super) fn asset(index: usize) -> Reply {
+        let (_, content_type, body) = ASSETS[index];
+        Reply::bytes(200, content_type, body.as_bytes().to_vec())
     }
 
     pub(super) fn error(status: u16, message: impl AsRef<str>) -> Reply {

@@ -113,9 +113,34 @@ fn serves_the_page() {
         assert_eq!(r.status, 200);
         assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
         assert!(r.body.starts_with("<!doctype html>"));
-        assert!(r.body.contains("api/solve") && r.body.contains("api/scramble"));
+        assert!(r.body.contains("style.css") && r.body.contains("app.js"));
         assert!(r.body.trim_end().ends_with("</html>"));
     }
+    // The files the page loads, each with its type.
+    let r = s.get("/style.css");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("text/css; charset=utf-8"));
+    let scripts: String = [
+        "/core.js",
+        "/board.js",
+        "/practice.js",
+        "/records.js",
+        "/controls.js",
+        "/replay.js",
+        "/app.js",
+    ]
+    .iter()
+    .map(|path| {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(
+            r.header("content-type"),
+            Some("text/javascript; charset=utf-8")
+        );
+        r.body
+    })
+    .collect();
+    assert!(scripts.contains("api/solve") && scripts.contains("api/scramble"));
     // HEAD: the headers only.
     let r = s.request("HEAD", "/", None);
     assert_eq!(r.status, 200);
@@ -1771,6 +1796,19 @@ fn renders_boards_and_animations_that_decode() {
         Some("attachment; filename=\"slide-2x3-optimal-mtm.gif\"")
     );
 
+    // A recorded solve at its move times: one frame per position (no in-between frames), the last the goal; and a
+    // chosen speed fast enough for none either.
+    for q in ["times_ms=0,180,180,950,1204", "tps=50"] {
+        let r = s.get(&format!(
+            "/api/render?board=4+1+2/5+0+3&moves=RDL2U&{q}&size=60"
+        ));
+        assert_eq!(r.status, 200, "{q}: {}", r.body);
+        assert_eq!(r.header("content-type"), Some("image/gif"));
+        let (w, _, frames) = decode_gif(&r.bytes);
+        assert_eq!(frames.len(), 6, "{q}");
+        check_plain_light(frames.last().unwrap(), w, 2, 3, 60, &[1, 2, 3, 4, 5, 0]);
+    }
+
     // An animated SVG of moves.
     let r = s.get("/api/render?board=4+1+2/5+0+3&moves=5+4+1+2+3&format=svg");
     assert_eq!(r.status, 200, "{}", r.body);
@@ -1810,6 +1848,41 @@ fn bad_render_requests_are_400_naming_the_problem() {
     );
     bad(
         "/api/render?board=1+2+3/4+0+5&moves=5&solve=1",
+        400,
+        "not both",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L&times_ms=0,5",
+        400,
+        "times_ms: more times than the 1 single-tile moves",
+    );
+    bad(
+        "/api/render?board=4+1+2/5+0+3&moves=RD&times_ms=9,5",
+        400,
+        "times_ms: time 2 (5 ms) is before time 1 (9 ms)",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L&times_ms=soon",
+        400,
+        "times_ms: time 1 (\"soon\") is not a whole number",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L&times_ms=0&format=svg",
+        400,
+        "times_ms: only for a GIF",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&times_ms=0",
+        400,
+        "time an animation",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L&tps=60",
+        400,
+        "tps: \"60\" is not a number of tiles per second from 0.1 to 50",
+    );
+    bad(
+        "/api/render?board=1+2+3/4+0+5&moves=L&tps=2&times_ms=0",
         400,
         "not both",
     );

@@ -91,7 +91,11 @@ fn cross_site_requests_are_refused_on_every_api_route() {
         r.header("content-security-policy"),
         Some("frame-ancestors 'none'")
     );
-    assert!(r.body.contains("window.top === window.self") && r.body.contains("Load this board"));
+    assert!(r.body.contains("app.js"), "the page loads its script");
+    // The script that reads `?board=` loads it at once only when not framed and not opened from another site.
+    let js = with_headers(&s, "GET", "/app.js", "", None);
+    assert_eq!(js.status, 200);
+    assert!(js.body.contains("window.top === window.self") && js.body.contains("Load this board"));
 }
 
 /// Two `Host` headers are a 400 (the first used to win), whichever comes first.

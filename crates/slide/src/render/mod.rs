@@ -598,10 +598,88 @@ pub fn gif_until(
     animation: &Animation,
     stop: &dyn Fn() -> bool,
 ) -> Result<Vec<u8>> {
-    check_goal(start, goal)?;
     animation.check()?;
+    let k = animation.gif_inbetweens();
+    let tps = animation.tps;
+    gif_at(start, moves, goal, style, k, &|i| HOLD_START + i as f64 / tps, stop)
+}
+
+/// The most milliseconds a move time of [`gif_timed`] may be (a day).
+pub const MAX_MOVE_TIME_MS: u64 = 86_400_000;
+
+/// An animated GIF of a move sequence played at the times it was made, as a solve was recorded: `times_ms[i]` is
+/// when single-tile move `i` was made, in milliseconds from the start of the solve (non-decreasing, at most
+/// [`MAX_MOVE_TIME_MS`]). One frame per position: the start is held [`HOLD_START`] seconds before the first move's
+/// time, each position then shows until the next move's time (at least 2/100 s, the shortest frame viewers keep),
+/// and the end is held [`HOLD_END`] seconds. Limits and errors as [`gif()`]; a wrong number of times or a time out of
+/// order or range is an error naming it.
+pub fn gif_timed(
+    start: &Board,
+    moves: &Moves,
+    goal: &Board,
+    style: &Style,
+    times_ms: &[u64],
+) -> Result<Vec<u8>> {
+    gif_timed_until(start, moves, goal, style, times_ms, &|| false)
+}
+
+/// [`gif_timed`], asking `stop` before each frame as [`gif_until`] does.
+pub fn gif_timed_until(
+    start: &Board,
+    moves: &Moves,
+    goal: &Board,
+    style: &Style,
+    times_ms: &[u64],
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<u8>> {
+    let bad = |reason: String| Error::InvalidOption {
+        option: "times_ms".into(),
+        reason,
+    };
+    if times_ms.len() != moves.len() {
+        return Err(bad(format!(
+            "{} times for {} single-tile moves: give one per move",
+            times_ms.len(),
+            moves.len()
+        )));
+    }
+    for (i, w) in times_ms.windows(2).enumerate() {
+        if w[1] < w[0] {
+            return Err(bad(format!(
+                "time {} ({} ms) is before time {} ({} ms): times must not decrease",
+                i + 2,
+                w[1],
+                i + 1,
+                w[0]
+            )));
+        }
+    }
+    if let Some(&t) = times_ms.last().filter(|&&t| t > MAX_MOVE_TIME_MS) {
+        return Err(bad(format!(
+            "{t} ms is out of range: 0 to {MAX_MOVE_TIME_MS}"
+        )));
+    }
+    let at = |i: usize| {
+        let t = times_ms.get(i).or(times_ms.last()).copied().unwrap_or(0);
+        HOLD_START + t as f64 / 1000.0
+    };
+    gif_at(start, moves, goal, style, 0, &at, stop)
+}
+
+/// The GIF of [`gif()`] and [`gif_timed`]: `k` in-between frames per move; move `i` begins at `at(i)` seconds and
+/// its tile arrives at `at(i + 1)` (`at(moves.len())` is when the end is reached).
+fn gif_at(
+    start: &Board,
+    moves: &Moves,
+    goal: &Board,
+    style: &Style,
+    k: u32,
+    at: &dyn Fn(usize) -> f64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<u8>> {
+    check_goal(start, goal)?;
     let layout = Layout::new(start, style)?;
-    let frames = animation.gif_frames(moves.len());
+    let frames = moves.len() as u64 * (1 + u64::from(k)) + 1;
     let pixels = u64::from(layout.width) * u64::from(layout.height);
     if frames.saturating_mul(pixels) > MAX_GIF_PIXELS {
         return Err(Error::PictureTooLarge {
@@ -627,7 +705,6 @@ pub fn gif_until(
     }
     moves.apply(start)?; // the error names the first illegal move
     let (w, h) = (layout.width as u16, layout.height as u16);
-    let k = animation.gif_inbetweens();
 
     // One palette for every frame: the scheme's flat colours first, then the most frequent others of the start.
     let mut flat = vec![style.background(), style.text()];
@@ -679,8 +756,7 @@ pub fn gif_until(
         .set_repeat(::gif::Repeat::Infinite)
         .map_err(gif_error)?;
     let last = moves.is_empty();
-    writer.frame(&first, HOLD_START + if last { HOLD_END } else { 0.0 })?;
-    let step = 1.0 / animation.tps / f64::from(k + 1);
+    writer.frame(&first, at(0) + if last { HOLD_END } else { 0.0 })?;
     let mut board = start.clone();
     for (i, &d) in moves.directions().iter().enumerate() {
         let before = board.clone();
@@ -691,7 +767,8 @@ pub fn gif_until(
         let tile = before.tiles()[board.blank()];
         let (fx, fy) = layout.cell_origin(board.blank());
         let (tx, ty) = layout.cell_origin(before.blank());
-        let base = HOLD_START + i as f64 / animation.tps;
+        let base = at(i);
+        let step = (at(i + 1) - base) / f64::from(k + 1);
         for j in 1..=k {
             let f = f64::from(j) / f64::from(k + 1);
             let mut sc = scene(&before, &layout);

@@ -617,3 +617,37 @@ fn bench_chart_parses() {
     );
     assert!(render::plot::bench_chart("x", &[]).is_err());
 }
+
+#[test]
+fn timed_gif_shows_each_position_from_its_move_time() {
+    let start = Board::parse("4 1 2/5 0 3").unwrap();
+    let goal = Board::goal(start.shape());
+    let moves = Moves::from_tiles(&start, &[5, 4, 1, 2, 3]).unwrap();
+    let times = [0, 180, 180, 950, 1_204];
+    let style = Style {
+        size: 64,
+        ..Style::default()
+    };
+    let bytes = render::gif_timed(&start, &moves, &goal, &style, &times).unwrap();
+    let frames = decode_gif(&bytes);
+    assert_eq!(frames.len(), times.len() + 1, "one frame per position");
+    // Frame j ends at the time of move j + 1 (the last one HOLD_END after the last move), in hundredths of a
+    // second after the start is held HOLD_START; a frame lasts at least 2/100 s, so the 0 ms gap takes 2.
+    let delays: Vec<u16> = frames.iter().map(|f| f.1).collect();
+    assert_eq!(delays, [50, 18, 2, 75, 25, 100]);
+    // The frames are the positions a steady GIF without in-between frames shows (the same palette).
+    let steady = Animation {
+        inbetweens: 0,
+        ..Animation::default()
+    };
+    let same = decode_gif(&render::gif(&start, &moves, &goal, &style, &steady).unwrap());
+    assert_eq!(same.len(), frames.len());
+    for (i, (a, b)) in frames.iter().zip(&same).enumerate() {
+        assert!(a.0.rgba == b.0.rgba, "frame {i} differs");
+    }
+    // Wrong counts, decreasing times and times out of range are refused, naming the times.
+    for bad in [&[0, 1][..], &[0, 5, 4, 6, 7], &[0, 1, 2, 3, 86_400_001]] {
+        let e = render::gif_timed(&start, &moves, &goal, &style, bad).unwrap_err();
+        assert!(e.to_string().contains("times_ms"), "{e}");
+    }
+}
