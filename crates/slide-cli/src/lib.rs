@@ -4,6 +4,7 @@
 
 mod analyse;
 mod bench;
+pub mod explain;
 mod numbers;
 mod progress;
 mod render;
@@ -297,7 +298,7 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
 }
 
 fn parse_index(s: &str) -> Result<slide::IndexChoice, String> {
-    s.parse().map_err(|e: slide::Error| e.to_string())
+    s.parse().map_err(|e: slide::Error| explain::explain(&e))
 }
 
 /// The machine's physical memory in bytes, from /proc/meminfo where there is one.

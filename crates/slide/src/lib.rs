@@ -43,8 +43,8 @@ pub mod store;
 
 pub use analyse::{Analysis, Count, Hint, Summary};
 pub use board::notation;
-pub use board::{Board, Direction, Pattern, Shape, Tile, MAX_CELLS};
-pub use error::{Error, Result};
+pub use board::{Board, Cell, CellProblem, Direction, Pattern, Shape, Tile, MAX_CELLS};
+pub use error::{Error, OptionError, Result};
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};
@@ -52,7 +52,7 @@ pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use search::pdb::IndexChoice;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SplitThreshold, Stats,
+    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, SolveOptionsBuilder, Solver, SplitThreshold, Stats,
     SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS,
     FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
 };

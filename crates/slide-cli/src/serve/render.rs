@@ -1,6 +1,7 @@
 //! `GET /api/render` of `slide serve`: the query checked, then the board or an animation of moves drawn on a
 //! solver thread ([`draw`]).
 
+use crate::explain::explain_http;
 use slide::render::{self, Scheme, Style, Theme};
 use slide::{Board, Metric, SolveOptions, Solver};
 
@@ -94,7 +95,7 @@ impl App {
                 }
                 match written.apply(&board).and_then(|_| written.resolve(&board)) {
                     Ok(m) => Play::Moves(m),
-                    Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
+                    Err(e) => return Reply::error(error_status(&e), format!("moves: {}", explain_http(&e))),
                 }
             }
             (None, true) => Play::Solve,
@@ -170,7 +171,7 @@ impl App {
         }
         // The size's range (and the board's cells) before any work.
         if let Err(e) = render::dimensions(&board, &style) {
-            return Reply::error(error_status(&e), e.to_string());
+            return Reply::error(error_status(&e), explain_http(&e));
         }
         let metric = match q.get("metric") {
             None => Metric::Stm,
@@ -219,7 +220,7 @@ pub(super) fn draw(
         Play::Solve => {
             let s = match solver.solve_with(board, goal, opts) {
                 Ok(s) => s,
-                Err(e) => return Reply::error(error_status(&e), format!("solve: {e}")),
+                Err(e) => return Reply::error(error_status(&e), format!("solve: {}", explain_http(&e))),
             };
             if let Some(reason) = &s.unsolvable_reason {
                 return Reply::error(
@@ -263,7 +264,7 @@ pub(super) fn draw(
     };
     let bytes = match drawn {
         Ok(b) => b,
-        Err(e) => return Reply::error(error_status(&e), e.to_string()),
+        Err(e) => return Reply::error(error_status(&e), explain_http(&e)),
     };
     let (ctype, ext) = match p.format {
         Format::Png => ("image/png", "png"),

@@ -1,6 +1,7 @@
 //! The POST handlers of `slide serve`: `/api/solve`, `/api/analyse` and `/api/moves`, each from its JSON body
 //! (read by `connection.rs`, parsed by [`super::request`]) to its answer.
 
+use crate::explain::explain_http;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,7 +110,7 @@ impl App {
             .and_then(|_| req.moves.resolve(&board))
         {
             Ok(m) => m,
-            Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
+            Err(e) => return Reply::error(error_status(&e), format!("moves: {}", explain_http(&e))),
         };
         let shape = board.shape();
         if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells()) {
@@ -170,7 +171,7 @@ fn play_moves(body: &[u8]) -> Reply {
             })
             .to_string(),
         ),
-        Err(e) => Reply::error(error_status(&e), format!("moves: {e}")),
+        Err(e) => Reply::error(error_status(&e), format!("moves: {}", explain_http(&e))),
     }
 }
 

@@ -513,7 +513,7 @@ fn a_longer_budget_can_be_asked_for_up_to_the_limit() {
         ),
         (
             serde_json::json!({ "board": board, "timeout": 0 }),
-            "seconds above 0",
+            "0 is not a positive number of seconds",
         ),
         (
             serde_json::json!({ "board": board, "timeout": "10" }),
