@@ -77,7 +77,8 @@ fn board_and_goal(
     shape: Option<Shape>,
     goal: &Option<Board>,
 ) -> Result<(Board, Board), String> {
-    let board = Board::parse_with_shape(text, shape).map_err(|e| format!("board: {}", explain(&e)))?;
+    let board =
+        Board::parse_with_shape(text, shape).map_err(|e| format!("board: {}", explain(&e)))?;
     let goal = goal.clone().unwrap_or_else(|| Board::goal(board.shape()));
     Ok((board, goal))
 }
@@ -101,8 +102,12 @@ pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
         }
         let written = read(moves, args.blank, column)?;
         // Checks every move, naming a bad one as it was written.
-        written.apply(&board).map_err(|e| format!("moves: {}", explain(&e)))?;
-        let moves = written.resolve(&board).map_err(|e| format!("moves: {}", explain(&e)))?;
+        written
+            .apply(&board)
+            .map_err(|e| format!("moves: {}", explain(&e)))?;
+        let moves = written
+            .resolve(&board)
+            .map_err(|e| format!("moves: {}", explain(&e)))?;
         let a = solver
             .analyse(&board, &goal, &moves, &opts)
             .map_err(|e| explain(&e))?;
@@ -179,15 +184,10 @@ pub fn hint(solver: &Solver, args: &HintArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let opts = SolveOptions {
-        metric: args.metric,
-        ..SolveOptions::default()
-    };
+    let opts = SolveOptions::builder().metric(args.metric).build();
     let answer = |text: &str| -> Result<String, String> {
         let (board, goal) = board_and_goal(text, shape, &goal)?;
-        let h = solver
-            .hint(&board, &goal, &opts)
-            .map_err(|e| explain(&e))?;
+        let h = solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?;
         if args.json {
             return Ok(hint_json(&board, &h, args.notation, args.metric));
         }

@@ -418,10 +418,7 @@ fn scramble_moves(
     board: &slide::Board,
     notation: slide::Notation,
 ) -> slide::Result<String> {
-    let with = |method| slide::SolveOptions {
-        method,
-        ..Default::default()
-    };
+    let with = |method| slide::SolveOptions::builder().method(method).build();
     // Optimal where a complete table answers at once; above that, fast mode.
     let solution = match solver.solve_with(board, goal, &with(slide::Method::Table)) {
         Err(slide::Error::NoTable { .. }) => {

@@ -214,8 +214,12 @@ fn moves(
 ) -> Result<slide::Moves, String> {
     if let Some(text) = &args.moves {
         let written = crate::toolkit::read(text, args.blank, 0)?;
-        written.apply(board).map_err(|e| format!("moves: {}", explain(&e)))?;
-        return written.resolve(board).map_err(|e| format!("moves: {}", explain(&e)));
+        written
+            .apply(board)
+            .map_err(|e| format!("moves: {}", explain(&e)))?;
+        return written
+            .resolve(board)
+            .map_err(|e| format!("moves: {}", explain(&e)));
     }
     let (cells, line) = (
         board.shape().cells(),

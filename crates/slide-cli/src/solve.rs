@@ -141,7 +141,9 @@ impl SolveArgs {
     /// The library options these flags ask for, or a usage error.
     pub fn options(&self, cancel: Arc<AtomicBool>) -> Result<SolveOptions, String> {
         let heuristic = match (self.heuristic.as_str(), &self.pdb) {
-            (_, Some(p)) => HeuristicChoice::Pdb(p.parse().map_err(|e| format!("--pdb: {}", explain(&e)))?),
+            (_, Some(p)) => {
+                HeuristicChoice::Pdb(p.parse().map_err(|e| format!("--pdb: {}", explain(&e)))?)
+            }
             ("md", _) => HeuristicChoice::Manhattan,
             ("lc", _) => HeuristicChoice::LinearConflict,
             ("pdb", _) => HeuristicChoice::Pdb(slide::PartitionSpec::Default),

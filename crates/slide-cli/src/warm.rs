@@ -415,15 +415,14 @@ fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Re
             solver.pdb_in(frame.shape(), frame.blank_goal(), &need.cells, need.layout)?;
         }
     }
-    let opts = SolveOptions {
-        metric,
-        method: if shape.cells() <= MAX_TABLE_CELLS {
+    let opts = SolveOptions::builder()
+        .metric(metric)
+        .method(if shape.cells() <= MAX_TABLE_CELLS {
             SolveMethod::Table
         } else {
             SolveMethod::Search
-        },
-        ..SolveOptions::default()
-    };
+        })
+        .build();
     // Solving the goal itself loads the table or the pattern databases (found in memory now) and then finds nothing
     // to do.
     solver.solve_with(goal, goal, &opts).map(|_| ())

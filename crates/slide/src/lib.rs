@@ -52,9 +52,9 @@ pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use search::pdb::IndexChoice;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, SolveOptionsBuilder, Solver, SplitThreshold, Stats,
-    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS,
-    FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
+    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, SolveOptionsBuilder, Solver,
+    SplitThreshold, Stats, SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY,
+    FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
 };
 
 pub mod engine {

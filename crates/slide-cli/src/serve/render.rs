@@ -95,7 +95,12 @@ impl App {
                 }
                 match written.apply(&board).and_then(|_| written.resolve(&board)) {
                     Ok(m) => Play::Moves(m),
-                    Err(e) => return Reply::error(error_status(&e), format!("moves: {}", explain_http(&e))),
+                    Err(e) => {
+                        return Reply::error(
+                            error_status(&e),
+                            format!("moves: {}", explain_http(&e)),
+                        )
+                    }
                 }
             }
             (None, true) => Play::Solve,
@@ -220,7 +225,9 @@ pub(super) fn draw(
         Play::Solve => {
             let s = match solver.solve_with(board, goal, opts) {
                 Ok(s) => s,
-                Err(e) => return Reply::error(error_status(&e), format!("solve: {}", explain_http(&e))),
+                Err(e) => {
+                    return Reply::error(error_status(&e), format!("solve: {}", explain_http(&e)))
+                }
             };
             if let Some(reason) = &s.unsolvable_reason {
                 return Reply::error(

@@ -391,7 +391,8 @@ fn cell(v: &Value, row: bool) -> Cell {
             if let Some(i) = n.as_i64() {
                 Cell::Whole(i)
             } else if n.as_u64().is_some()
-                || n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e15)
+                || n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e15)
             {
                 // Beyond 64 bits (JSON parsing turns the larger whole numbers into floats).
                 Cell::TooLarge

@@ -110,7 +110,9 @@ impl App {
             .and_then(|_| req.moves.resolve(&board))
         {
             Ok(m) => m,
-            Err(e) => return Reply::error(error_status(&e), format!("moves: {}", explain_http(&e))),
+            Err(e) => {
+                return Reply::error(error_status(&e), format!("moves: {}", explain_http(&e)))
+            }
         };
         let shape = board.shape();
         if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells()) {

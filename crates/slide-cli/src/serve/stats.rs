@@ -56,10 +56,7 @@ impl App {
                 return r;
             }
         }
-        let opts = SolveOptions {
-            metric,
-            ..SolveOptions::default()
-        };
+        let opts = SolveOptions::builder().metric(metric).build();
         self.run(goal.clone(), goal, opts, Work::Stats { plot }, None)
             .await
     }

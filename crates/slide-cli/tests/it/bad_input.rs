@@ -490,9 +490,9 @@ fn the_command_line_and_the_server_say_the_same() {
     let cache = tempfile::tempdir().unwrap();
     let server = Serve::with_args(&["--timeout", "2"]);
     let mut compared = 0;
-    for (shape, bads) in by_shape(|b| {
-        !b.differs && !b.face_words && as_arg(b).is_some() && b.text.len() < 60 << 10
-    }) {
+    for (shape, bads) in
+        by_shape(|b| !b.differs && !b.face_words && as_arg(b).is_some() && b.text.len() < 60 << 10)
+    {
         let mut args = shape_args(&shape);
         args.extend(bads.iter().map(|b| as_arg(b).unwrap()));
         let r = slide(&args, Vec::new(), cache.path());
@@ -549,7 +549,8 @@ fn each_bad_option_gets_the_librarys_sentence() {
             let r = slide(&["solve", &arg, "1 0/2 3"], Vec::new(), cache.path());
             assert_eq!(r.code, 2, "{}: {}", o.name, shorten(&r.err));
             assert!(
-                r.err.contains(&format!("for '{flag} <")) && r.err.contains(&format!(": {}\n", o.error)),
+                r.err.contains(&format!("for '{flag} <"))
+                    && r.err.contains(&format!(": {}\n", o.error)),
                 "{}: {}",
                 o.name,
                 shorten(&r.err)
@@ -561,7 +562,12 @@ fn each_bad_option_gets_the_librarys_sentence() {
             body[field.trim_matches('"')] = v.clone();
             let (st, resp) = post(&server.addr, body.to_string().as_bytes());
             assert_eq!(st, 400, "{}: {}", o.name, shorten(&resp));
-            assert_eq!(error_of(&resp), format!("{field}: {}", o.error), "{}", o.name);
+            assert_eq!(
+                error_of(&resp),
+                format!("{field}: {}", o.error),
+                "{}",
+                o.name
+            );
             tried += 1;
         }
     }

@@ -168,7 +168,10 @@ mod tests {
             "row 2 is not a list of numbers but a number"
         );
         assert_eq!(
-            cells(vec![Cell::List(vec![Cell::Other("null".into()), Cell::TooLarge])]),
+            cells(vec![Cell::List(vec![
+                Cell::Other("null".into()),
+                Cell::TooLarge
+            ])]),
             "row 1, column 1: null is not a number"
         );
         assert_eq!(
