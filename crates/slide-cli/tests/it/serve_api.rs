@@ -233,7 +233,10 @@ fn bad_input_is_400_with_a_message_naming_the_problem() {
             r#"{"board": [[1,2,3],[4,0,2.0]]}"#,
             &["2.0", "not a whole number"],
         ),
-        (r#"{"board": [[1,2,3],[4,0,-5]]}"#, &["value -5 out of range"]),
+        (
+            r#"{"board": [[1,2,3],[4,0,-5]]}"#,
+            &["value -5 out of range"],
+        ),
         (r#"{"board": [[1,2,3],[4,0,9]]}"#, &["9", "out of range"]),
         (
             r#"{"board": [[1,2,3],[4,0,99999999999999999999]]}"#,
@@ -243,7 +246,10 @@ fn bad_input_is_400_with_a_message_naming_the_problem() {
             r#"{"board": [[1,2,3],[4,0,18446744073709551615]]}"#,
             &["row 2, column 3: the number is too large to be a tile"],
         ),
-        (r#"{"board": [[1,2,3],5]}"#, &["row 2 is not a list of numbers"]),
+        (
+            r#"{"board": [[1,2,3],5]}"#,
+            &["row 2 is not a list of numbers"],
+        ),
         (r#"{"board": []}"#, &["empty"]),
         (r#"{"board": 12}"#, &["board must be a string"]),
         (r#"{"board": ""}"#, &["empty"]),

@@ -56,12 +56,16 @@ impl Board {
     ///
     /// ```
     /// use slide::{Board, Cell};
-    /// let rows = vec![Cell::List(vec![Cell::Whole(1), Cell::Whole(2)]), Cell::List(vec![Cell::Whole(3), Cell::Whole(0)])];
-    /// assert_eq!(Board::from_cells(&rows, None).unwrap().to_string(), "[[1,2],[3,0]]");
-    /// let bad = vec![Cell::List(vec![Cell::Fraction("1.0".into()), Cell::Whole(2)]), Cell::List(vec![Cell::Whole(3), Cell::Whole(0)])];
-    /// assert_eq!(Board::from_cells(&bad, None).unwrap_err().to_string(), "row 1, column 1: 1.0 is not a whole number");
+    /// let row = |cells: &[Cell]| Cell::List(cells.to_vec());
+    /// let rows = [row(&[Cell::Whole(1), Cell::Whole(2)]), row(&[Cell::Whole(3), Cell::Whole(0)])];
+    /// assert_eq!(Board::from_cells(&rows, None)?.to_string(), "[[1,2],[3,0]]");
+    /// let bad = [row(&[Cell::Fraction("1.0".into()), Cell::Whole(2)]), row(&[Cell::Whole(3), Cell::Whole(0)])];
+    /// let e = Board::from_cells(&bad, None).unwrap_err();
+    /// assert_eq!(e.to_string(), "row 1, column 1: 1.0 is not a whole number");
     /// let flat: Vec<Cell> = [1, 2, 3, 0, 4].into_iter().map(Cell::Whole).collect();
-    /// assert!(Board::from_cells(&flat, None).unwrap_err().to_string().starts_with("cannot tell the shape of a flat list of 5 numbers"));
+    /// let e = Board::from_cells(&flat, None).unwrap_err();
+    /// assert!(e.to_string().starts_with("cannot tell the shape of a flat list of 5 numbers"));
+    /// # Ok::<(), slide::Error>(())
     /// ```
     pub fn from_cells(items: &[Cell], shape: Option<Shape>) -> Result<Board> {
         let Some(first) = items.first() else {
