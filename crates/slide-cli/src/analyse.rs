@@ -1,6 +1,7 @@
 //! `slide analyse` (a move sequence judged move by move, a batch summarised) and `slide hint` (the moves that start
 //! a shortest solution): thin faces over `Solver::analyse` and `Solver::hint`.
 
+use crate::explain::explain;
 use std::io::Write;
 
 use slide::{Board, Notation, Shape, SolveOptions, Solver, Summary};
@@ -62,11 +63,11 @@ fn shape_and_goal(
     let shape: Option<Shape> = shape
         .map(str::parse)
         .transpose()
-        .map_err(|e| format!("--shape: {e}"))?;
+        .map_err(|e| format!("--shape: {}", explain(&e)))?;
     let goal = goal
         .map(|g| Board::parse_with_shape(g, shape))
         .transpose()
-        .map_err(|e| format!("--goal: {e}"))?;
+        .map_err(|e| format!("--goal: {}", explain(&e)))?;
     Ok((shape, goal))
 }
 
@@ -76,7 +77,8 @@ fn board_and_goal(
     shape: Option<Shape>,
     goal: &Option<Board>,
 ) -> Result<(Board, Board), String> {
-    let board = Board::parse_with_shape(text, shape).map_err(|e| format!("board: {e}"))?;
+    let board =
+        Board::parse_with_shape(text, shape).map_err(|e| format!("board: {}", explain(&e)))?;
     let goal = goal.clone().unwrap_or_else(|| Board::goal(board.shape()));
     Ok((board, goal))
 }
@@ -100,11 +102,15 @@ pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
         }
         let written = read(moves, args.blank, column)?;
         // Checks every move, naming a bad one as it was written.
-        written.apply(&board).map_err(|e| format!("moves: {e}"))?;
-        let moves = written.resolve(&board).map_err(|e| format!("moves: {e}"))?;
+        written
+            .apply(&board)
+            .map_err(|e| format!("moves: {}", explain(&e)))?;
+        let moves = written
+            .resolve(&board)
+            .map_err(|e| format!("moves: {}", explain(&e)))?;
         let a = solver
             .analyse(&board, &goal, &moves, &opts)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| explain(&e))?;
         summary.add(&a);
         Ok(if args.json {
             analysis_json(&board, &a)
@@ -178,15 +184,10 @@ pub fn hint(solver: &Solver, args: &HintArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let opts = SolveOptions {
-        metric: args.metric,
-        ..SolveOptions::default()
-    };
+    let opts = SolveOptions::builder().metric(args.metric).build();
     let answer = |text: &str| -> Result<String, String> {
         let (board, goal) = board_and_goal(text, shape, &goal)?;
-        let h = solver
-            .hint(&board, &goal, &opts)
-            .map_err(|e| e.to_string())?;
+        let h = solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?;
         if args.json {
             return Ok(hint_json(&board, &h, args.notation, args.metric));
         }

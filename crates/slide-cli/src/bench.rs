@@ -247,7 +247,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
             }
             Err(e) => {
                 bad += 1;
-                writeln!(out, "{id:>4} error: {e}")?;
+                writeln!(out, "{id:>4} error: {}", crate::explain::explain(e))?;
             }
         }
     }

@@ -4,6 +4,7 @@
 
 mod analyse;
 mod bench;
+pub mod explain;
 mod history;
 mod numbers;
 mod progress;
@@ -305,7 +306,7 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
 }
 
 fn parse_index(s: &str) -> Result<slide::engine::IndexChoice, String> {
-    s.parse().map_err(|e: slide::Error| e.to_string())
+    s.parse().map_err(|e: slide::Error| explain::explain(&e))
 }
 
 /// Address space an `RLIMIT_AS` budget leaves to the process itself beyond what it has mapped at start: thread
@@ -512,10 +513,7 @@ fn scramble_moves(
     board: &slide::Board,
     notation: slide::Notation,
 ) -> slide::Result<String> {
-    let with = |method| slide::SolveOptions {
-        method,
-        ..Default::default()
-    };
+    let with = |method| slide::SolveOptions::builder().method(method).build();
     // Optimal where a complete table answers at once; above that, fast mode.
     let solution = match solver.solve_with(board, goal, &with(slide::Method::Table)) {
         Err(slide::Error::NoTable { .. }) => {

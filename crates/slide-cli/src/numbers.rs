@@ -4,8 +4,6 @@
 
 use std::time::Duration;
 
-/// Longest `--timeout` of `solve` and `bench`, in seconds (about 31.7 years; leave the flag out for no limit).
-pub const MAX_TIMEOUT: f64 = 1e9;
 /// Longest `--timeout` of one `serve` solve, in seconds (a day).
 pub const MAX_SERVE_TIMEOUT: f64 = 86_400.0;
 /// Most threads of `--threads` (a pool this large starts in well under a second; each thread takes memory).
@@ -39,9 +37,22 @@ fn seconds(s: &str, max: f64, otherwise: &str) -> Result<f64, String> {
     Ok(t)
 }
 
-/// `--timeout` of `solve` and `bench`: seconds, more than 0 and at most [`MAX_TIMEOUT`].
+/// `--timeout` of `solve` and `bench`: seconds, checked by the library ([`slide::SolveOptions::check_timeout_secs`]:
+/// more than 0 and at most [`slide::SolveOptions::MAX_TIMEOUT_SECS`]), whose sentence the message is.
 pub fn timeout(s: &str) -> Result<f64, String> {
-    seconds(s, MAX_TIMEOUT, "leave the flag out for no limit")
+    let t = number(s)?;
+    slide::SolveOptions::check_timeout_secs(t).map_err(|e| e.reason)?;
+    Ok(t)
+}
+
+/// `--max-nodes` of `solve` and `bench`: a whole number, checked by the library
+/// ([`slide::SolveOptions::check_max_nodes`]: 0 to `u64::MAX`), whose sentence the message is.
+pub fn max_nodes(s: &str) -> Result<u64, String> {
+    let n: i128 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number"))?;
+    slide::SolveOptions::check_max_nodes(n).map_err(|e| e.reason)
 }
 
 /// `--timeout` of `serve`: seconds, more than 0 and at most [`MAX_SERVE_TIMEOUT`].
@@ -60,14 +71,10 @@ pub fn serve_max_timeout(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
-/// `--within`: a weight from 1 to [`slide::engine::MAX_WEIGHT`].
+/// `--within`: a weight, checked by the library ([`slide::SolveOptions::check_weight`]: 1 to [`slide::engine::MAX_WEIGHT`]),
+/// whose sentence the message is.
 pub fn weight(s: &str) -> Result<f64, String> {
-    let w = number(s)?;
-    let max = slide::engine::MAX_WEIGHT;
-    if !(w.is_finite() && (1.0..=max).contains(&w)) {
-        return Err(format!("{s} is not a number from 1 to {max}"));
-    }
-    Ok(w)
+    slide::SolveOptions::check_weight(number(s)?).map_err(|e| e.reason)
 }
 
 fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {

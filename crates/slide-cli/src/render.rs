@@ -1,6 +1,7 @@
 //! `slide render`: a picture of a board (SVG or PNG) or an animation of a move sequence played on it (GIF, or SVG
 //! with `--animate`), drawn by `slide::render`; this face only reads the arguments and writes the file.
 
+use crate::explain::explain;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -123,7 +124,7 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
     };
     let board = match Board::parse_with_shape(&args.board, shape) {
         Ok(b) => b,
-        Err(e) => return fail(format!("board: {e}")),
+        Err(e) => return fail(format!("board: {}", explain(&e))),
     };
     let goal = match &args.goal {
         None => Board::goal(board.shape()),
@@ -165,7 +166,7 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
                     )
                 }
             }
-            .map_err(|e| e.to_string())
+            .map_err(|e| explain(&e))
         } else {
             match format {
                 Format::Svg => render::svg(&board, &goal, &style).map(String::into_bytes),
@@ -175,7 +176,7 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
                         .into(),
                 ),
             }
-            .map_err(|e| e.to_string())
+            .map_err(|e| explain(&e))
         };
     let bytes = match picture {
         Ok(b) => b,
@@ -213,8 +214,12 @@ fn moves(
 ) -> Result<slide::Moves, String> {
     if let Some(text) = &args.moves {
         let written = crate::toolkit::read(text, args.blank, 0)?;
-        written.apply(board).map_err(|e| format!("moves: {e}"))?;
-        return written.resolve(board).map_err(|e| format!("moves: {e}"));
+        written
+            .apply(board)
+            .map_err(|e| format!("moves: {}", explain(&e)))?;
+        return written
+            .resolve(board)
+            .map_err(|e| format!("moves: {}", explain(&e)));
     }
     let (cells, line) = (
         board.shape().cells(),
@@ -227,13 +232,13 @@ fn moves(
             slide::engine::FAST_DEFAULT_CELLS
         ));
     }
-    let solution = solver.solve(board, goal).map_err(|e| e.to_string())?;
+    let solution = solver.solve(board, goal).map_err(|e| explain(&e))?;
     if let Some(reason) = &solution.unsolvable_reason {
         return Err(format!("--solve: the goal cannot be reached: {reason}"));
     }
     match (&solution.moves, solution.optimal) {
         (Some(tiles), true) => {
-            slide::Moves::from_tiles(board, tiles).map_err(|e| format!("--solve: {e}"))
+            slide::Moves::from_tiles(board, tiles).map_err(|e| format!("--solve: {}", explain(&e)))
         }
         _ => Err(format!(
             "--solve: no optimal solution was found (the optimum is at least {})",

@@ -7,12 +7,13 @@
 use std::io::{BufRead, BufWriter, Read, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 use slide::{Board, Notation, Pattern, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
+use crate::explain::{explain, flagged};
 use crate::report::{answer_json, count_json, join, with_field, written, Moves};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
@@ -94,7 +95,7 @@ pub struct SolveArgs {
     pub no_move_pruning: bool,
     /// Stop each search after this many nodes (0 to 18446744073709551615); the answer is then marked as not
     /// proven.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::max_nodes)]
     pub max_nodes: Option<u64>,
     /// Stop each search after this many seconds (more than 0, at most 1e9); the answer is then marked as not
     /// proven.
@@ -140,7 +141,9 @@ impl SolveArgs {
     /// The library options these flags ask for, or a usage error.
     pub fn options(&self, cancel: Arc<AtomicBool>) -> Result<SolveOptions, String> {
         let heuristic = match (self.heuristic.as_str(), &self.pdb) {
-            (_, Some(p)) => HeuristicChoice::Pdb(p.parse().map_err(|e| format!("--pdb: {e}"))?),
+            (_, Some(p)) => {
+                HeuristicChoice::Pdb(p.parse().map_err(|e| format!("--pdb: {}", explain(&e)))?)
+            }
             ("md", _) => HeuristicChoice::Manhattan,
             ("lc", _) => HeuristicChoice::LinearConflict,
             ("pdb", _) => HeuristicChoice::Pdb(slide::PartitionSpec::Default),
@@ -159,43 +162,41 @@ impl SolveArgs {
                 ));
             }
         }
-        // The value parsers checked both ranges (crate::numbers); the conversion cannot fail then.
-        let timeout = self
-            .timeout
-            .map(Duration::try_from_secs_f64)
-            .transpose()
-            .map_err(|e| format!("--timeout: {e}"))?;
-        if self.fallback && timeout.is_none() && self.max_nodes.is_none() {
+        if self.fallback && self.timeout.is_none() && self.max_nodes.is_none() {
             return Err(
                 "--fallback needs a budget to split: --timeout SECONDS or --max-nodes N".into(),
             );
         }
-        Ok(SolveOptions {
-            metric: self.metric,
-            method: if self.search {
+        let mut b = SolveOptions::builder()
+            .metric(self.metric)
+            .method(if self.search {
                 Method::Search
             } else if self.fast {
                 Method::Fast
             } else {
                 Method::Auto
-            },
-            heuristic,
-            reflect: !self.no_reflect,
-            mixed_sums: match self.mixed_sums.as_str() {
+            })
+            .heuristic(heuristic)
+            .reflect(!self.no_reflect)
+            .mixed_sums(match self.mixed_sums.as_str() {
                 "on" => Some(true),
                 "off" => Some(false),
                 _ => None,
-            },
-            max_nodes: self.max_nodes,
-            timeout,
-            cancel: Some(cancel),
-            weight: self.within.filter(|&w| w > 1.0),
-            parallel: false,
-            move_pruning: !self.no_move_pruning,
-            wait_for_builds: true,
-            max_depth: None,
-            fallback: self.fallback,
-        })
+            })
+            .cancel(cancel)
+            .move_pruning(!self.no_move_pruning)
+            .fallback(self.fallback);
+        // The value parsers checked the ranges through the library already (crate::numbers); these cannot fail then.
+        if let Some(n) = self.max_nodes {
+            b = b.max_nodes(n);
+        }
+        if let Some(t) = self.timeout {
+            b = b.timeout_secs(t).map_err(|e| flagged(&e))?;
+        }
+        if let Some(w) = self.within.filter(|&w| w > 1.0) {
+            b = b.weight(w).map_err(|e| flagged(&e))?;
+        }
+        Ok(b.build())
     }
 }
 
@@ -483,7 +484,7 @@ impl Job<'_> {
         };
         let board = match Board::parse_with_shape(text, self.shape) {
             Ok(b) => b,
-            Err(e) => return self.error(number, what, &e.to_string()),
+            Err(e) => return self.error(number, what, &explain(&e)),
         };
         if let Some(stages) = &self.stages {
             return self.staged(number, what, &board, stages);
@@ -519,7 +520,7 @@ impl Job<'_> {
                         stream: None,
                     }
                 }
-                Err(e) => self.error(number, what, &e.to_string()),
+                Err(e) => self.error(number, what, &explain(&e)),
             };
         }
         // The method is the library's choice (the one planning point): fast mode above 25 cells unless a search
@@ -529,7 +530,7 @@ impl Job<'_> {
                 return self.fast(number, what, &board, goal, want_moves, start)
             }
             Ok(_) => {}
-            Err(e) => return self.error(number, what, &e.to_string()),
+            Err(e) => return self.error(number, what, &explain(&e)),
         }
         if board.shape().cells() > 20
             && self.opts.timeout.is_none()
@@ -550,7 +551,7 @@ impl Job<'_> {
         };
         let solution = match self.solver.solve_with(&board, goal, opts) {
             Ok(s) => s,
-            Err(e) => return self.error(number, what, &e.to_string()),
+            Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
         let moves = solution.moves.as_deref();
@@ -613,7 +614,7 @@ impl Job<'_> {
             .solve_stages(board, stages, &self.opts, &mut each)
         {
             Ok(s) => s,
-            Err(e) => return self.error(number, what, &e.to_string()),
+            Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
         let want_moves = self.args.moves || self.args.notation().is_some();
@@ -752,7 +753,7 @@ impl Job<'_> {
         .and_then(|extra| Ok((self.solver.solve_with(board, goal, &self.opts)?, extra)));
         let (solution, extra) = match result {
             Ok(r) => r,
-            Err(e) => return self.error(number, what, &e.to_string()),
+            Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
         let notation = self.args.notation();
@@ -762,7 +763,7 @@ impl Job<'_> {
                 what: "the least number of moves".into(),
                 lower_bound: solution.lower_bound,
             };
-            return self.error(number, what, &e.to_string());
+            return self.error(number, what, &explain(&e));
         };
         match (&extra, self.args.json) {
             (Err(c), true) => out.push_str(&with_field(
@@ -826,7 +827,7 @@ impl Job<'_> {
             // The library's answer (it stops at the parity test), written by the one answer writer.
             let solution = match self.solver.solve_with(board, goal, &self.opts) {
                 Ok(s) => s,
-                Err(e) => return self.error(number, what, &e.to_string()),
+                Err(e) => return self.error(number, what, &explain(&e)),
             };
             let out = if self.args.json {
                 let seconds = start.elapsed().as_secs_f64();
@@ -864,7 +865,7 @@ impl Job<'_> {
         };
         let (len, moves) = match result {
             Ok(r) => r,
-            Err(e) => return self.error(number, what, &e.to_string()),
+            Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
         // Up to 9 cells fast mode answers from the complete tables: optimal.
@@ -920,7 +921,7 @@ fn stream_fast(
 ) -> std::io::Result<Option<String>> {
     let len = match slide::fast::fast_length(solver, board, goal) {
         Ok(n) => n,
-        Err(e) => return Ok(Some(e.to_string())),
+        Err(e) => return Ok(Some(explain(&e))),
     };
     write!(out, "~{len}")?;
     if len > 0 {
@@ -956,7 +957,7 @@ fn stream_fast(
         return Err(e);
     }
     if let Err(e) = r {
-        return Ok(Some(e.to_string()));
+        return Ok(Some(explain(&e)));
     }
     if let Some(w) = &mut letters {
         text.clear();

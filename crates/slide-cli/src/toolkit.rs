@@ -1,6 +1,7 @@
 //! The player's toolkit: `slide apply` (play a move sequence on a board) and `slide moves` (invert, simplify,
 //! count a sequence), thin faces over `slide::notation`.
 
+use crate::explain::explain;
 use std::io::{BufRead, Read, Write};
 
 use slide::notation::{self, Written};
@@ -81,14 +82,14 @@ pub fn apply(args: &ApplyArgs) -> anyhow::Result<u8> {
                 return Err("no moves given".into());
             }
             let written = read(moves, args.blank, column)?;
-            let end = written.apply(&board).map_err(|e| e.to_string())?;
+            let end = written.apply(&board).map_err(|e| explain(&e))?;
             Ok(if args.json {
                 end.to_string()
             } else {
                 slash(&end)
             })
         };
-    let parse = |text: &str| Board::parse(text).map_err(|e| format!("board: {e}"));
+    let parse = |text: &str| Board::parse(text).map_err(|e| format!("board: {}", explain(&e)));
     match (&start, args.args.as_slice()) {
         (Some(_), [_, _]) => {
             eprintln!("slide: apply --solved takes only MOVES, not a board");
@@ -129,8 +130,8 @@ pub fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
         let moves = match (&board, &written) {
             (Some(b), _) => {
                 // Check the sequence on the board.
-                written.apply(b).map_err(|e| e.to_string())?;
-                Some(written.resolve(b).map_err(|e| e.to_string())?)
+                written.apply(b).map_err(|e| explain(&e))?;
+                Some(written.resolve(b).map_err(|e| explain(&e))?)
             }
             (None, Written::Letters { moves, .. }) => Some(moves.clone()),
             (None, Written::Tiles(_)) => None,
@@ -152,10 +153,10 @@ pub fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
                 (None, _) => Ok(written.invert().format()),
                 (Some(Notation::Tiles), Some(b)) => {
                     let m = need()?;
-                    let end = m.apply(b).map_err(|e| e.to_string())?;
+                    let end = m.apply(b).map_err(|e| explain(&e))?;
                     m.invert()
                         .format(Notation::Tiles, Some(&end))
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| explain(&e))
                 }
                 (Some(n), _) => write(&need()?.invert(), n),
             },
@@ -194,7 +195,7 @@ pub(crate) fn read(text: &str, blank: bool, column: usize) -> Result<Written, St
             },
             e => e,
         };
-        format!("moves: {e}")
+        format!("moves: {}", explain(&e))
     })
 }
 

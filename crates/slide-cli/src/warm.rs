@@ -259,17 +259,9 @@ fn plan(planner: &Solver, goal: &Board, metric: Metric) -> (&'static str, u32, b
     };
     match metric {
         Metric::Mtm if shape.cells() > MAX_TABLE_CELLS => {
-            let (r, c) = goal.shape().coords(goal.blank());
-            let t = goal.shape().transposed();
-            let tb = c * goal.shape().rows() + r;
-            let (first, second) = slide::engine::mtm::layouts(goal.shape());
-            let mut tables = Vec::new();
-            for layout in std::iter::once(first).chain(second) {
-                tables.push((goal.shape(), goal.blank(), layout));
-                if (t, tb) != (goal.shape(), goal.blank()) {
-                    tables.push((t, tb, layout));
-                }
-            }
+            // The planner's list; a pair that names one table twice is one build.
+            let mut tables = slide::engine::mtm::label_tables_needed(goal.shape(), goal.blank());
+            tables.dedup();
             let bytes = tables
                 .iter()
                 .map(|&(s, b, l)| slide::engine::mtm::label_build_bytes(s, b, l))
@@ -385,12 +377,13 @@ pub fn run(solver: &Solver, warm: &Warm, rx: Receiver<(Board, Metric)>) {
                     entry.step = entry.steps;
                 }
                 Err(err) => {
+                    let err = crate::explain::explain_http(&err);
                     eprintln!(
                         "slide: serve: {} ({metric}): {err}; searching without them",
                         goal.shape()
                     );
                     entry.phase = Phase::Failed;
-                    entry.error = Some(err.to_string());
+                    entry.error = Some(err);
                 }
             }
         }
@@ -422,15 +415,14 @@ fn load(solver: &Solver, warm: &Warm, goal: &Board, metric: Metric) -> slide::Re
             solver.pdb(frame.shape(), frame.blank_goal(), &need.cells, need.layout)?;
         }
     }
-    let opts = SolveOptions {
-        metric,
-        method: if shape.cells() <= MAX_TABLE_CELLS {
+    let opts = SolveOptions::builder()
+        .metric(metric)
+        .method(if shape.cells() <= MAX_TABLE_CELLS {
             SolveMethod::Table
         } else {
             SolveMethod::Search
-        },
-        ..SolveOptions::default()
-    };
+        })
+        .build();
     // Solving the goal itself loads the table or the pattern databases (found in memory now) and then finds nothing
     // to do.
     solver.solve_with(goal, goal, &opts).map(|_| ())

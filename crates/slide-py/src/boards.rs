@@ -1,6 +1,8 @@
 //! Boards, goals and shapes from Python values (lists of rows, strings, NumPy arrays), checked, with messages that name the board and the cell.
 
 use super::*;
+use pyo3::types::PyFloat;
+use slide::{Cell, CellProblem};
 
 /// A prefix for messages about one of several boards (empty for a single one).
 pub(crate) fn at(context: &str, what: &str) -> String {
@@ -99,73 +101,87 @@ pub(crate) fn board_from(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<Boar
             ),
         )));
     };
-    if rows.is_empty() {
-        return Err(lib_err(Error::Empty, context));
+    // Rows or a flat list: the values become cells, and the library's one builder from values decides (the same
+    // errors, naming row and column, as the server's).
+    let too_large = |cells: usize| {
+        lib_err(
+            Error::TooLarge {
+                cells: cells as u128,
+                max: MAX_CELLS,
+            },
+            context,
+        )
+    };
+    if rows.len() > MAX_CELLS {
+        return Err(too_large(rows.len()));
     }
-    let flat = items(&rows[0]).is_none() && rows[0].downcast::<PyUntypedArray>().is_err();
-    if flat {
-        // A flat list: a square number of values makes a square board.
-        if rows.len() > MAX_CELLS {
-            return Err(lib_err(
-                Error::TooLarge {
-                    cells: rows.len() as u128,
-                    max: MAX_CELLS,
-                },
-                context,
-            ));
+    let mut count = 0usize;
+    let mut cells = Vec::with_capacity(rows.len());
+    for row in &rows {
+        cells.push(py_cell(row, true, &mut count)?);
+        if count > MAX_CELLS {
+            return Err(too_large(count));
         }
-        let mut values = Vec::with_capacity(rows.len());
-        for (i, v) in rows.iter().enumerate() {
-            values.push(tile_value(v, 1, i + 1, context)?);
-        }
-        let side = (values.len() as f64).sqrt().round() as usize;
-        if side * side != values.len() || side < 2 {
-            return Err(lib_err(
-                Error::UnknownShape {
-                    found: values.len(),
-                },
-                context,
-            ));
-        }
-        let rows: Vec<Vec<i64>> = values.chunks(side).map(<[i64]>::to_vec).collect();
-        return Board::from_rows(&rows).map_err(|e| lib_err(e, context));
     }
-    let mut out: Vec<Vec<i64>> = Vec::with_capacity(rows.len());
-    let mut cells = 0usize;
-    for (r, row) in rows.iter().enumerate() {
-        let vals = match items(row) {
-            Some(v) => v,
-            None if row.downcast::<PyUntypedArray>().is_ok() => {
-                items(&row.call_method0("tolist")?).unwrap_or_default()
+    Board::from_cells(&cells, None).map_err(|e| cells_err(e, context))
+}
+
+/// A Python value as a cell for [`Board::from_cells`]; `row` at the top level, where a list is a row. `count`
+/// counts the values read (the caller stops past [`MAX_CELLS`]).
+fn py_cell(v: &Bound<'_, PyAny>, row: bool, count: &mut usize) -> PyResult<Cell> {
+    *count = count.saturating_add(1);
+    if v.is_instance_of::<PyBool>() {
+        return Ok(Cell::Other("a boolean".into()));
+    }
+    if v.is_none() {
+        return Ok(Cell::Other("null".into()));
+    }
+    match v.extract::<i64>() {
+        Ok(x) => return Ok(Cell::Whole(x)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => {
+            return Ok(Cell::TooLarge)
+        }
+        Err(_) => {}
+    }
+    if v.is_instance_of::<PyFloat>() {
+        return Ok(Cell::Fraction(v.str()?.to_string()));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(Cell::Other("a string".into()));
+    }
+    let list = match items(v) {
+        Some(list) => Some(list),
+        None if v.downcast::<PyUntypedArray>().is_ok() => items(&v.call_method0("tolist")?),
+        None => None,
+    };
+    match list {
+        Some(list) if row => {
+            *count = count.saturating_sub(1);
+            let mut out = Vec::with_capacity(list.len().min(MAX_CELLS));
+            for c in &list {
+                out.push(py_cell(c, false, count)?);
+                if *count > MAX_CELLS {
+                    break;
+                }
             }
-            None => {
-                return Err(PyTypeError::new_err(at(
-                    context,
-                    &format!(
-                        "row {} must be a list of integers, not {}",
-                        r + 1,
-                        type_name(row)
-                    ),
-                )))
-            }
-        };
-        cells = cells.saturating_add(vals.len());
-        if cells > MAX_CELLS || rows.len().saturating_mul(vals.len()) > MAX_CELLS {
-            return Err(lib_err(
-                Error::TooLarge {
-                    cells: (rows.len() as u128) * (vals.len().max(1) as u128),
-                    max: MAX_CELLS,
-                },
-                context,
-            ));
+            Ok(Cell::List(out))
         }
-        let mut vs = Vec::with_capacity(vals.len());
-        for (c, v) in vals.iter().enumerate() {
-            vs.push(tile_value(v, r + 1, c + 1, context)?);
-        }
-        out.push(vs);
+        Some(_) => Ok(Cell::List(Vec::new())),
+        None => Ok(Cell::Other(format!("a {}", type_name(v)))),
     }
-    Board::from_rows(&out).map_err(|e| lib_err(e, context))
+}
+
+/// The library's error about a board given as values: a value of the wrong kind (not a whole number, a row that is
+/// not a list) raises `TypeError`, the rest `BoardError`; the message is the library's.
+fn cells_err(e: Error, context: &str) -> PyErr {
+    match &e {
+        Error::BadCell {
+            problem: CellProblem::NotANumber(_) | CellProblem::NotWhole(_),
+            ..
+        }
+        | Error::RowNotAList { .. } => PyTypeError::new_err(at(context, &e.to_string())),
+        _ => lib_err(e, context),
+    }
 }
 
 /// The goal board for `board`: the default one, or `goal` read like a board and checked to have the same shape.

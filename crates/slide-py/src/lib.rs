@@ -137,6 +137,7 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_stages, m)?)?;
     m.add_function(wrap_pyfunction!(render, m)?)?;
     m.add_function(wrap_pyfunction!(_map_files, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_limits, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     split::register(m)?;
     Ok(())

@@ -2,14 +2,15 @@
 
 use super::*;
 
-/// What `solve` and `solve_many` were asked, checked once.
+/// What `solve` and `solve_many` were asked, checked once, by the library's options builder (the same ranges and
+/// sentences as the command line and the server).
 #[derive(Clone)]
 pub(crate) struct Ask {
     pub(crate) metric: Metric,
     pub(crate) moves: bool,
-    pub(crate) timeout: Option<Duration>,
-    pub(crate) max_nodes: Option<u64>,
     pub(crate) within: Option<f64>,
+    /// The options built from the limits asked for (no cancel flag yet).
+    base: SolveOptions,
 }
 
 /// The metric named `metric`: `"stm"` or `"mtm"` (any case).
@@ -22,6 +23,45 @@ pub(crate) fn metric_from(metric: &str) -> PyResult<Metric> {
     })
 }
 
+/// An option the library refused, as a `ValueError` naming the Python parameter (`within` is the library's
+/// `weight`) before the library's sentence.
+fn option_err(e: slide::OptionError) -> PyErr {
+    let name = match e.option {
+        "weight" => "within",
+        other => other,
+    };
+    PyValueError::new_err(format!("{name}: {}", e.reason()))
+}
+
+/// The limits as the library's builder checks them: `timeout` (seconds) and `max_nodes`; `within` above 1.
+pub(crate) fn checked_options(
+    timeout: Option<f64>,
+    max_nodes: Option<i128>,
+    within: Option<f64>,
+) -> PyResult<SolveOptions> {
+    let mut b = SolveOptions::builder();
+    if let Some(t) = timeout {
+        b = b.timeout_secs(t).map_err(option_err)?;
+    }
+    if let Some(n) = max_nodes {
+        b = b.max_nodes(SolveOptions::check_max_nodes(n).map_err(option_err)?);
+    }
+    if let Some(w) = within {
+        let w = SolveOptions::check_weight(w).map_err(option_err)?;
+        if w > 1.0 {
+            b = b.weight(w).map_err(option_err)?;
+        }
+    }
+    Ok(b.build())
+}
+
+/// Checks `timeout` and `max_nodes` as `solve` does (for slide.ray, which splits them itself).
+#[pyfunction]
+#[pyo3(signature = (timeout=None, max_nodes=None))]
+pub(crate) fn _check_limits(timeout: Option<f64>, max_nodes: Option<i128>) -> PyResult<()> {
+    checked_options(timeout, max_nodes, None).map(|_| ())
+}
+
 impl Ask {
     pub(crate) fn new(
         metric: &str,
@@ -31,51 +71,21 @@ impl Ask {
         within: Option<f64>,
     ) -> PyResult<Ask> {
         let metric = metric_from(metric)?;
-        let timeout = match timeout {
-            None => None,
-            Some(t) if t.is_finite() && (0.0..1e12).contains(&t) => {
-                Some(Duration::from_secs_f64(t))
-            }
-            Some(t) => {
-                return Err(PyValueError::new_err(format!(
-                    "timeout must be a number of seconds, at least 0, not {t}"
-                )))
-            }
-        };
-        let max_nodes = match max_nodes {
-            None => None,
-            Some(n) if (0..=u64::MAX as i128).contains(&n) => Some(n as u64),
-            Some(n) => {
-                return Err(PyValueError::new_err(format!(
-                    "max_nodes must be a non-negative integer, not {n}"
-                )))
-            }
-        };
-        if let Some(w) = within {
-            if !(w.is_finite() && w >= 1.0) {
-                return Err(PyValueError::new_err(format!(
-                    "within must be a number at least 1, not {w}"
-                )));
-            }
-        }
+        let base = checked_options(timeout, max_nodes, within)?;
         Ok(Ask {
             metric,
             moves,
-            timeout,
-            max_nodes,
-            within: within.filter(|&w| w > 1.0),
+            within: base.weight,
+            base,
         })
     }
 
     pub(crate) fn options(&self, cancel: &Arc<AtomicBool>, parallel: bool) -> SolveOptions {
         SolveOptions {
             metric: self.metric,
-            max_nodes: self.max_nodes,
-            timeout: self.timeout,
             cancel: Some(cancel.clone()),
-            weight: self.within,
             parallel,
-            ..Default::default()
+            ..self.base.clone()
         }
     }
 

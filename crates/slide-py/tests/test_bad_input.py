@@ -39,19 +39,26 @@ def words_of(v):
 
 
 def python_boards():
-    """The catalogue's boards that slide.solve takes: (name, board, exception, words). The board is the entry's
-    JSON value where it has one, else its text."""
+    """The catalogue's boards that slide.solve takes: (name, board, exception, words, exact). Each board's text is
+    given as a string; a board that has a JSON value is also given as that value (lists), whose message is the
+    entry's `value_error` exactly (`exact`), as the server's is."""
     out = []
     for e in CATALOGUE["boards"]:
         face = e.get("python", e["error"])
         if face is None:
             continue
         assert "shape" not in e, f"{e['name']}: slide.solve takes no shape"
-        board = e["value"] if "value" in e else bytes_of(e["board"]).decode()
+        text = bytes_of(e["board"]).decode()
         if isinstance(face, dict):
-            out.append((e["name"], board, EXCEPTIONS[face["raises"]], words_of(face["error"])))
+            out.append((e["name"], text, EXCEPTIONS[face["raises"]], words_of(face["error"]), False))
         else:
-            out.append((e["name"], board, slide.BoardError, words_of(face)))
+            out.append((e["name"], text, slide.BoardError, words_of(face), False))
+        if "value" in e:
+            exc = EXCEPTIONS[e.get("value_raises", "BoardError")]
+            if "value_error" in e:
+                out.append((e["name"] + " (value)", e["value"], exc, [e["value_error"]], True))
+            else:
+                out.append((e["name"] + " (value)", e["value"], exc, words_of(face), False))
     return out
 
 
@@ -68,12 +75,29 @@ def test_bad_input_raises(case):
         assert w.lower() in str(info.value).lower()
 
 
-@pytest.mark.parametrize("name,board,exc,words", BOARDS, ids=[b[0] for b in BOARDS])
-def test_bad_board_raises(name, board, exc, words):
+@pytest.mark.parametrize("name,board,exc,words,exact", BOARDS, ids=[b[0] for b in BOARDS])
+def test_bad_board_raises(name, board, exc, words, exact):
     with pytest.raises(exc) as info:
         slide.solve(board)
+    if exact:
+        assert str(info.value) == words[0]
     for w in words:
         assert w.lower() in str(info.value).lower()
+
+
+OPTIONS = CATALOGUE["options"]
+
+
+@pytest.mark.parametrize("case", OPTIONS, ids=[o["name"] for o in OPTIONS])
+def test_bad_option_gets_the_librarys_sentence(case):
+    """The same sentence as the command line and the server (the catalogue's `options`), after the keyword."""
+    keyword = CATALOGUE["option_names"][case["option"]]["python"]
+    value = case["value"]
+    if isinstance(value, str):
+        value = int(value) if case["option"] == "max_nodes" else float(value)
+    with pytest.raises(ValueError) as info:
+        slide.solve(NAMES["OK"], **{keyword: value})
+    assert str(info.value) == f"{keyword}: {case['error']}"
 
 
 def test_there_are_at_least_30_cases():

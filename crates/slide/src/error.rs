@@ -75,10 +75,28 @@ pub enum Error {
         found: Shape,
     },
     /// A flat list of numbers whose shape cannot be told.
-    #[error("cannot tell the shape of a flat list of {found} numbers: give the shape (for example --shape 2x3) or use rows")]
+    #[error("cannot tell the shape of a flat list of {found} numbers: give the shape (for example 2x3) or use rows")]
     UnknownShape {
         /// Numbers given.
         found: usize,
+    },
+    /// A cell of a board given as values ([`crate::Board::from_cells`]) that is not a whole number.
+    #[error("row {row}, column {column}: {problem}")]
+    BadCell {
+        /// 1-based row (1 for a flat list).
+        row: usize,
+        /// 1-based column (the place in a flat list).
+        column: usize,
+        /// What is wrong with it.
+        problem: crate::board::CellProblem,
+    },
+    /// A row of a board given as values ([`crate::Board::from_cells`]) that is not a list of numbers.
+    #[error("row {row} is not a list of numbers but {found}")]
+    RowNotAList {
+        /// 1-based row.
+        row: usize,
+        /// What it is, in words.
+        found: String,
     },
     /// A tile value appears twice.
     #[error(
@@ -200,7 +218,7 @@ pub enum Error {
     #[error("tile numbers need the start board: a tile's number does not say which way it moves")]
     NeedsBoard,
     /// A table or pattern-database build would need more memory than allowed.
-    #[error("{what} needs {} MB of memory to build, more than the {} MB allowed (--max-memory)", needed / 1_000_000, limit / 1_000_000)]
+    #[error("{what} needs {} MB of memory to build, more than the {} MB allowed", needed / 1_000_000, limit / 1_000_000)]
     TooMuchMemory {
         /// What would be built.
         what: String,
@@ -278,6 +296,44 @@ pub enum Error {
     /// A table file could not be used (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Cache(String),
+}
+
+impl From<OptionError> for Error {
+    fn from(e: OptionError) -> Error {
+        Error::InvalidOption {
+            option: e.option.to_string(),
+            reason: e.reason,
+        }
+    }
+}
+
+/// An option of a solve outside its accepted range (docs/limits.md), as [`crate::SolveOptionsBuilder`] and the
+/// checks of [`crate::SolveOptions`] report it: the option's library name and what is wrong.
+///
+/// Every face (the command line, the server, Python) checks its values through these, so the same bad value gets
+/// the same [`reason`](OptionError::reason) everywhere; a face puts its own name of the option (`--timeout`,
+/// `"timeout"`) before it. It becomes [`Error::InvalidOption`] through `?`.
+///
+/// ```
+/// let e = slide::SolveOptions::builder().timeout_secs(-1.0).unwrap_err();
+/// assert_eq!(e.option, "timeout");
+/// assert_eq!(e.reason(), "-1 is not a positive number of seconds (more than 0, at most 1000000000)");
+/// assert_eq!(e.to_string(), format!("timeout: {}", e.reason()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{option}: {reason}")]
+pub struct OptionError {
+    /// The option, as the library names it (`timeout`, `max_nodes`, `weight`).
+    pub option: &'static str,
+    /// What is wrong with the value, and the accepted range: the same sentence through every face.
+    pub reason: String,
+}
+
+impl OptionError {
+    /// What is wrong with the value, without the option's name (a face puts its own name before it).
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
 }
 
 /// The library's result type.

@@ -59,15 +59,16 @@ pub mod store;
 
 pub use analyse::{Analysis, Count, Hint, Summary};
 pub use board::notation;
-pub use board::{Board, Direction, Pattern, Shape, Tile, MAX_CELLS};
-pub use error::{Error, Result};
+pub use board::{Board, Cell, CellProblem, Direction, Pattern, Shape, Tile, MAX_CELLS};
+pub use error::{Error, OptionError, Result};
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SolverBuilder, Stats,
+    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, SolveOptionsBuilder, Solver,
+    SolverBuilder, Stats,
 };
 
 pub mod engine {

@@ -1,6 +1,7 @@
 //! The work of `slide serve` off the async runtime: what the handlers share ([`App`]), the permits that let at most
 //! `--threads` solves run at once (newest waiter first), the jobs sent to the solver threads, and those threads.
 
+use crate::explain::explain_http;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
@@ -262,7 +263,7 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                             answer_json(&board, &solution, seconds, moves, None, None),
                         )
                     }
-                    Err(e) => Reply::error(error_status(&e), e.to_string()),
+                    Err(e) => Reply::error(error_status(&e), explain_http(&e)),
                 },
                 Work::Render(picture) => draw(solver, &board, &goal, &opts, picture),
                 Work::Stats { plot } => statistics(solver, &goal, opts.metric, plot),
@@ -279,7 +280,7 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                     Err(e @ (slide::Error::LimitReached { .. } | slide::Error::Cancelled)) => {
                         Reply::error(error_status(&e), over_budget(&e, &opts))
                     }
-                    Err(e) => Reply::error(error_status(&e), e.to_string()),
+                    Err(e) => Reply::error(error_status(&e), explain_http(&e)),
                 },
             }
         }))

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::explain::explain_http;
 use slide::render::{self, Scheme, Style, Theme};
 use slide::{Board, Metric, SolveOptions, Solver};
 
@@ -107,7 +108,12 @@ impl App {
                 }
                 match written.apply(&board).and_then(|_| written.resolve(&board)) {
                     Ok(m) => Play::Moves(m),
-                    Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
+                    Err(e) => {
+                        return Reply::error(
+                            error_status(&e),
+                            format!("moves: {}", explain_http(&e)),
+                        )
+                    }
                 }
             }
             (None, true) => Play::Solve,
@@ -183,7 +189,7 @@ impl App {
         }
         // The size's range (and the board's cells) before any work.
         if let Err(e) = render::dimensions(&board, &style) {
-            return Reply::error(error_status(&e), e.to_string());
+            return Reply::error(error_status(&e), explain_http(&e));
         }
         let timing = match timing(&q, &play, format) {
             Ok(t) => t,
@@ -244,7 +250,9 @@ pub(super) fn draw(
         Play::Solve => {
             let s = match solver.solve_with(board, goal, opts) {
                 Ok(s) => s,
-                Err(e) => return Reply::error(error_status(&e), format!("solve: {e}")),
+                Err(e) => {
+                    return Reply::error(error_status(&e), format!("solve: {}", explain_http(&e)))
+                }
             };
             if let Some(reason) = &s.unsolvable_reason {
                 return Reply::error(
@@ -333,7 +341,7 @@ pub(super) fn draw(
     };
     let bytes = match drawn {
         Ok(b) => b,
-        Err(e) => return Reply::error(error_status(&e), e.to_string()),
+        Err(e) => return Reply::error(error_status(&e), explain_http(&e)),
     };
     let (ctype, ext) = match p.format {
         Format::Png => ("image/png", "png"),

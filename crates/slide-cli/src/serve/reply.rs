@@ -180,7 +180,9 @@ pub fn error_status(e: &slide::Error) -> u16 {
         | E::TooManyMoves { .. }
         | E::UnknownNotation { .. }
         | E::NeedsBoard
-        | E::PictureTooLarge { .. } => 400,
+        | E::PictureTooLarge { .. }
+        | E::BadCell { .. }
+        | E::RowNotAList { .. } => 400,
         E::TooMuchMemory { .. } | E::Cancelled | E::LimitReached { .. } => 503,
         E::Cache(_) | E::Internal(_) => 500,
         _ => 500,

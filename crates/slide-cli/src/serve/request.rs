@@ -15,7 +15,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 use slide::notation::{self, Written};
-use slide::{Board, Metric, Shape, Tile};
+use slide::{Board, Cell, Metric, Shape, Tile};
 
 /// Why a request body was refused (a 400 reply, whose message is this error's text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,49 +81,8 @@ pub enum RequestError {
         /// What it is (shortened).
         found: String,
     },
-    /// A row of a board given as rows that is not an array.
-    RowNotAnArray {
-        /// `board` or `goal`.
-        what: &'static str,
-        /// The row, from 1.
-        row: usize,
-        /// What it is (shortened).
-        found: String,
-    },
-    /// A cell of a board given as rows that is not a tile.
-    Cell {
-        /// `board` or `goal`.
-        what: &'static str,
-        /// The row, from 1.
-        row: usize,
-        /// The column, from 1.
-        column: usize,
-        /// What is wrong with it.
-        problem: CellProblem,
-    },
-    /// The rows of a board make another shape than the one given with it.
-    ShapeMismatch {
-        /// `board` or `goal`.
-        what: &'static str,
-        /// The shape its rows make.
-        rows: Shape,
-        /// The shape given.
-        shape: Shape,
-    },
-}
-
-/// What is wrong with a cell of a board given as rows of numbers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CellProblem {
-    /// Not a number (what it is, shortened).
-    NotANumber(String),
-    /// A whole number too large to be a tile (as written).
-    TooLarge(String),
-    /// A negative whole number.
-    Negative(i64),
-    /// A number that is not whole (as written).
-    NotWhole(String),
+    /// A value the library's options refuse (`"timeout"`), with the library's sentence.
+    Option(slide::OptionError),
 }
 
 impl fmt::Display for RequestError {
@@ -155,7 +114,9 @@ impl fmt::Display for RequestError {
                 f,
                 "\"metric\": unknown metric {name:?}: expected \"stm\" or \"mtm\""
             ),
-            RequestError::Invalid { field, error } => write!(f, "{field}: {error}"),
+            RequestError::Invalid { field, error } => {
+                write!(f, "{field}: {}", crate::explain::explain_http(error))
+            }
             RequestError::TooManyMoves => write!(
                 f,
                 "\"moves\": move sequence too long: more than {} moves",
@@ -168,30 +129,7 @@ impl fmt::Display for RequestError {
                 f,
                 "\"moves\": item {item}: {found} is not a tile number (a whole number from 1 up)"
             ),
-            RequestError::RowNotAnArray { what, row, found } => {
-                write!(f, "{what}: row {row} is not an array of numbers: {found}")
-            }
-            RequestError::Cell {
-                what,
-                row,
-                column,
-                problem,
-            } => {
-                write!(f, "{what}: row {row}, column {column}: ")?;
-                match problem {
-                    CellProblem::NotANumber(found) => write!(f, "{found} is not a number"),
-                    CellProblem::TooLarge(n) => write!(f, "{n} is too large to be a tile"),
-                    CellProblem::Negative(i) => write!(
-                        f,
-                        "{i} is negative: tiles are whole numbers from 0 (the blank) up"
-                    ),
-                    CellProblem::NotWhole(n) => write!(f, "{n} is not a whole number"),
-                }
-            }
-            RequestError::ShapeMismatch { what, rows, shape } => write!(
-                f,
-                "{what}: its rows make a {rows} board, but the shape is {shape}"
-            ),
+            RequestError::Option(e) => f.write_str(&crate::explain::fielded(e)),
         }
     }
 }
@@ -234,7 +172,10 @@ pub struct SolveRequest {
 /// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": "htm"}"#).unwrap_err().to_string().contains(r#"unknown metric "htm": expected "stm" or "mtm""#));
 /// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "metric": 2}"#).unwrap_err().to_string().contains("\"metric\" must be"));
 /// assert_eq!(parse_solve(br#"{"board": "4 1 2/5 0 3", "timeout": 20}"#).unwrap().timeout, Some(20.0));
-/// assert!(parse_solve(br#"{"board": "4 1 2/5 0 3", "timeout": -1}"#).unwrap_err().to_string().contains("above 0"));
+/// assert_eq!(
+///     parse_solve(br#"{"board": "4 1 2/5 0 3", "timeout": -1}"#).unwrap_err().to_string(),
+///     "\"timeout\": -1 is not a positive number of seconds (more than 0, at most 1000000000)"
+/// );
 /// ```
 pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, RequestError> {
     let obj = object(
@@ -249,20 +190,21 @@ pub fn parse_solve(body: &[u8]) -> Result<SolveRequest, RequestError> {
         Some(other) => return Err(wrong_type("\"moves\"", "true or false", other)),
     };
     let metric = metric_field(&obj)?;
-    const SECONDS: &str = "a number of seconds above 0";
     let timeout = match obj.get("timeout") {
         None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => match n.as_f64() {
-            Some(t) if t.is_finite() && t > 0.0 => Some(t),
-            _ => {
-                return Err(RequestError::WrongType {
-                    field: "\"timeout\"",
-                    expected: SECONDS,
-                    found: shorten(&n.to_string(), 40),
-                })
-            }
-        },
-        Some(other) => return Err(wrong_type("\"timeout\"", SECONDS, other)),
+        // The library's range and sentence (`slide::SolveOptions::check_timeout_secs`).
+        Some(Value::Number(n)) => {
+            let t = n.as_f64().unwrap_or(f64::NAN);
+            slide::SolveOptions::check_timeout_secs(t).map_err(RequestError::Option)?;
+            Some(t)
+        }
+        Some(other) => {
+            return Err(wrong_type(
+                "\"timeout\"",
+                "a number of seconds above 0",
+                other,
+            ))
+        }
     };
     Ok(SolveRequest {
         board,
@@ -426,8 +368,9 @@ fn board_and_goal(obj: &Map<String, Value>) -> Result<(Board, Option<Board>), Re
     Ok((board, goal))
 }
 
-/// A board from a JSON string (any format `slide solve` reads) or an array of rows of whole numbers; `what`
-/// (`board` or `goal`) names it in the errors.
+/// A board from a JSON string (any format `slide solve` reads) or an array of rows of whole numbers or a flat list
+/// (built by [`Board::from_cells`], the library's one builder from values); `what` (`board` or `goal`) names it in
+/// the errors.
 ///
 /// ```
 /// use slide_cli::serve::request::board_from_value;
@@ -450,57 +393,34 @@ pub fn board_from_value(
                 other,
             )),
         };
-    let mut out: Vec<Vec<i64>> = Vec::with_capacity(rows.len());
-    for (r, row) in rows.iter().enumerate() {
-        let Value::Array(cells) = row else {
-            return Err(RequestError::RowNotAnArray {
-                what,
-                row: r + 1,
-                found: shorten(&row.to_string(), 40),
-            });
-        };
-        let mut vals = Vec::with_capacity(cells.len());
-        for (c, cell) in cells.iter().enumerate() {
-            let at = |problem| RequestError::Cell {
-                what,
-                row: r + 1,
-                column: c + 1,
-                problem,
-            };
-            let n = match cell {
-                Value::Number(n) => n,
-                other => return Err(at(CellProblem::NotANumber(shorten(&other.to_string(), 40)))),
-            };
-            if let Some(u) = n.as_u64() {
-                match i64::try_from(u) {
-                    Ok(i) => vals.push(i),
-                    Err(_) => return Err(at(CellProblem::TooLarge(u.to_string()))),
-                }
-            } else if let Some(i) = n.as_i64() {
-                return Err(at(CellProblem::Negative(i)));
-            } else if n
-                .as_f64()
-                .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e15)
+    let cells: Vec<Cell> = rows.iter().map(|v| cell(v, true)).collect();
+    Board::from_cells(&cells, shape).map_err(invalid)
+}
+
+/// A JSON value as a cell of a board for [`Board::from_cells`] (which decides what is wrong with it); `row` at the
+/// top level, where an array is a row.
+fn cell(v: &Value, row: bool) -> Cell {
+    match v {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Cell::Whole(i)
+            } else if n.as_u64().is_some()
+                || n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= 1e15)
             {
-                // A whole number beyond 64 bits, which JSON parsing turned into a float.
-                return Err(at(CellProblem::TooLarge(n.to_string())));
+                // Beyond 64 bits (JSON parsing turns the larger whole numbers into floats).
+                Cell::TooLarge
             } else {
-                return Err(at(CellProblem::NotWhole(n.to_string())));
+                Cell::Fraction(n.to_string())
             }
         }
-        out.push(vals);
+        Value::Array(items) if row => Cell::List(items.iter().map(|c| cell(c, false)).collect()),
+        Value::Array(_) => Cell::List(Vec::new()),
+        Value::String(_) => Cell::Other("a string".into()),
+        Value::Bool(_) => Cell::Other("a boolean".into()),
+        Value::Null => Cell::Other("null".into()),
+        Value::Object(_) => Cell::Other("an object".into()),
     }
-    let board = Board::from_rows(&out).map_err(invalid)?;
-    if let Some(s) = shape {
-        if s != board.shape() {
-            return Err(RequestError::ShapeMismatch {
-                what,
-                rows: board.shape(),
-                shape: s,
-            });
-        }
-    }
-    Ok(board)
 }
 
 /// At most `max` characters of `s`, with an ellipsis when cut (for quoting input in error messages).
@@ -535,11 +455,11 @@ mod tests {
             "{}",
             bad("[[1,2,3],[4,0.5,5]]")
         );
-        assert!(bad("[[1,2,3],[4,-1,5]]").contains("-1 is negative"));
-        assert!(bad("[[1,2,3],[4,\"x\",5]]").contains("\"x\" is not a number"));
+        assert!(bad("[[1,2,3],[4,-1,5]]").contains("value -1 out of range"));
+        assert!(bad("[[1,2,3],[4,\"x\",5]]").contains("row 2, column 2: a string is not a number"));
         assert!(bad("[[1,2,3],[4,0]]").contains("ragged"));
         assert!(bad("[[1,2,3],[4,4,0]]").contains("duplicate value 4"));
-        assert!(bad("[[1,2,3],5]").contains("row 2 is not an array"));
+        assert!(bad("[[1,2,3],5]").contains("row 2 is not a list of numbers but a number"));
         assert!(bad("7").contains("must be a string"));
     }
 }

@@ -1,6 +1,7 @@
 //! The POST handlers of `slide serve`: `/api/solve`, `/api/analyse` and `/api/moves`, each from its JSON body
 //! (read by `connection.rs`, parsed by [`super::request`]) to its answer.
 
+use crate::explain::explain_http;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -112,7 +113,9 @@ impl App {
             .and_then(|_| req.moves.resolve(&board))
         {
             Ok(m) => m,
-            Err(e) => return Reply::error(error_status(&e), format!("moves: {e}")),
+            Err(e) => {
+                return Reply::error(error_status(&e), format!("moves: {}", explain_http(&e)))
+            }
         };
         let shape = board.shape();
         if req.metric == Metric::Mtm {
@@ -180,7 +183,7 @@ fn play_moves(body: &[u8]) -> Reply {
             })
             .to_string(),
         ),
-        Err(e) => Reply::error(error_status(&e), format!("moves: {e}")),
+        Err(e) => Reply::error(error_status(&e), format!("moves: {}", explain_http(&e))),
     }
 }
 

@@ -1,6 +1,7 @@
 //! `GET /api/stats`, `GET /api/stats/plot` and `GET /api/scramble` of `slide serve`: what a shape's complete table
 //! says, and random boards of a shape.
 
+use crate::explain::explain_http;
 use slide::engine::table::MAX_TABLE_CELLS;
 use slide::render;
 use slide::{Board, Metric, Scrambler, Shape, SolveOptions, Solver};
@@ -55,10 +56,7 @@ impl App {
                 return r;
             }
         }
-        let opts = SolveOptions {
-            metric,
-            ..SolveOptions::default()
-        };
+        let opts = SolveOptions::builder().metric(metric).build();
         self.run(goal.clone(), goal, opts, Work::Stats { plot }, None)
             .await
     }
@@ -70,7 +68,7 @@ impl App {
 pub(super) fn statistics(solver: &Solver, goal: &Board, metric: Metric, plot: bool) -> Reply {
     let s = match solver.stats_in(goal, metric) {
         Ok(s) => s,
-        Err(e) => return Reply::error(error_status(&e), e.to_string()),
+        Err(e) => return Reply::error(error_status(&e), explain_http(&e)),
     };
     let shape = goal.shape();
     if plot {
@@ -82,7 +80,7 @@ pub(super) fn statistics(solver: &Solver, goal: &Board, metric: Metric, plot: bo
                 ));
                 r
             }
-            Err(e) => Reply::error(error_status(&e), e.to_string()),
+            Err(e) => Reply::error(error_status(&e), explain_http(&e)),
         };
     }
     let antipodes: Vec<serde_json::Value> = s

@@ -35,13 +35,14 @@ impl App {
         {
             let _ = self.warm.ready(goal);
         }
-        SolveOptions {
-            max_nodes: Some(self.budget.nodes),
-            timeout: Some(self.budget.time),
-            wait_for_builds: false,
-            fallback: true,
-            ..SolveOptions::default()
-        }
+        // `--timeout` was checked against the library's range when the server started (`numbers::serve_timeout`).
+        SolveOptions::builder()
+            .max_nodes(self.budget.nodes)
+            .timeout(self.budget.time)
+            .expect("--timeout is within the library's range")
+            .wait_for_builds(false)
+            .fallback(true)
+            .build()
     }
 
     /// Whether the server solves `board` in `metric` (MTM: at most [`MAX_TABLE_CELLS`] cells, 4 × 4, or a single row

@@ -248,7 +248,7 @@ fn bad_input_is_400_with_a_message_naming_the_problem() {
         (r#"{"board": "1 2 3/4 x 5"}"#, &["not a number", "\"x\""]),
         (
             r#"{"board": [[1,2,3],[4,"x",5]]}"#,
-            &["not a number", "\"x\"", "row 2, column 2"],
+            &["row 2, column 2: a string is not a number"],
         ),
         (
             r#"{"board": [[1,2,3],[4,0,5.5]]}"#,
@@ -258,7 +258,10 @@ fn bad_input_is_400_with_a_message_naming_the_problem() {
             r#"{"board": [[1,2,3],[4,0,2.0]]}"#,
             &["2.0", "not a whole number"],
         ),
-        (r#"{"board": [[1,2,3],[4,0,-5]]}"#, &["-5", "negative"]),
+        (
+            r#"{"board": [[1,2,3],[4,0,-5]]}"#,
+            &["value -5 out of range"],
+        ),
         (r#"{"board": [[1,2,3],[4,0,9]]}"#, &["9", "out of range"]),
         (
             r#"{"board": [[1,2,3],[4,0,99999999999999999999]]}"#,
@@ -266,9 +269,12 @@ fn bad_input_is_400_with_a_message_naming_the_problem() {
         ),
         (
             r#"{"board": [[1,2,3],[4,0,18446744073709551615]]}"#,
-            &["18446744073709551615", "too large"],
+            &["row 2, column 3: the number is too large to be a tile"],
         ),
-        (r#"{"board": [[1,2,3],5]}"#, &["row 2", "not an array"]),
+        (
+            r#"{"board": [[1,2,3],5]}"#,
+            &["row 2 is not a list of numbers"],
+        ),
         (r#"{"board": []}"#, &["empty"]),
         (r#"{"board": 12}"#, &["board must be a string"]),
         (r#"{"board": ""}"#, &["empty"]),
@@ -538,7 +544,7 @@ fn a_longer_budget_can_be_asked_for_up_to_the_limit() {
         ),
         (
             serde_json::json!({ "board": board, "timeout": 0 }),
-            "seconds above 0",
+            "0 is not a positive number of seconds",
         ),
         (
             serde_json::json!({ "board": board, "timeout": "10" }),

@@ -352,10 +352,8 @@ def solve(
     b, g = _slide._rows(board, goal)
     if tasks is not None and (not isinstance(tasks, int) or isinstance(tasks, bool) or tasks < 1):
         raise ValueError(f"tasks must be a positive integer, not {tasks!r}")
-    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 0):
-        raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and 0 <= timeout < 1e12):
-        raise ValueError(f"timeout must be a number of seconds, at least 0, not {timeout!r}")
+    # The library's ranges and sentences, as slide.solve checks them.
+    _slide._check_limits(timeout, max_nodes)
     mtm = isinstance(metric, str) and metric.strip().lower() == "mtm"
     if len(b) * len(b[0]) <= 12 or len(b) == 1 or len(b[0]) == 1 or mtm:
         return slide.solve(b, g, metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes)

@@ -1,11 +1,13 @@
 //! The board model: shapes, boards of any size, goals, moves and the O(cells) solvability test.
 
+mod cells;
 pub mod frame;
 pub mod notation;
 pub mod parse;
 mod pattern;
 mod shape;
 
+pub use cells::{Cell, CellProblem};
 pub use pattern::Pattern;
 pub use shape::{Shape, MAX_CELLS};
 

@@ -271,7 +271,7 @@ pub(crate) fn validate(shape: Shape, vals: &[i64]) -> Result<Board> {
     Ok(Board::from_checked(shape, tiles, first[0] as usize))
 }
 
-fn square_shape(len: usize) -> Result<Shape> {
+pub(crate) fn square_shape(len: usize) -> Result<Shape> {
     let r = (len as f64).sqrt().round() as usize;
     if r >= 2 && r * r == len {
         Shape::new(r, r)

@@ -494,7 +494,7 @@ fn drive<'a, 'l, E: Eval>(
     let estimate = ida.eval.h();
     let mut proven = estimate;
     loop {
-        if limits.max_depth.is_some_and(|m| ida.bound > m) {
+        if limits.past_depth(ida.bound) {
             return Outcome::Stopped {
                 lower_bound: proven,
                 nodes: ida.nodes,

@@ -23,6 +23,14 @@ pub struct Limits<'a> {
     pub max_depth: Option<u32>,
 }
 
+impl Limits<'_> {
+    /// Whether an iteration with this threshold would search past [`Limits::max_depth`]: both IDA* searches ask
+    /// before each iteration, and stop with a proven lower bound when it would.
+    pub(crate) fn past_depth(&self, bound: u32) -> bool {
+        self.max_depth.is_some_and(|m| bound > m)
+    }
+}
+
 /// How often (in nodes) a search looks at its limits.
 pub(crate) const CHECK_EVERY: u64 = 1 << 14;
 

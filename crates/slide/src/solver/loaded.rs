@@ -275,19 +275,16 @@ impl Solver {
     /// The MTM label tables for `goal`'s shape and blank cell (rows, and columns as the transposed shape's rows),
     /// loaded from the cache or built (and saved).
     pub(crate) fn label_tables(&self, goal: &Board) -> Result<crate::search::mtm::LabelTables> {
-        let shape = goal.shape();
-        let (r, c) = shape.coords(goal.blank());
-        let tb = c * shape.rows() + r;
-        let (first, second) = crate::search::mtm::layouts(shape);
-        let rows = self.label_table(shape, goal.blank(), first)?;
-        let cols = self.label_table(shape.transposed(), tb, first)?;
-        let second = match second {
-            Some(l) => Some((
-                self.label_table(shape, goal.blank(), l)?,
-                self.label_table(shape.transposed(), tb, l)?,
-            )),
-            None => None,
+        let needed = crate::search::mtm::label_tables_needed(goal.shape(), goal.blank());
+        let tables = needed
+            .into_iter()
+            .map(|(s, blank, layout)| self.label_table(s, blank, layout))
+            .collect::<Result<Vec<_>>>()?;
+        let mut tables = tables.into_iter();
+        let (Some(rows), Some(cols)) = (tables.next(), tables.next()) else {
+            unreachable!("label_tables_needed names at least the first layout's pair")
         };
+        let second = tables.next().zip(tables.next());
         Ok(crate::search::mtm::LabelTables { rows, cols, second })
     }
 

@@ -44,8 +44,8 @@ pub use memory::{
 #[cfg(test)]
 pub(crate) use memory::{zcpdb_build_bytes, zpdb_build_bytes};
 pub use options::{
-    HeuristicChoice, Method, Plan, SolveOptions, FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS, MAX_WEIGHT,
-    MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
+    HeuristicChoice, Method, Plan, SolveOptions, SolveOptionsBuilder, FALLBACK_WEIGHTS,
+    FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
 };
 pub use solution::Solution;
 pub use split::{SplitThreshold, SubtreeResult};

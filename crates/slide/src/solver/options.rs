@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Result};
+use crate::error::{OptionError, Result};
 use crate::metric::Metric;
 use crate::search::partition::PartitionSpec;
 use crate::search::Limits;
@@ -76,6 +76,22 @@ pub enum HeuristicChoice {
 }
 
 /// Options of [`Solver::solve_with`].
+///
+/// Build them with [`SolveOptions::builder`], which checks each value against its range (docs/limits.md) and
+/// reports a bad one as an [`OptionError`]; the command line, the server and Python all build them that way, so the
+/// same bad value gets the same message through each. The fields stay readable (and settable, for tests and
+/// tools that know their values are in range).
+///
+/// ```
+/// use slide::{Metric, SolveOptions};
+/// let opts = SolveOptions::builder().metric(Metric::Stm).timeout_secs(2.5)?.weight(1.5)?.max_nodes(1000).build();
+/// assert_eq!((opts.weight, opts.max_nodes), (Some(1.5), Some(1000)));
+/// assert_eq!(
+///     SolveOptions::builder().weight(0.5).unwrap_err().to_string(),
+///     "weight: 0.5 is not a number from 1 to 100"
+/// );
+/// # Ok::<(), slide::OptionError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
     /// How moves are counted: the answer is least in this metric ([`Metric::Mtm`]: boards of at most 12 cells and
@@ -98,7 +114,8 @@ pub struct SolveOptions {
     /// Stop when this flag is set.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Bounded-suboptimal search: a solution at most this many times the least number of moves. From 1 to
-    /// [`MAX_WEIGHT`]; anything else (NaN, infinite, below 1, above the cap) is [`Error::InvalidOption`].
+    /// [`MAX_WEIGHT`]; anything else (NaN, infinite, below 1, above the cap) is
+    /// [`Error::InvalidOption`](crate::Error::InvalidOption).
     pub weight: Option<f64>,
     /// IDA* only: give up before searching past this many moves. A board whose optimum is larger gets an answer
     /// with no moves, not optimal, and a proven `lower_bound` above it (the question "is the optimum at most
@@ -176,14 +193,201 @@ pub const FALLBACK_WEIGHTS: [f64; 6] = [1.1, 1.25, 1.5, 2.0, 3.0, 5.0];
 pub const MAX_WEIGHT: f64 = 100.0;
 
 /// A weight in `1 ..= MAX_WEIGHT` as the fraction `num / 1000`, rounded down so that the search's weight is never
-/// more than `w` (the bound then holds for `w`); anything else is an [`Error::InvalidOption`].
+/// more than `w` (the bound then holds for `w`); anything else is an
+/// [`Error::InvalidOption`](crate::Error::InvalidOption).
 pub(super) fn weight_fraction(w: f64) -> Result<(u32, u32)> {
-    if !(w.is_finite() && (1.0..=MAX_WEIGHT).contains(&w)) {
-        return Err(Error::InvalidOption {
-            option: "weight".into(),
-            reason: format!("{w} is not a number from 1 to {MAX_WEIGHT}"),
-        });
-    }
+    let w = SolveOptions::check_weight(w)?;
     // At most 100 000: no overflow, and `h * num` stays far below u32::MAX for any estimate of a 64-cell board.
     Ok(((w * 1000.0).floor() as u32, 1000))
+}
+
+/// A number as a message shows it: whole numbers without a fraction, very large and very small ones with an
+/// exponent (`1e30`, `1e-300`), `NaN` and `inf` as such.
+fn shown(x: f64) -> String {
+    let a = x.abs();
+    if x.is_finite() && a != 0.0 && !(1e-5..1e16).contains(&a) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+impl SolveOptions {
+    /// Longest time limit, in seconds (about 31.7 years; leave the limit out for none).
+    pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+    /// A builder of options, starting from the defaults; each setter of a value with a range checks it.
+    pub fn builder() -> SolveOptionsBuilder {
+        SolveOptionsBuilder {
+            opts: SolveOptions::default(),
+        }
+    }
+
+    /// A time limit in seconds: more than 0 and at most [`SolveOptions::MAX_TIMEOUT_SECS`]; values too small to
+    /// measure (such as `1e-300`) stop each search at once. 0, negative numbers, NaN, infinities and longer limits
+    /// are an [`OptionError`] (`timeout`).
+    ///
+    /// ```
+    /// use slide::SolveOptions;
+    /// assert_eq!(SolveOptions::check_timeout_secs(0.5).unwrap().as_millis(), 500);
+    /// assert_eq!(
+    ///     SolveOptions::check_timeout_secs(1e13).unwrap_err().reason(),
+    ///     "10000000000000 seconds is too long: at most 1000000000 (leave the limit out for none)"
+    /// );
+    /// ```
+    pub fn check_timeout_secs(secs: f64) -> std::result::Result<Duration, OptionError> {
+        let max = Self::MAX_TIMEOUT_SECS;
+        let bad = |reason: String| OptionError {
+            option: "timeout",
+            reason,
+        };
+        if secs.is_nan() || secs <= 0.0 {
+            return Err(bad(format!(
+                "{} is not a positive number of seconds (more than 0, at most {max})",
+                shown(secs)
+            )));
+        }
+        if secs > max {
+            return Err(bad(format!(
+                "{} seconds is too long: at most {max} (leave the limit out for none)",
+                shown(secs)
+            )));
+        }
+        Duration::try_from_secs_f64(secs).map_err(|e| bad(format!("{}: {e}", shown(secs))))
+    }
+
+    /// A node limit given as any whole number (as a face reads it): 0 to `u64::MAX` (0 stops each search before its
+    /// first threshold). Anything else is an [`OptionError`] (`max_nodes`).
+    ///
+    /// ```
+    /// use slide::SolveOptions;
+    /// assert_eq!(SolveOptions::check_max_nodes(0), Ok(0));
+    /// assert_eq!(
+    ///     SolveOptions::check_max_nodes(-1).unwrap_err().reason(),
+    ///     "-1 is not a whole number from 0 to 18446744073709551615"
+    /// );
+    /// ```
+    pub fn check_max_nodes(n: i128) -> std::result::Result<u64, OptionError> {
+        u64::try_from(n).map_err(|_| OptionError {
+            option: "max_nodes",
+            reason: format!("{n} is not a whole number from 0 to {}", u64::MAX),
+        })
+    }
+
+    /// A weight of bounded-suboptimal search: from 1 to [`MAX_WEIGHT`] (1 is an optimal search). NaN, infinities,
+    /// weights below 1 and above the cap are an [`OptionError`] (`weight`).
+    pub fn check_weight(w: f64) -> std::result::Result<f64, OptionError> {
+        if !(w.is_finite() && (1.0..=MAX_WEIGHT).contains(&w)) {
+            return Err(OptionError {
+                option: "weight",
+                reason: format!("{} is not a number from 1 to {MAX_WEIGHT}", shown(w)),
+            });
+        }
+        Ok(w)
+    }
+}
+
+/// Builds [`SolveOptions`], checking each value once, here (see [`SolveOptions::builder`]). The setters of values
+/// with a range return an [`OptionError`] for a value outside it; the others cannot fail.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct SolveOptionsBuilder {
+    opts: SolveOptions,
+}
+
+impl SolveOptionsBuilder {
+    /// The options built.
+    pub fn build(self) -> SolveOptions {
+        self.opts
+    }
+
+    /// How moves are counted ([`SolveOptions::metric`]).
+    pub fn metric(mut self, metric: Metric) -> Self {
+        self.opts.metric = metric;
+        self
+    }
+
+    /// Which method answers ([`SolveOptions::method`]).
+    pub fn method(mut self, method: Method) -> Self {
+        self.opts.method = method;
+        self
+    }
+
+    /// Which heuristic IDA* uses ([`SolveOptions::heuristic`]).
+    pub fn heuristic(mut self, heuristic: HeuristicChoice) -> Self {
+        self.opts.heuristic = heuristic;
+        self
+    }
+
+    /// The reflected lookup of pattern databases ([`SolveOptions::reflect`]).
+    pub fn reflect(mut self, on: bool) -> Self {
+        self.opts.reflect = on;
+        self
+    }
+
+    /// The mixed sums ([`SolveOptions::mixed_sums`]; `None`: by the board's size).
+    pub fn mixed_sums(mut self, on: Option<bool>) -> Self {
+        self.opts.mixed_sums = on;
+        self
+    }
+
+    /// Stop after this many search nodes ([`SolveOptions::max_nodes`]; any `u64`, see
+    /// [`SolveOptions::check_max_nodes`] for numbers read as signed).
+    pub fn max_nodes(mut self, n: u64) -> Self {
+        self.opts.max_nodes = Some(n);
+        self
+    }
+
+    /// Stop after this many seconds ([`SolveOptions::check_timeout_secs`] says which are accepted).
+    pub fn timeout_secs(mut self, secs: f64) -> std::result::Result<Self, OptionError> {
+        self.opts.timeout = Some(SolveOptions::check_timeout_secs(secs)?);
+        Ok(self)
+    }
+
+    /// Stop after this long: the range of [`SolveOptions::check_timeout_secs`].
+    pub fn timeout(self, limit: Duration) -> std::result::Result<Self, OptionError> {
+        self.timeout_secs(limit.as_secs_f64())
+    }
+
+    /// Stop when this flag is set ([`SolveOptions::cancel`]).
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.opts.cancel = Some(flag);
+        self
+    }
+
+    /// Bounded-suboptimal search within this weight ([`SolveOptions::check_weight`] says which are accepted).
+    pub fn weight(mut self, w: f64) -> std::result::Result<Self, OptionError> {
+        self.opts.weight = Some(SolveOptions::check_weight(w)?);
+        Ok(self)
+    }
+
+    /// Give up before searching past this many moves ([`SolveOptions::max_depth`]; any `u64`).
+    pub fn max_depth(mut self, moves: u64) -> Self {
+        self.opts.max_depth = Some(moves);
+        self
+    }
+
+    /// Share one optimal search among the pool's threads ([`SolveOptions::parallel`]).
+    pub fn parallel(mut self, on: bool) -> Self {
+        self.opts.parallel = on;
+        self
+    }
+
+    /// Move pruning ([`SolveOptions::move_pruning`]).
+    pub fn move_pruning(mut self, on: bool) -> Self {
+        self.opts.move_pruning = on;
+        self
+    }
+
+    /// Wait for the builds a board needs ([`SolveOptions::wait_for_builds`]).
+    pub fn wait_for_builds(mut self, on: bool) -> Self {
+        self.opts.wait_for_builds = on;
+        self
+    }
+
+    /// Answer with a marked solution when the limits stop the search ([`SolveOptions::fallback`]).
+    pub fn fallback(mut self, on: bool) -> Self {
+        self.opts.fallback = on;
+        self
+    }
 }

@@ -74,12 +74,10 @@ impl Solver {
                 Method::Auto | Method::Table if cells <= MAX_TABLE_CELLS => Ok(Plan::Table),
                 Method::Search if cells <= MAX_TABLE_CELLS => Ok(Plan::MtmSearch),
                 Method::Auto | Method::Search => {
-                    let t = shape.transposed();
-                    let (r, c) = shape.coords(goal.blank());
-                    let (first, second) = crate::search::mtm::layouts(shape);
-                    for layout in std::iter::once(first).chain(second) {
-                        crate::search::mtm::LabelSpace::new(shape, goal.blank(), layout)?;
-                        crate::search::mtm::LabelSpace::new(t, c * shape.rows() + r, layout)?;
+                    for (s, blank, layout) in
+                        crate::search::mtm::label_tables_needed(shape, goal.blank())
+                    {
+                        crate::search::mtm::LabelSpace::new(s, blank, layout)?;
                     }
                     Ok(Plan::MtmSearch)
                 }

@@ -30,3 +30,44 @@ fn each_bad_board_is_refused_by_the_parser() {
     }
     assert!(tried >= 65, "{tried}");
 }
+
+#[test]
+fn each_bad_option_is_refused_with_the_catalogues_sentence() {
+    use slide::SolveOptions;
+    let mut tried = 0;
+    for o in catalogue::options() {
+        let e = match o.option.as_str() {
+            "timeout" => SolveOptions::builder()
+                .timeout_secs(o.text.parse().unwrap())
+                .map(|_| ()),
+            "weight" => SolveOptions::builder()
+                .weight(o.text.parse().unwrap())
+                .map(|_| ()),
+            "max_nodes" => SolveOptions::check_max_nodes(o.text.parse().unwrap()).map(|_| ()),
+            other => panic!("{}: no option {other}", o.name),
+        }
+        .expect_err(&o.name);
+        assert_eq!(e.option, o.option, "{}", o.name);
+        assert_eq!(e.reason(), o.error, "{}", o.name);
+        // Through `?` it is the library's error, with the same words.
+        let lib: slide::Error = e.clone().into();
+        assert_eq!(lib.to_string(), format!("{}: {}", o.option, o.error));
+        tried += 1;
+    }
+    assert!(tried >= 12, "{tried}");
+}
+
+#[test]
+fn boards_whose_faces_differ_say_why() {
+    for b in catalogue::boards() {
+        assert_eq!(
+            b.differs,
+            b.why.is_some(),
+            "{}: `differs` and `why` go together",
+            b.name
+        );
+        if b.value_error.is_some() {
+            assert!(b.value.is_some(), "{}: value_error without a value", b.name);
+        }
+    }
+}

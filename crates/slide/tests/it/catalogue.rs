@@ -24,8 +24,15 @@ pub struct BadBoard {
     pub cli: Option<Vec<String>>,
     /// Words the error of `POST /api/solve` holds; `None` where the server cannot take it.
     pub http: Option<Vec<String>>,
-    /// Whether the faces' messages differ today.
+    /// The exact sentence the server and Python give for `value` (cells, with row and column), if it is not one
+    /// of `error`'s.
+    pub value_error: Option<String>,
+    /// Whether the faces cannot see the same input (exempt from the comparison of the faces' messages).
     pub differs: bool,
+    /// Why they cannot, for an entry that `differs`.
+    pub why: Option<String>,
+    /// Whether any face has words of its own for this board (then the faces are not compared whole).
+    pub face_words: bool,
 }
 
 impl BadBoard {
@@ -134,7 +141,61 @@ pub fn boards() -> Vec<BadBoard> {
             lib: face(e, "lib"),
             cli: face(e, "cli"),
             http: face(e, "http"),
+            value_error: e
+                .get("value_error")
+                .map(|v| v.as_str().expect("value_error").to_string()),
             differs: e.get("differs").and_then(Value::as_bool).unwrap_or(false),
+            why: e.get("why").map(|v| v.as_str().expect("why").to_string()),
+            face_words: ["lib", "cli", "http", "python"]
+                .iter()
+                .any(|f| e.get(*f).is_some()),
+        })
+        .collect()
+}
+
+/// A value of a solve's option outside the library's range, with the library's exact sentence for it.
+pub struct BadOption {
+    /// Its name in the catalogue.
+    pub name: String,
+    /// The option's library name (`timeout`, `weight`, `max_nodes`).
+    pub option: String,
+    /// The value as the command line writes it (`-1`, `0.5`, `NaN`).
+    pub text: String,
+    /// The value as a JSON number, where JSON can hold it.
+    pub json: Option<Value>,
+    /// The library's sentence.
+    pub error: String,
+    /// The flag of `slide solve` that sets it, if any.
+    pub cli: Option<String>,
+    /// The field of `POST /api/solve` that sets it, if any.
+    pub http: Option<String>,
+}
+
+/// The bad option values.
+pub fn options() -> Vec<BadOption> {
+    let d = data();
+    let names = &d["option_names"];
+    let name_of = |option: &str, face: &str| names[option][face].as_str().map(str::to_string);
+    d["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .map(|e| {
+            let option = e["option"].as_str().expect("an option").to_string();
+            let (text, json) = match &e["value"] {
+                Value::String(s) => (s.clone(), None),
+                v @ Value::Number(_) => (v.to_string(), Some(v.clone())),
+                v => panic!("not a value: {v}"),
+            };
+            BadOption {
+                name: e["name"].as_str().expect("a name").to_string(),
+                cli: name_of(&option, "cli"),
+                http: name_of(&option, "http"),
+                option,
+                text,
+                json,
+                error: e["error"].as_str().expect("an error").to_string(),
+            }
         })
         .collect()
 }

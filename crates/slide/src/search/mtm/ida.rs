@@ -561,7 +561,7 @@ pub fn search(
     let start = ida.estimate_at(&ida.ranks::<false>(&ida.masks), &ds, Next::Any);
     let mut bound = start;
     loop {
-        if limits.max_depth.is_some_and(|d| bound > d) {
+        if limits.past_depth(bound) {
             return Ok(Outcome::Stopped {
                 lower_bound: bound,
                 nodes: ida.nodes,

@@ -94,6 +94,29 @@ pub fn layouts(shape: Shape) -> (Layout, Option<Layout>) {
     }
 }
 
+/// **The** list of the label tables an MTM search towards a goal of `shape` with the blank on `blank` reads, as
+/// `(shape, goal blank cell, layout)`: the first layout on the board and on the transposed board (goal columns as
+/// the transposed shape's rows), then the second layout likewise, if any. The planner checks them, the solver loads
+/// them in this order, and the server's warm-up builds them from this list. On a square board with the blank on
+/// the diagonal a pair names one table twice.
+///
+/// ```
+/// use slide::engine::mtm::{label_tables_needed, Layout};
+/// let shape = "4x4".parse().unwrap();
+/// let t = label_tables_needed(shape, 15);
+/// assert_eq!(t.len(), 4);
+/// assert_eq!(t[0], (shape, 15, Layout::Rows));
+/// ```
+pub fn label_tables_needed(shape: Shape, blank: usize) -> Vec<(Shape, usize, Layout)> {
+    let (r, c) = shape.coords(blank);
+    let transposed = (shape.transposed(), c * shape.rows() + r);
+    let (first, second) = layouts(shape);
+    std::iter::once(first)
+        .chain(second)
+        .flat_map(|l| [(shape, blank, l), (transposed.0, transposed.1, l)])
+        .collect()
+}
+
 /// The number of entries of the label table for `shape` with the goal's blank on `blank_goal`, `None` when it does
 /// not fit in a `u64`.
 pub fn label_space_size(shape: Shape, blank_goal: usize, layout: Layout) -> Option<u64> {

@@ -123,8 +123,11 @@ impl LabelTable {
         use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
         let space = LabelSpace::new(shape, blank_goal, layout)?;
         let label = format!("MTM label table {shape}");
-        let len = usize::try_from(space.size())
-            .map_err(|_| Error::Internal("label table too large".into()))?;
+        let len = usize::try_from(space.size()).map_err(|_| Error::TooMuchMemory {
+            what: label.clone(),
+            needed: space.size(),
+            limit: usize::MAX as u64,
+        })?;
         let mut bytes: Vec<u8> = crate::exact::packed::large_vec(len);
         // SAFETY: AtomicU8 has the size and alignment of u8; `bytes` is not otherwise used while the view lives.
         let cells: &[AtomicU8] =
@@ -241,7 +244,7 @@ impl LabelTable {
     /// to a neighbour whose residue is one less (so its distance is), until the goal's. An error if the table
     /// leads nowhere (damaged).
     pub fn distance(&self, arrangement: u64) -> Result<u32> {
-        let damaged = || Error::Internal(format!("the {} MTM label table is damaged", self.shape));
+        let damaged = || Error::Cache(format!("the {} MTM label table is damaged", self.shape));
         if arrangement >= self.arrangements() {
             return Err(damaged());
         }

@@ -176,8 +176,7 @@ impl Pdb {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         const BLOCK: u64 = 64;
         let k = cells.len();
-        let ranker = PartialRanker::new(shape.cells(), k)
-            .ok_or_else(|| Error::Internal("pattern too large".into()))?;
+        let ranker = PartialRanker::new(shape.cells(), k).ok_or_else(|| too_large(shape, k))?;
         let (orders, regions) = (index.orders, index.regions);
         let len = index.size();
         let words = PackedTable::words_for(PDB_BITS, len);
@@ -260,8 +259,7 @@ impl Pdb {
         dist: &PackedTable,
     ) -> Result<Pdb> {
         let (n, k) = (shape.cells(), cells.len());
-        let ranker =
-            PartialRanker::new(n, k).ok_or_else(|| Error::Internal("pattern too large".into()))?;
+        let ranker = PartialRanker::new(n, k).ok_or_else(|| too_large(shape, k))?;
         let len = ranker.size();
         let words = PackedTable::words_for(PDB_BITS, len);
         let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
@@ -380,8 +378,7 @@ impl Pdb {
         let ranker = PartialRanker::new(shape.cells(), k).expect("smaller than the space's ranker");
         let len = ranker.size();
         let words = PackedTable::words_for(PDB_BITS, len);
-        let placements =
-            usize::try_from(len).map_err(|_| Error::Internal("pattern too large".into()))?;
+        let placements = usize::try_from(len).map_err(|_| too_large(shape, k))?;
         // The entries, and a bit per placement set once one of its states is settled: the search settles states in
         // order of distance, so the first settled state of a placement holds the least cost over the blank's cells.
         let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
@@ -512,5 +509,12 @@ impl Pdb {
             overflow.into_inner() + (len - reached),
             Some(index),
         )
+    }
+}
+
+/// A pattern of `k` tiles whose database cannot be indexed on this machine.
+fn too_large(shape: Shape, k: usize) -> Error {
+    Error::BadPartition {
+        reason: format!("a pattern of {k} tiles is too large to index on {shape}"),
     }
 }

@@ -1,0 +1,72 @@
+//! The faces' words for the library's errors. The library says what is wrong and names its options by their
+//! library names (`timeout`, `max_nodes`, `weight`); the command line and the server add, here and only here,
+//! which flag or field a user sets to change it, so that the library's sentence stays the same through every face.
+
+use slide::{Error, OptionError};
+
+/// The command-line flag of a library option, for the options the flags of `solve` and `bench` set.
+pub fn flag_of(option: &str) -> Option<&'static str> {
+    match option {
+        "timeout" => Some("--timeout"),
+        "max_nodes" => Some("--max-nodes"),
+        "weight" => Some("--within"),
+        _ => None,
+    }
+}
+
+/// The JSON field of a library option in the server's requests.
+pub fn field_of(option: &str) -> Option<&'static str> {
+    match option {
+        "timeout" => Some("\"timeout\""),
+        _ => None,
+    }
+}
+
+/// An option the library refused, named by its command-line flag: `--timeout: -1 is not a positive number…`.
+pub fn flagged(e: &OptionError) -> String {
+    match flag_of(e.option) {
+        Some(flag) => format!("{flag}: {}", e.reason()),
+        None => e.to_string(),
+    }
+}
+
+/// An option the library refused, named by its field in a request: `"timeout": -1 is not a positive number…`.
+pub fn fielded(e: &OptionError) -> String {
+    match field_of(e.option) {
+        Some(field) => format!("{field}: {}", e.reason()),
+        None => e.to_string(),
+    }
+}
+
+/// A library error as the command line says it: the library's sentence, with the flag that changes what it is
+/// about where there is one.
+///
+/// ```
+/// let e = slide::Board::parse("1 2 3 4 0 5").unwrap_err();
+/// assert!(slide_cli::explain::explain(&e).ends_with("or use rows (--shape RxC)"));
+/// ```
+pub fn explain(e: &Error) -> String {
+    match e {
+        Error::UnknownShape { .. } => format!("{e} (--shape RxC)"),
+        Error::TooMuchMemory { .. } => format!("{e} (--max-memory)"),
+        Error::InvalidOption { option, reason } => match flag_of(option) {
+            Some(flag) => format!("{flag}: {reason}"),
+            None => e.to_string(),
+        },
+        _ => e.to_string(),
+    }
+}
+
+/// A library error as the server says it: the library's sentence, with the request field or the server's flag
+/// that changes what it is about where there is one.
+pub fn explain_http(e: &Error) -> String {
+    match e {
+        Error::UnknownShape { .. } => format!("{e} (\"shape\")"),
+        Error::TooMuchMemory { .. } => format!("{e} (--max-memory)"),
+        Error::InvalidOption { option, reason } => match field_of(option) {
+            Some(field) => format!("{field}: {reason}"),
+            None => e.to_string(),
+        },
+        _ => e.to_string(),
+    }
+}
