@@ -50,12 +50,33 @@ pub(crate) fn items<'py>(obj: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny
     }
 }
 
+/// A flat list of `found` numbers, not a square number of them: the library's words name the command line's
+/// `--shape`, Python takes rows.
+fn unknown_shape(found: usize, context: &str) -> PyErr {
+    let what = if found == 1 {
+        "cannot tell the shape of a flat list of 1 number".to_string()
+    } else {
+        format!("cannot tell the shape of a flat list of {found} numbers")
+    };
+    BoardError::new_err(at(
+        context,
+        &format!(
+            "{what}: give the board as rows, the tiles apart, for example [[1, 2, 3], [4, 5, 0]] or \
+             \"1 2 3/4 5 0\""
+        ),
+    ))
+}
+
 /// Reads a board: a list (or tuple) of rows of integers, a flat list of a square number of integers, a string in
 /// any format the CLI reads, or a NumPy integer array of one or two dimensions.
 pub(crate) fn board_from(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<Board> {
     if let Ok(s) = obj.downcast::<PyString>() {
         let text = s.to_cow()?;
-        return Board::parse(&text).map_err(|e| lib_err(e, context));
+        return Board::parse(&text).map_err(|e| match e {
+            // The library's words name the command line's --shape: Python takes rows.
+            Error::UnknownShape { found } => unknown_shape(found, context),
+            e => lib_err(e, context),
+        });
     }
     if let Ok(arr) = obj.downcast::<PyUntypedArray>() {
         let kind = arr.dtype().kind();
@@ -120,12 +141,7 @@ pub(crate) fn board_from(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<Boar
         }
         let side = (values.len() as f64).sqrt().round() as usize;
         if side * side != values.len() || side < 2 {
-            return Err(lib_err(
-                Error::UnknownShape {
-                    found: values.len(),
-                },
-                context,
-            ));
+            return Err(unknown_shape(values.len(), context));
         }
         let rows: Vec<Vec<i64>> = values.chunks(side).map(<[i64]>::to_vec).collect();
         return Board::from_rows(&rows).map_err(|e| lib_err(e, context));
