@@ -1001,7 +1001,10 @@ fn max_nodes_bounds_a_single_solve() {
             let v: serde_json::Value = serde_json::from_str(&line).unwrap();
             assert_eq!(v["optimal"], false, "{line}");
             let nodes = v["nodes"].as_u64().unwrap();
-            assert!(nodes >= max && nodes <= max + 4, "{threads} threads: {line}");
+            assert!(
+                nodes >= max && nodes <= max + 4,
+                "{threads} threads: {line}"
+            );
         }
     }
 }

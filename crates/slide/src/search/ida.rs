@@ -410,7 +410,9 @@ pub fn ida_star_parallel<E: Eval + Clone + Send + Sync>(
         // What is left of a node limit too small to share (cutting the tree alone may take hundreds of nodes, and
         // each worker looks at the shared count only every WORKER_CHECK_EVERY nodes): searched on this thread,
         // which stops within one node's children of the limit.
-        let left = limits.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(ida.nodes));
+        let left = limits
+            .max_nodes
+            .map_or(u64::MAX, |m| m.saturating_sub(ida.nodes));
         if left < WORKER_CHECK_EVERY.saturating_mul(want as u64) {
             sequential_iteration(ida)
         } else {
@@ -794,7 +796,9 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 return (None, u32::MAX, 0, false);
             }
             // The first look no later than the node limit as the workers last reported it.
-            let left = limits.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(done));
+            let left = limits
+                .max_nodes
+                .map_or(u64::MAX, |m| m.saturating_sub(done));
             let mut w = Ida {
                 eval: template.eval.clone(),
                 neighbors: template.neighbors,

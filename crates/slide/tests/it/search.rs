@@ -524,7 +524,10 @@ fn max_nodes_holds_for_parallel_single_searches() {
     // Korf instance 3 (59 moves).
     let b = Board::parse_with_shape("14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", Some(shape)).unwrap();
     let threads = 4;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     for (max, slack) in [
         (1, 4),
         (2, 4),
