@@ -103,7 +103,11 @@ impl Direct {
                 one(b, o);
             }
         }
-        for (b, o) in boards.remainder().chunks_exact(N).zip(outs.into_remainder()) {
+        for (b, o) in boards
+            .remainder()
+            .chunks_exact(N)
+            .zip(outs.into_remainder())
+        {
             one(b, o);
         }
         any_bad
@@ -178,7 +182,11 @@ fn key<T: Value, const N: usize>(b: &[T; N]) -> usize {
 
 /// The direct table of `shape` towards `goal` in `metric` (built once per process and kept), or None when the shape
 /// has none (more than [`MAX_DIRECT_CELLS`] cells, or a line).
-pub(crate) fn direct(shape: Shape, goal: &Board, metric: Metric) -> Result<Option<Arc<Direct>>, Error> {
+pub(crate) fn direct(
+    shape: Shape,
+    goal: &Board,
+    metric: Metric,
+) -> Result<Option<Arc<Direct>>, Error> {
     type Kept = Vec<(Board, Metric, Arc<Direct>)>;
     static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
     if shape.cells() > MAX_DIRECT_CELLS || shape.is_line() {
@@ -215,7 +223,9 @@ fn usual(rows: usize, cols: usize) -> Option<&'static Direct> {
     TABLES[slot]
         .get_or_init(|| {
             let shape = Shape::new(rows, cols).ok()?;
-            direct(shape, &Board::goal(shape), Metric::Stm).ok().flatten()
+            direct(shape, &Board::goal(shape), Metric::Stm)
+                .ok()
+                .flatten()
         })
         .as_deref()
 }
