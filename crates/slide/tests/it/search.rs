@@ -514,7 +514,7 @@ fn limits_stop_the_search_and_say_so() {
 
 /// The node limit holds for a single search shared among threads as for one on a single thread: the answer's
 /// `nodes` passes it by at most 4 (the children of one node) when the limit is too small to share, by at most
-/// [`WORKER_CHECK_EVERY`] per thread when it is shared.
+/// [`WORKER_CHECK_EVERY`] (and one node's children) per thread when it is shared.
 #[test]
 fn max_nodes_holds_for_parallel_single_searches() {
     use slide::engine::ida::WORKER_CHECK_EVERY;
@@ -534,7 +534,7 @@ fn max_nodes_holds_for_parallel_single_searches() {
         (100, 4),
         (5_000, 4),
         (20_000, 4),
-        (600_000, threads as u64 * WORKER_CHECK_EVERY + 4),
+        (600_000, threads as u64 * (WORKER_CHECK_EVERY + 4) + 4),
     ] {
         for parallel in [false, true] {
             let opts = SolveOptions {
