@@ -5,7 +5,10 @@ use slide::engine::SolverExt;
 
 /// An integer value of a NumPy array element.
 pub(crate) trait Value: Element + Copy + Send + Sync {
+    /// The value, `i64::MAX` when it does not fit.
     fn value(self) -> i64;
+    /// The value's bits widened to 64 (a negative value becomes a huge one): what the direct tables range-check.
+    fn raw(self) -> u64;
 }
 
 macro_rules! value {
@@ -14,6 +17,10 @@ macro_rules! value {
             #[inline(always)]
             fn value(self) -> i64 {
                 i64::try_from(self).unwrap_or(i64::MAX)
+            }
+            #[inline(always)]
+            fn raw(self) -> u64 {
+                self as i64 as u64
             }
         }
     )*};
@@ -93,91 +100,123 @@ impl Lookup {
     }
 }
 
+/// What `distances` does with a row that is not a board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Invalid {
+    /// Raise `BoardError` naming the first such row (the default).
+    Raise,
+    /// Answer [`INVALID`] (-2) for it and carry on.
+    Mark,
+}
+
 pub(crate) fn distances_typed<'py, T: Value>(
     py: Python<'py>,
     arr: &Bound<'py, PyAny>,
     shape: Shape,
     goal: &Board,
     metric: Metric,
+    invalid: Invalid,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let arr = arr.downcast::<PyArrayDyn<T>>()?.readonly();
     let view = arr.as_array();
     let count = view.shape()[0];
     let n = shape.cells();
+    // Contiguous boards of at most 6 cells: one pass over the array with the direct table, which validates too.
+    if let Some(flat) = view.as_slice() {
+        if let Some(table) = direct(shape, goal, metric).map_err(|e| lib_err(e, ""))? {
+            // The answers go straight into an array NumPy allocates: its allocator asks the kernel for huge pages
+            // for large arrays, and the first writes of tens of megabytes of small pages cost more than the rest.
+            // SAFETY: every element is written by `answer` before the array is returned (any bits are an i32).
+            let answers = unsafe { PyArray1::<i32>::new(py, count, false) };
+            let first = {
+                let mut rw = answers.readwrite();
+                let out = rw.as_slice_mut().expect("a new array is contiguous");
+                table.answer(py, flat, out)?
+            };
+            return match first {
+                Some(i) if invalid == Invalid::Raise => Err(bad_board(&view, i, shape, goal, metric)),
+                _ => Ok(answers),
+            };
+        }
+    }
     let cancel = AtomicBool::new(false);
-    let result: Result<Vec<i32>, (usize, Option<Error>)> = interruptible(py, &cancel, || {
-        let lookup = Lookup::new(shape, goal, metric).map_err(|e| (usize::MAX, Some(e)))?;
+    let bad = i32::from(INVALID);
+    let result: Result<Vec<i32>, Error> = interruptible(py, &cancel, || {
+        let lookup = Lookup::new(shape, goal, metric)?;
         let mut out = vec![0i32; count];
-        let bad = if let Some(flat) = view.as_slice() {
-            out.par_chunks_mut(4096)
-                .enumerate()
-                .map(|(k, chunk)| {
-                    let base = k * 4096;
-                    for (j, o) in chunk.iter_mut().enumerate() {
-                        let i = base + j;
-                        match lookup.distance(flat[i * n..(i + 1) * n].iter().copied(), goal) {
-                            Ok(d) => *o = d,
-                            Err(()) => return Some(i),
-                        }
-                    }
-                    None
-                })
-                .reduce(|| None, |a, b| a.or(b).map(|x| a.map_or(x, |y| y.min(x))))
+        if let Some(flat) = view.as_slice() {
+            out.par_chunks_mut(4096).enumerate().for_each(|(k, chunk)| {
+                let base = k * 4096;
+                for (j, o) in chunk.iter_mut().enumerate() {
+                    let i = base + j;
+                    *o = lookup
+                        .distance(flat[i * n..(i + 1) * n].iter().copied(), goal)
+                        .unwrap_or(bad);
+                }
+            });
         } else {
             let boards = view.outer_iter().collect::<Vec<_>>();
             out.par_iter_mut()
                 .zip(boards.par_iter())
-                .enumerate()
-                .map(
-                    |(i, (o, b))| match lookup.distance(b.iter().copied(), goal) {
-                        Ok(d) => {
-                            *o = d;
-                            None
-                        }
-                        Err(()) => Some(i),
-                    },
-                )
-                .reduce(|| None, |a, b| a.or(b).map(|x| a.map_or(x, |y| y.min(x))))
-        };
-        match bad {
-            Some(i) => Err((i, None)),
-            None => Ok(out),
+                .for_each(|(o, b)| *o = lookup.distance(b.iter().copied(), goal).unwrap_or(bad));
         }
+        Ok(out)
     })?;
-    match result {
-        Ok(out) => Ok(PyArray1::from_vec(py, out)),
-        Err((_, Some(e))) => Err(lib_err(e, "")),
-        Err((i, None)) => {
-            // Say what is wrong with the first bad board, in the library's words.
-            let row = view.outer_iter().nth(i).expect("the bad board's index");
-            let values: Vec<i64> = row.iter().map(|v| v.value()).collect();
-            let rows: Vec<Vec<i64>> = values.chunks(shape.cols()).map(<[i64]>::to_vec).collect();
-            let msg = match Board::from_rows(&rows) {
-                Err(e) => e.to_string(),
-                Ok(b) => match solver().distance_in(&b, goal, metric) {
-                    Err(e) => e.to_string(),
-                    Ok(_) => "not a board".into(),
-                },
-            };
-            Err(BoardError::new_err(format!(
-                "board {i} of the array: {msg}"
-            )))
+    let out = result.map_err(|e| lib_err(e, ""))?;
+    if invalid == Invalid::Raise {
+        if let Some(i) = out.iter().position(|&d| d == bad) {
+            return Err(bad_board(&view, i, shape, goal, metric));
         }
     }
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// The error for row `i` of `view`, which is not a board: what is wrong with it, in the library's words.
+fn bad_board<T: Value>(
+    view: &numpy::ndarray::ArrayViewD<'_, T>,
+    i: usize,
+    shape: Shape,
+    goal: &Board,
+    metric: Metric,
+) -> PyErr {
+    let row = view.outer_iter().nth(i).expect("the bad board's index");
+    let values: Vec<i64> = row.iter().map(|v| v.value()).collect();
+    let rows: Vec<Vec<i64>> = values.chunks(shape.cols()).map(<[i64]>::to_vec).collect();
+    let msg = match Board::from_rows(&rows) {
+        Err(e) => e.to_string(),
+        Ok(b) => match solver().distance_in(&b, goal, metric) {
+            Err(e) => e.to_string(),
+            Ok(_) => "not a board".into(),
+        },
+    };
+    BoardError::new_err(format!("board {i} of the array: {msg}"))
 }
 
 /// The least number of moves (in `metric`: `"stm"` or `"mtm"`) of every board of an integer NumPy array of shape
 /// (N, R, C), or (N, R·C) with `shape` given: an int32 array of N distances (-1 where the goal cannot be reached).
+/// A row that is not a board raises `BoardError` naming the first one; with `invalid="mark"` it is answered -2.
 #[pyfunction]
-#[pyo3(signature = (array, shape=None, goal=None, *, metric="stm"))]
+#[pyo3(signature = (array, shape=None, goal=None, *, metric="stm", invalid="raise"))]
 pub(crate) fn distances<'py>(
     py: Python<'py>,
     array: &Bound<'py, PyAny>,
     shape: Option<&Bound<'py, PyAny>>,
     goal: Option<&Bound<'py, PyAny>>,
     metric: &str,
+    invalid: &str,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let metric = metric_from(metric)?;
+    let invalid = match invalid {
+        "raise" => Invalid::Raise,
+        "mark" => Invalid::Mark,
+        other => {
+            let shown: String = other.chars().take(24).collect();
+            return Err(PyValueError::new_err(format!(
+                "invalid must be \"raise\" (a row that is not a board raises BoardError) or \"mark\" (it is \
+                 answered -2), not {shown:?}"
+            )));
+        }
+    };
     let Ok(arr) = array.downcast::<PyUntypedArray>() else {
         return Err(PyTypeError::new_err(format!(
             "distances takes a NumPy integer array of shape (N, R, C) or (N, R*C), not {} \
@@ -220,8 +259,10 @@ pub(crate) fn distances<'py>(
             let side = (dims[1] as f64).sqrt().round() as usize;
             if side * side != dims[1] || side < 2 {
                 return Err(BoardError::new_err(format!(
-                    "cannot tell the shape of boards of {} numbers: give shape=\"RxC\" or an array of shape (N, R, C)",
-                    dims[1]
+                    "distances takes an array of boards: of shape (N, R, C), or (N, R*C) with shape=\"RxC\"; this \
+                     one, of shape ({}, {}), would be {} boards of {} numbers, whose shape cannot be told: give \
+                     shape=\"RxC\", or for one board of {} rows pass array[None] (shape (1, {}, {}))",
+                    dims[0], dims[1], dims[0], dims[1], dims[0], dims[0], dims[1]
                 )));
             }
             Shape::new(side, side).map_err(|e| lib_err(e, ""))?
@@ -244,7 +285,7 @@ pub(crate) fn distances<'py>(
     macro_rules! go {
         ($($t:ty),*) => {$(
             if array.downcast::<PyArrayDyn<$t>>().is_ok() {
-                return distances_typed::<$t>(py, array, shape, &goal, metric);
+                return distances_typed::<$t>(py, array, shape, &goal, metric, invalid);
             }
         )*};
     }

@@ -30,6 +30,7 @@ use slide::{
 
 mod boards;
 mod arrays;
+mod direct;
 mod interrupt;
 mod solution;
 mod solving;
@@ -38,6 +39,7 @@ mod toolkit;
 
 use boards::*;
 use arrays::*;
+use direct::*;
 use interrupt::*;
 use solution::*;
 use solving::*;

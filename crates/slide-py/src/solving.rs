@@ -137,6 +137,9 @@ pub(crate) fn solve_one(
 /// searched optimally, which can take long).
 #[pyfunction]
 pub(crate) fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Some(d) = quick_distance(board) {
+        return Ok(d);
+    }
     let b = board_from(board, "")?;
     let goal = Board::goal(b.shape());
     if b.shape().cells() <= 10 {

@@ -10,10 +10,12 @@ pub(crate) fn scramble(
     py: Python<'_>,
     shape: &Bound<'_, PyAny>,
     count: Option<i64>,
-    seed: Option<u64>,
-    walk: Option<u64>,
+    seed: Option<&Bound<'_, PyAny>>,
+    walk: Option<&Bound<'_, PyAny>>,
     goal: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyObject> {
+    let seed = seed.map(|v| whole(v, "seed")).transpose()?;
+    let walk = walk.map(|v| whole(v, "walk")).transpose()?;
     let shape = shape_from(shape)?;
     let g = goal_for(&Board::goal(shape), goal, "")?;
     let n = match count {
@@ -43,6 +45,26 @@ pub(crate) fn scramble(
     }
     let boards: Vec<Vec<Vec<Tile>>> = (0..n).map(|_| one().rows()).collect();
     Ok(boards.into_pyobject(py)?.into_any().unbind())
+}
+
+/// `value`, the parameter `name`, as an integer from 0 to 2⁶⁴ - 1: a `ValueError` naming the parameter and the
+/// range when it lies outside (Python's own `OverflowError` says neither), a `TypeError` when it is no integer.
+fn whole(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    match value.extract::<u64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(value.py()) => {
+            let text = value.str().map(|s| s.to_string()).unwrap_or_default();
+            let shown: String = text.chars().take(24).collect();
+            Err(PyValueError::new_err(format!(
+                "{name} must be an integer from 0 to {}, not {shown}",
+                u64::MAX
+            )))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name} must be an integer, not {}",
+            type_name(value)
+        ))),
+    }
 }
 
 /// Moves read from `moves` and checked against `board` (every move legal): a string in any notation the library

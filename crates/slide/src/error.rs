@@ -75,7 +75,7 @@ pub enum Error {
         found: Shape,
     },
     /// A flat list of numbers whose shape cannot be told.
-    #[error("cannot tell the shape of a flat list of {found} numbers: give the shape (for example 2x3) or use rows")]
+    #[error("cannot tell the shape of a flat list of {found} number{}: give the shape (for example 2x3) or use rows", plural(*.found))]
     UnknownShape {
         /// Numbers given.
         found: usize,
@@ -338,3 +338,12 @@ impl OptionError {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The plural ending of a count of things: "" for one, "s" otherwise.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -975,6 +975,40 @@ fn fallback_answers_are_marked_and_within_their_bound() {
     );
 }
 
+/// `--max-nodes` bounds a single solve whether its threshold is shared among threads or not: a limit too small to
+/// share is searched on one thread, whose answer's nodes pass it by at most 4 (one node's children).
+#[test]
+fn max_nodes_bounds_a_single_solve() {
+    let s = Slide::new();
+    let korf3 = "14 7 8 2/13 11 10 4/9 12 5 0/3 6 1 15"; // 59 moves
+    let goal = "0 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15";
+    for max in [1u64, 2, 5000] {
+        for threads in ["1", "4"] {
+            let args = [
+                "solve",
+                "--heuristic",
+                "md",
+                "--threads",
+                threads,
+                "--max-nodes",
+                &max.to_string(),
+                "--goal",
+                goal,
+                "--json",
+                korf3,
+            ];
+            let line = s.ok(&args, "");
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(v["optimal"], false, "{line}");
+            let nodes = v["nodes"].as_u64().unwrap();
+            assert!(
+                nodes >= max && nodes <= max + 4,
+                "{threads} threads: {line}"
+            );
+        }
+    }
+}
+
 /// Four processes that ask for the same missing pattern databases at once wait for one build (the store's lock per
 /// file; the library's `store` tests count the builds) and map its files: every answer is the same optimum, nothing
 /// is rebuilt, and no lock or temporary file is left.

@@ -121,10 +121,13 @@ def distances(
     goal: Optional[BoardLike] = None,
     *,
     metric: str = "stm",
+    invalid: str = "raise",
 ) -> npt.NDArray[np.int32]:
     """Distances (in metric, "stm" or "mtm") of all boards of an integer array of shape (N, R, C), or (N, R*C) with
-    shape given (square boards need none): an int32 array of N values, -1 where unsolvable. Read in place, answered
-    in parallel. Boards of at most 12 cells (complete tables) and single rows or columns; larger ones: solve_many."""
+    shape given (square boards need none): an int32 array of N values, -1 where unsolvable. Read in place (any
+    integer dtype: int8 to int64, uint8 to uint64, any strides; no copy), every board validated, answered in
+    parallel. A row that is not a board raises BoardError naming the first one; invalid="mark" answers it -2 and
+    carries on. Boards of at most 12 cells (complete tables) and single rows or columns; larger ones: solve_many."""
 
 def scramble(
     shape: ShapeLike,

@@ -41,8 +41,9 @@ pub enum Outcome {
 }
 
 /// How often the workers of a parallel search check the limits and report their nodes (more often: several share
-/// the node limit).
-const WORKER_CHECK_EVERY: u64 = 1 << 10;
+/// the node limit). A parallel search passes its node limit by at most about this many nodes per thread
+/// ([`Limits::max_nodes`]).
+pub const WORKER_CHECK_EVERY: u64 = 1 << 10;
 
 struct Ida<'a, 'l, E: Eval> {
     eval: E,
@@ -377,12 +378,15 @@ fn ida_star_here<E: Eval>(
     weight: (u32, u32),
     pruner: &MovePruner,
 ) -> Outcome {
-    drive(g, eval, pos, limits, weight, pruner, |ida| {
-        ida.nodes += 1;
-        let h0 = ida.eval.h();
-        let s0 = ida.fsm.start();
-        (!ida.stopped && ida.search_below(0, s0, h0)).then(|| std::mem::take(&mut ida.path))
-    })
+    drive(g, eval, pos, limits, weight, pruner, sequential_iteration)
+}
+
+/// One threshold searched on the calling thread, from the start; the solution's path if it found one.
+fn sequential_iteration<E: Eval>(ida: &mut Ida<'_, '_, E>) -> Option<Vec<u8>> {
+    ida.nodes += 1;
+    let h0 = ida.eval.h();
+    let s0 = ida.fsm.start();
+    (!ida.stopped && ida.search_below(0, s0, h0)).then(|| std::mem::take(&mut ida.path))
 }
 
 /// [`ida_star`] with every iteration shared among the threads of the current rayon pool: the iteration's tree is
@@ -401,8 +405,19 @@ pub fn ida_star_parallel<E: Eval + Clone + Send + Sync>(
     if threads <= 1 {
         return ida_star(g, eval, pos, limits, (1, 1), pruner);
     }
+    let want = 32 * threads;
     drive(g, eval, pos, limits, (1, 1), pruner, |ida| {
-        parallel_iteration(ida, 32 * threads)
+        // What is left of a node limit too small to share (cutting the tree alone may take hundreds of nodes, and
+        // each worker looks at the shared count only every WORKER_CHECK_EVERY nodes): searched on this thread,
+        // which stops within one node's children of the limit.
+        let left = limits
+            .max_nodes
+            .map_or(u64::MAX, |m| m.saturating_sub(ida.nodes));
+        if left < WORKER_CHECK_EVERY.saturating_mul(want as u64) {
+            sequential_iteration(ida)
+        } else {
+            parallel_iteration(ida, want)
+        }
     })
 }
 
@@ -771,10 +786,19 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
     let results: Vec<(Option<Vec<u8>>, u32, u64, bool)> = out
         .par_iter()
         .map(|sp| {
+            let limits = template.check.limits();
+            let done = shared.nodes.load(Relaxed);
+            if limits.max_nodes.is_some_and(|m| done >= m) {
+                shared.limited.store(true, Relaxed);
+            }
             if shared.found.load(Relaxed) || shared.limited.load(Relaxed) {
                 // Skipped: the iteration is over, and says so through the flags.
                 return (None, u32::MAX, 0, false);
             }
+            // The first look no later than the node limit as the workers last reported it.
+            let left = limits
+                .max_nodes
+                .map_or(u64::MAX, |m| m.saturating_sub(done));
             let mut w = Ida {
                 eval: template.eval.clone(),
                 neighbors: template.neighbors,
@@ -789,7 +813,7 @@ fn parallel_iteration<E: Eval + Clone + Send + Sync>(
                 next_bound: u32::MAX,
                 weight_num: template.weight_num,
                 weight_den: template.weight_den,
-                check: LimitCheck::first_at(template.check.limits(), WORKER_CHECK_EVERY),
+                check: LimitCheck::first_at(limits, WORKER_CHECK_EVERY.min(left)),
                 stopped: false,
                 shared: Some(&shared),
                 reported: 0,

@@ -11,7 +11,10 @@ use std::time::Instant;
 /// When to give up.
 #[derive(Debug, Clone, Default)]
 pub struct Limits<'a> {
-    /// Stop after generating this many nodes.
+    /// Stop after generating this many nodes. A search on one thread stops within one node's children past it
+    /// (at most 4 nodes more); a parallel one ([`ida_star_parallel`](crate::search::ida_star_parallel)) within
+    /// about [`WORKER_CHECK_EVERY`](crate::search::WORKER_CHECK_EVERY) nodes per thread past it, and searches what
+    /// is left of a limit too small to share on one thread.
     pub max_nodes: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,

@@ -107,7 +107,9 @@ pub struct SolveOptions {
     /// ([`PdbEval::with_mixed_sums`](crate::engine::heuristic::PdbEval::with_mixed_sums)). `None` (the default)
     /// keeps them on boards of at least [`MIXED_SUMS_FROM_CELLS`] cells, where they were measured to pay.
     pub mixed_sums: Option<bool>,
-    /// Stop after this many search nodes.
+    /// Stop after this many search nodes: the answer's `nodes` passes it by at most 4 on one thread, by at most
+    /// about [`WORKER_CHECK_EVERY`](crate::engine::ida::WORKER_CHECK_EVERY) per thread in a parallel search
+    /// ([`Limits::max_nodes`](crate::engine::ida::Limits::max_nodes)).
     pub max_nodes: Option<u64>,
     /// Stop after this long. A duration too long for the clock (such as `Duration::MAX`) is no limit.
     pub timeout: Option<Duration>,

@@ -514,6 +514,48 @@ fn limits_stop_the_search_and_say_so() {
     assert!(sol.nodes >= 1000 && sol.nodes < 1000 + (1 << 15));
 }
 
+/// The node limit holds for a single search shared among threads as for one on a single thread: the answer's
+/// `nodes` passes it by at most 4 (the children of one node) when the limit is too small to share, by at most
+/// [`WORKER_CHECK_EVERY`] (and one node's children) per thread when it is shared.
+#[test]
+fn max_nodes_holds_for_parallel_single_searches() {
+    use slide::engine::ida::WORKER_CHECK_EVERY;
+    let s = solver();
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal_blank_first(shape);
+    // Korf instance 3 (59 moves).
+    let b = Board::parse_with_shape("14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15", Some(shape)).unwrap();
+    let threads = 4;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    for (max, slack) in [
+        (1, 4),
+        (2, 4),
+        (100, 4),
+        (5_000, 4),
+        (20_000, 4),
+        (600_000, threads as u64 * (WORKER_CHECK_EVERY + 4) + 4),
+    ] {
+        for parallel in [false, true] {
+            let opts = SolveOptions {
+                heuristic: HeuristicChoice::Manhattan,
+                max_nodes: Some(max),
+                parallel,
+                ..Default::default()
+            };
+            let sol = pool.install(|| s.solve_with(&b, &goal, &opts)).unwrap();
+            assert!(sol.moves.is_none() && !sol.optimal);
+            assert!(
+                sol.nodes >= max && sol.nodes <= max + slack,
+                "max_nodes {max}, parallel {parallel}: {} nodes",
+                sol.nodes
+            );
+        }
+    }
+}
+
 #[test]
 fn weighted_search_stays_within_its_bound() {
     let s = solver();
