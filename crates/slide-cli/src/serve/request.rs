@@ -455,7 +455,7 @@ mod tests {
             "{}",
             bad("[[1,2,3],[4,0.5,5]]")
         );
-        assert!(bad("[[1,2,3],[4,-1,5]]").contains("value -1 out of range"));
+        assert!(bad("[[1,2,3],[4,-1,0]]").contains("value -1 out of range"));
         assert!(bad("[[1,2,3],[4,\"x\",5]]").contains("row 2, column 2: a string is not a number"));
         assert!(bad("[[1,2,3],[4,0]]").contains("ragged"));
         assert!(bad("[[1,2,3],[4,4,0]]").contains("duplicate value 4"));
