@@ -228,16 +228,16 @@ fn moves(
         ));
     }
     let solution = solver.solve(board, goal).map_err(|e| e.to_string())?;
-    if let Some(reason) = &solution.unsolvable_reason {
+    if let Some(reason) = solution.unsolvable_reason() {
         return Err(format!("--solve: the goal cannot be reached: {reason}"));
     }
-    match (&solution.moves, solution.optimal) {
+    match (solution.moves(), solution.is_optimal()) {
         (Some(tiles), true) => {
             slide::Moves::from_tiles(board, tiles).map_err(|e| format!("--solve: {e}"))
         }
         _ => Err(format!(
             "--solve: no optimal solution was found (the optimum is at least {})",
-            solution.lower_bound
+            solution.lower_bound()
         )),
     }
 }

@@ -21,7 +21,7 @@
 //! let goal = Board::goal(board.shape());
 //! let solution = Solver::global().solve(&board, &goal).unwrap();
 //! assert_eq!(solution.distance(), Some(5));
-//! assert_eq!(solution.moves.as_deref(), Some(&[5, 4, 1, 2, 3][..]));
+//! assert_eq!(solution.moves(), Some(&[5, 4, 1, 2, 3][..]));
 //! ```
 
 #![warn(missing_docs)]
@@ -41,7 +41,7 @@ mod search;
 mod solver;
 pub mod store;
 
-pub use analyse::{Analysis, Count, Hint, Summary};
+pub use analyse::{Analysis, BoardAnalysis, Count, Hint, Summary};
 pub use board::notation;
 pub use board::{Board, Direction, Pattern, Shape, Tile, MAX_CELLS};
 pub use error::{Error, Result};
@@ -52,9 +52,9 @@ pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use search::pdb::IndexChoice;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, Solver, SplitThreshold, Stats,
-    SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS,
-    FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
+    Answer, CacheDir, HeuristicChoice, Listing, Method, Outcome, Plan, Solution, SolveOptions,
+    Solver, SplitThreshold, Stats, SubtreeResult, DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY,
+    FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
 };
 
 pub mod engine {
