@@ -137,11 +137,11 @@ fuzz_target!(|data: &[u8]| {
     let sol = s
         .solve(&board, &goal)
         .unwrap_or_else(|e| panic!("{board} -> {goal}: {e}"));
-    assert!(sol.optimal);
-    assert_eq!(sol.distance(), Some(d), "solve {board} -> {goal}");
+    assert!(sol.is_optimal());
+    assert_eq!(sol.distance(), want.map(u64::from), "solve {board} -> {goal}");
     assert_eq!(sol.is_unsolvable(), want.is_none());
-    if let Some(m) = &sol.moves {
-        assert_eq!(sol.lower_bound, m.len() as u64);
+    if let Some(m) = sol.moves() {
+        assert_eq!(sol.lower_bound(), m.len() as u64);
         replay(&board, &goal, m);
         let dirs = sol.directions(&board).expect("moves replay");
         assert_eq!(dirs.len(), m.len());
@@ -167,24 +167,24 @@ fuzz_target!(|data: &[u8]| {
         let r = s
             .solve_with(&board, &goal, &opts)
             .unwrap_or_else(|e| panic!("search {board} -> {goal}: {e}"));
-        match (want, &r.moves) {
+        match (want, r.moves()) {
             (None, m) => {
                 assert!(
-                    m.is_none() && r.is_unsolvable() && r.optimal,
+                    m.is_none() && r.is_unsolvable() && r.is_optimal(),
                     "{board} -> {goal}: {r:?}"
                 );
             }
             (Some(w), Some(m)) => {
                 replay(&board, &goal, m);
                 assert!(
-                    r.lower_bound <= u64::from(w),
+                    r.lower_bound() <= u64::from(w),
                     "{board}: bound {} > {w}",
-                    r.lower_bound
+                    r.lower_bound()
                 );
                 match weight.filter(|&x| x > 1.0) {
                     None => {
                         assert_eq!(m.len() as u32, w, "IDA* {board} -> {goal}: {r:?}");
-                        assert!(r.optimal);
+                        assert!(r.is_optimal());
                     }
                     Some(x) => {
                         let len = m.len() as f64;
@@ -196,11 +196,11 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             (Some(w), None) => {
-                assert!(!r.optimal && !r.is_unsolvable(), "{board} -> {goal}: {r:?}");
+                assert!(!r.is_optimal() && !r.is_unsolvable(), "{board} -> {goal}: {r:?}");
                 assert!(
-                    r.lower_bound <= u64::from(w),
+                    r.lower_bound() <= u64::from(w),
                     "{board}: stopped, bound {} > {w}",
-                    r.lower_bound
+                    r.lower_bound()
                 );
             }
         }

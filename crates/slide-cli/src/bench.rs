@@ -199,20 +199,17 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
     for (id, known, r, secs) in &results {
         match r {
             Ok(s) => {
-                nodes += s.nodes;
-                h0 += s.estimate;
+                nodes += s.nodes();
+                h0 += s.estimate();
                 let len = s.length().map(|l| l as i64);
                 // The published lengths count single-tile moves: in MTM the optimum is at most that.
-                let good = s.optimal
+                let good = s.is_optimal()
                     && match len {
                         Some(l) if mtm => l <= *known as i64,
                         l => l == Some(*known as i64),
                     };
-                let replay_ok = s
-                    .moves
-                    .as_ref()
-                    .is_some_and(|m| replay(&instances, *id, m, &goal));
-                if !s.optimal {
+                let replay_ok = s.moves().is_some_and(|m| replay(&instances, *id, m, &goal));
+                if !s.is_optimal() {
                     unproven += 1;
                 } else if good && replay_ok {
                     ok += 1;
@@ -220,18 +217,18 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
                     bad += 1;
                 }
                 let shown = match len {
-                    Some(l) if s.optimal => l.to_string(),
+                    Some(l) if s.is_optimal() => l.to_string(),
                     Some(l) => format!("~{l}"),
-                    None => format!(">={}", s.lower_bound),
+                    None => format!(">={}", s.lower_bound()),
                 };
-                let verdict = if !s.optimal {
+                let verdict = if !s.is_optimal() {
                     "?"
                 } else if good && replay_ok {
                     "yes"
                 } else {
                     "NO"
                 };
-                let chosen = match &s.plan {
+                let chosen = match s.plan() {
                     slide::Plan::Search(slide::HeuristicChoice::Pdb(p)) if either => {
                         format!("  {p}")
                     }
@@ -240,9 +237,9 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
                 writeln!(
                     out,
                     "{id:>4} {shown:>5} {known:>5} {verdict:>3} {:>4} {:>14} {secs:>10.3} {:>12.0}{chosen}",
-                    s.estimate,
-                    s.nodes,
-                    s.nodes as f64 / secs.max(1e-9)
+                    s.estimate(),
+                    s.nodes(),
+                    s.nodes() as f64 / secs.max(1e-9)
                 )?;
             }
             Err(e) => {
@@ -278,7 +275,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
             .filter_map(|(id, _, r, secs)| {
                 r.as_ref().ok().map(|s| slide::render::plot::BenchPoint {
                     id: *id,
-                    nodes: s.nodes,
+                    nodes: s.nodes(),
                     seconds: *secs,
                 })
             })

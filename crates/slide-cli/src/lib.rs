@@ -521,7 +521,7 @@ fn scramble_moves(
         }
         r => r,
     }?;
-    let tiles = solution.moves.unwrap_or_default();
+    let tiles = solution.into_moves().unwrap_or_default();
     let there = slide::Moves::from_tiles(board, &tiles)?.invert();
     if there.apply(goal)? != *board {
         return Err(slide::Error::Internal(

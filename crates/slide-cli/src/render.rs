@@ -233,16 +233,16 @@ fn moves(
         ));
     }
     let solution = solver.solve(board, goal).map_err(|e| explain(&e))?;
-    if let Some(reason) = &solution.unsolvable_reason {
+    if let Some(reason) = solution.unsolvable_reason() {
         return Err(format!("--solve: the goal cannot be reached: {reason}"));
     }
-    match (&solution.moves, solution.optimal) {
+    match (solution.moves(), solution.is_optimal()) {
         (Some(tiles), true) => {
             slide::Moves::from_tiles(board, tiles).map_err(|e| format!("--solve: {}", explain(&e)))
         }
         _ => Err(format!(
             "--solve: no optimal solution was found (the optimum is at least {})",
-            solution.lower_bound
+            solution.lower_bound()
         )),
     }
 }

@@ -1,88 +1,30 @@
-//! How answers are written: the one JSON object shared by `slide solve --json` and `slide serve`'s API, and the
-//! move lists.
+//! How answers are written: the one JSON object shared by `slide solve --json` and `slide serve`'s API (the
+//! library's `Answer` and `BoardAnalysis`), and the move lists.
 
 use std::fmt::Write as _;
 
-use slide::{Board, Notation, Plan, Solution};
+use slide::{Board, Listing, Notation, Solution};
 
-/// Which moves an answer carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Moves {
-    /// None: only the length.
-    Omit,
-    /// The tiles that slide into the blank, as a JSON array.
-    Tiles,
-    /// The tiles as a JSON array, and the sequence written in a notation as the string `"notation"`.
-    Notation(Notation),
-}
-
-/// The JSON object of one answer (no trailing newline):
-/// `{"board": [[…]], "moves": N, "metric": "stm", "optimal": bool, "nodes": N, "seconds": S, …}` (`"moves"` counts
-/// in `"metric"`: multi-tile moves for `"mtm"`, while `"solution"` lists single-tile moves) with `"lower_bound"` when not
-/// optimal, `"bound"` for bounded-suboptimal answers, `"method"` when given (or `"fast"`, `"partial"`: a partial
-/// goal's table), `"solution"` when moves are asked for,
-/// `"notation"` (the moves written in a notation) when one is asked for, and `"reason"` when the goal cannot be
-/// reached. `"moves"` is -1 when unsolvable and null when a limit stopped the search before any solution.
-/// `counted` gives the length of a solution that was counted, not kept.
+/// The JSON object of one answer (no trailing newline): the library's [`slide::Answer`] of `s` for `board`
+/// ([`slide::Answer::to_json`] gives the fields), timed `seconds`, with `"method"` set to `method` when given and
+/// `"moves"` to `counted`, the length of a solution that was counted, not kept.
 pub fn answer_json(
     board: &Board,
     s: &Solution,
     seconds: f64,
-    moves: Moves,
-    method: Option<&str>,
+    listing: Listing,
+    method: Option<&'static str>,
     counted: Option<u64>,
 ) -> String {
-    let mut out = String::with_capacity(128);
-    let length = match (counted, s.moves.as_deref()) {
-        (Some(n), _) => n.to_string(),
-        (None, Some(m)) => s.length().unwrap_or(m.len()).to_string(),
-        (None, None) if s.is_unsolvable() => "-1".into(),
-        (None, None) => "null".into(),
-    };
-    let _ = write!(
-        out,
-        "{{\"board\": {board}, \"moves\": {length}, \"metric\": \"{}\", \"optimal\": {}, \"nodes\": {}, \"seconds\": {seconds:.6}",
-        s.metric, s.optimal, s.nodes
-    );
-    if !s.optimal {
-        let _ = write!(out, ", \"lower_bound\": {}", s.lower_bound);
+    let mut answer = slide::Answer::new(board, s, listing);
+    answer.seconds = seconds;
+    if method.is_some() {
+        answer.method = method;
     }
-    if let Some(w) = s.within {
-        let _ = write!(out, ", \"bound\": {w}");
+    if let Some(n) = counted {
+        answer.moves = Some(n as i64);
     }
-    let planned = match s.plan {
-        Plan::Fast => Some("fast"),
-        Plan::Partial => Some("partial"),
-        _ => None,
-    };
-    if let Some(m) = method.or(planned) {
-        let _ = write!(out, ", \"method\": \"{m}\"");
-    }
-    match (moves, s.moves.as_deref()) {
-        (Moves::Omit, _) => {}
-        (Moves::Tiles, None) => out.push_str(", \"solution\": null"),
-        (Moves::Notation(_), None) => out.push_str(", \"solution\": null, \"notation\": null"),
-        (Moves::Tiles, Some(m)) => {
-            let _ = write!(out, ", \"solution\": [{}]", join(m, ","));
-        }
-        (Moves::Notation(n), Some(m)) => {
-            let _ = write!(
-                out,
-                ", \"solution\": [{}], \"notation\": \"{}\"",
-                join(m, ","),
-                written(m, board, n)
-            );
-        }
-    }
-    if let Some(reason) = &s.unsolvable_reason {
-        let _ = write!(
-            out,
-            ", \"reason\": {}",
-            serde_json::Value::from(reason.as_str())
-        );
-    }
-    out.push('}');
-    out
+    answer.to_json()
 }
 
 /// A solution's moves (tiles sliding into the blank from `board`) written in `notation`.
@@ -128,20 +70,11 @@ pub fn with_field(mut json: String, key: &str, value: &str) -> String {
     json
 }
 
-/// The JSON object of one analysis (`slide analyse --json`, and the body the API answers with): `{"board": [[…]],
-/// "solves": …, "length": …, "mtm_length": …, "optimal": …, "over": …, "distances": […], "mistakes": […]}`.
+/// The JSON object of one analysis (`slide analyse --json`, and the body the API answers with): the library's
+/// [`slide::BoardAnalysis`], `{"board": [[…]], "solves": …, "length": …, "mtm_length": …, "optimal": …, "over": …,
+/// "distances": […], "mistakes": […]}`.
 pub fn analysis_json(board: &Board, a: &slide::Analysis) -> String {
-    let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(",");
-    let over = a.over.map_or("null".to_string(), |o| o.to_string());
-    format!(
-        "{{\"board\": {board}, \"solves\": {}, \"length\": {}, \"mtm_length\": {}, \"optimal\": {}, \"over\": {over}, \"distances\": [{}], \"mistakes\": [{}]}}",
-        a.solves,
-        a.length,
-        a.mtm_length,
-        a.optimal,
-        list(&mut a.distances.iter().map(|d| d.to_string())),
-        list(&mut a.mistakes.iter().map(|m| m.to_string())),
-    )
+    a.on(board).to_json()
 }
 
 /// The JSON line that ends a batch of analyses: `{"summary": {"analysed": …, "solved": …, "optimal": …, "over":

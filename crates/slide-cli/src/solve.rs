@@ -11,10 +11,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use slide::{Board, Notation, Pattern, Shape, Solver};
-use slide::{HeuristicChoice, Method, SolveOptions};
+use slide::{HeuristicChoice, Listing, Method, SolveOptions};
 
 use crate::explain::{explain, flagged};
-use crate::report::{answer_json, count_json, join, with_field, written, Moves};
+use crate::report::{answer_json, count_json, join, with_field, written};
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 /// Longest input line accepted (64 MiB); longer lines are reported as errors and skipped.
@@ -554,24 +554,24 @@ impl Job<'_> {
             Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
-        let moves = solution.moves.as_deref();
+        let moves = solution.moves();
         let length = solution.length();
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
             let kind = match (want_moves, self.args.notation()) {
-                (false, _) => Moves::Omit,
-                (true, Some(n)) => Moves::Notation(n),
-                (true, None) => Moves::Tiles,
+                (false, _) => Listing::Omit,
+                (true, Some(n)) => Listing::Written(n),
+                (true, None) => Listing::Tiles,
             };
             out.push_str(&answer_json(&board, &solution, seconds, kind, None, None));
             out.push('\n');
         } else {
-            let mark = if solution.optimal { "" } else { "~" };
+            let mark = if solution.is_optimal() { "" } else { "~" };
             match moves.zip(length) {
                 None if solution.is_unsolvable() => out.push_str("-1"),
                 None => {
-                    let _ = write!(out, ">={}", solution.lower_bound);
+                    let _ = write!(out, ">={}", solution.lower_bound());
                 }
                 Some((m, len)) => {
                     let _ = write!(out, "{mark}{len}");
@@ -589,7 +589,7 @@ impl Job<'_> {
         Answer {
             out,
             error: None,
-            nodes: solution.nodes,
+            nodes: solution.nodes(),
             stream: None,
         }
     }
@@ -620,11 +620,11 @@ impl Job<'_> {
         let want_moves = self.args.moves || self.args.notation().is_some();
         let notation = self.args.notation();
         let kind = match (want_moves || stages.len() > 1, notation) {
-            (false, _) => Moves::Omit,
-            (true, Some(n)) => Moves::Notation(n),
-            (true, None) => Moves::Tiles,
+            (false, _) => Listing::Omit,
+            (true, Some(n)) => Listing::Written(n),
+            (true, None) => Listing::Tiles,
         };
-        let nodes = solutions.iter().map(|s| s.nodes).sum();
+        let nodes = solutions.iter().map(|s| s.nodes()).sum();
         let mut out = String::new();
         use std::fmt::Write as _;
         if let [s] = solutions.as_slice() {
@@ -664,7 +664,7 @@ impl Job<'_> {
                     self.length_and_moves(&at, s, true)
                 );
             }
-            match (&s.moves, s.length()) {
+            match (s.moves(), s.length()) {
                 (Some(m), Some(len)) => {
                     total += len as u64;
                     for &t in m {
@@ -678,7 +678,7 @@ impl Job<'_> {
                     }
                 }
                 _ if s.is_unsolvable() => end = Some("-1".to_string()),
-                _ => end = Some(format!(">={}", total + s.lower_bound)),
+                _ => end = Some(format!(">={}", total + s.lower_bound())),
             }
         }
         let total_text = end.clone().unwrap_or_else(|| format!("~{total}"));
@@ -710,11 +710,11 @@ impl Job<'_> {
     /// then the moves when asked for (in --notation, tiles by default).
     fn length_and_moves(&self, board: &Board, s: &slide::Solution, want_moves: bool) -> String {
         let mut out = String::new();
-        match s.moves.as_deref().zip(s.length()) {
+        match s.moves().zip(s.length()) {
             None if s.is_unsolvable() => out.push_str("-1"),
-            None => out.push_str(&format!(">={}", s.lower_bound)),
+            None => out.push_str(&format!(">={}", s.lower_bound())),
             Some((m, len)) => {
-                if !s.optimal {
+                if !s.is_optimal() {
                     out.push('~');
                 }
                 out.push_str(&len.to_string());
@@ -758,17 +758,22 @@ impl Job<'_> {
         let seconds = start.elapsed().as_secs_f64();
         let notation = self.args.notation();
         let mut out = String::new();
-        let Some(d) = solution.distance() else {
+        let distance = if solution.is_unsolvable() {
+            Some(-1)
+        } else {
+            solution.distance().map(|d| d as i64)
+        };
+        let Some(d) = distance else {
             let e = slide::Error::LimitReached {
                 what: "the least number of moves".into(),
-                lower_bound: solution.lower_bound,
+                lower_bound: solution.lower_bound(),
             };
             return self.error(number, what, &explain(&e));
         };
         match (&extra, self.args.json) {
             (Err(c), true) => out.push_str(&with_field(
                 with_field(
-                    answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                    answer_json(board, &solution, seconds, Listing::Omit, None, None),
                     "count",
                     &count_json(c.count),
                 ),
@@ -783,7 +788,7 @@ impl Job<'_> {
                 let tiles: Vec<String> =
                     all.iter().map(|m| format!("[{}]", join(m, ","))).collect();
                 let mut json = with_field(
-                    answer_json(board, &solution, seconds, Moves::Omit, None, None),
+                    answer_json(board, &solution, seconds, Listing::Omit, None, None),
                     "solutions",
                     &format!("[{}]", tiles.join(",")),
                 );
@@ -808,7 +813,7 @@ impl Job<'_> {
         Answer {
             out,
             error: None,
-            nodes: solution.nodes,
+            nodes: solution.nodes(),
             stream: None,
         }
     }
@@ -832,9 +837,9 @@ impl Job<'_> {
             let out = if self.args.json {
                 let seconds = start.elapsed().as_secs_f64();
                 let kind = if want_moves {
-                    Moves::Tiles
+                    Listing::Tiles
                 } else {
-                    Moves::Omit
+                    Listing::Omit
                 };
                 let mut text = answer_json(board, &solution, seconds, kind, Some("fast"), None);
                 text.push('\n');
@@ -874,12 +879,12 @@ impl Job<'_> {
         use std::fmt::Write as _;
         if self.args.json {
             let kind = match (&moves, self.args.notation()) {
-                (None, _) => Moves::Omit,
-                (Some(_), Some(n)) => Moves::Notation(n),
-                (Some(_), None) => Moves::Tiles,
+                (None, _) => Listing::Omit,
+                (Some(_), Some(n)) => Listing::Written(n),
+                (Some(_), None) => Listing::Tiles,
             };
-            let mut sol = slide::Solution::from_moves(moves.clone().unwrap_or_default(), optimal);
-            sol.lower_bound = if optimal { len } else { lower };
+            let sol = slide::Solution::from_moves(moves.clone().unwrap_or_default(), optimal)
+                .with_lower_bound(lower);
             let counted = moves.is_none().then_some(len);
             out.push_str(&answer_json(
                 board,

@@ -1,6 +1,16 @@
-//! `slide.Solution`: the answer to one board, as Python sees it (its fields, notation, pickling).
+//! `slide.Solution`: the answer to one board, as Python sees it (its fields, notation, pickling), filled from the
+//! library's `Answer`; and an analysis as the dict of its serde form.
 
 use super::*;
+use slide::{Answer, Listing};
+
+/// An analysis as the Python object of its serde form, the JSON object of `slide analyse --json` after its
+/// `"board"`, as `json.loads` reads it: a dict with the fields in order.
+pub(crate) fn analysis_dict<'py>(py: Python<'py>, a: &slide::Analysis) -> PyResult<Bound<'py, PyDict>> {
+    let text = serde_json::to_string(a).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let value = py.import("json")?.call_method1("loads", (text,))?;
+    Ok(value.downcast_into::<PyDict>()?)
+}
 
 /// The answer to one board.
 ///
@@ -45,24 +55,26 @@ pub(crate) struct PySolution {
 }
 
 impl PySolution {
+    /// The Python object of a solution: the fields of the library's [`Answer`] (the object of `slide solve
+    /// --json`), the moves only when `keep_moves`.
     pub(crate) fn new(s: Solution, board: &Board, goal: String, keep_moves: bool, seconds: f64) -> Self {
-        let stopped = s.moves.is_none() && !s.is_unsolvable();
+        let listing = if keep_moves {
+            Listing::Tiles
+        } else {
+            Listing::Omit
+        };
+        let a = Answer::new(board, &s, listing);
         PySolution {
-            distance: if stopped {
-                None
-            } else if s.is_unsolvable() {
-                Some(-1)
-            } else {
-                s.length().map(|l| l as i64)
-            },
-            metric: s.metric.name().into(),
-            moves: if keep_moves { s.moves } else { None },
-            optimal: s.optimal,
-            lower_bound: s.lower_bound,
-            nodes: s.nodes,
+            distance: a.moves,
+            metric: a.metric.name().into(),
+            moves: a.solution.flatten(),
+            optimal: a.optimal,
+            // The answer gives a lower bound only when it is not the optimum itself.
+            lower_bound: a.lower_bound.unwrap_or(s.lower_bound()),
+            nodes: a.nodes,
             seconds,
-            within: s.within,
-            unsolvable_reason: s.unsolvable_reason,
+            within: a.within,
+            unsolvable_reason: a.reason,
             board: board.to_string(),
             goal,
         }

@@ -146,15 +146,7 @@ pub(crate) fn analyse<'py>(
     let opts = ask.options(&cancel, true);
     let a = interruptible(py, &cancel, || solver().analyse(&b, &g, &m, &opts))?
         .map_err(|e| lib_err(e, ""))?;
-    let d = PyDict::new(py);
-    d.set_item("solves", a.solves)?;
-    d.set_item("length", a.length)?;
-    d.set_item("mtm_length", a.mtm_length)?;
-    d.set_item("optimal", a.optimal)?;
-    d.set_item("over", a.over)?;
-    d.set_item("distances", a.distances)?;
-    d.set_item("mistakes", a.mistakes)?;
-    Ok(d)
+    analysis_dict(py, &a)
 }
 
 /// `(distance, tiles)`: the least number of moves from `board` to the goal in `metric` (0 on it, -1 when it
@@ -246,14 +238,13 @@ pub(crate) fn render<'py>(
             };
             let s = interruptible(py, &cancel, || solver().solve_with(&b, &g, &opts))?
                 .map_err(|e| lib_err(e, ""))?;
-            let Some(tiles) = s.moves else {
+            let Some(tiles) = s.moves() else {
                 return Err(BoardError::new_err(format!(
                     "solve=True: {}",
-                    s.unsolvable_reason
-                        .unwrap_or_else(|| "no solution found".into())
+                    s.unsolvable_reason().unwrap_or("no solution found")
                 )));
             };
-            Some(Moves::from_tiles(&b, &tiles).map_err(|e| lib_err(e, ""))?)
+            Some(Moves::from_tiles(&b, tiles).map_err(|e| lib_err(e, ""))?)
         }
         (None, false) => None,
     };
@@ -338,7 +329,7 @@ pub(crate) fn solve_stages(
     let mut at = b;
     let mut out = Vec::with_capacity(answers.len());
     for ((s, target), secs) in answers.into_iter().zip(&targets).zip(seconds) {
-        let next = match &s.moves {
+        let next = match s.moves() {
             Some(m) => Some(
                 Moves::from_tiles(&at, m)
                     .and_then(|m| m.apply(&at))

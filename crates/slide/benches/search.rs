@@ -64,8 +64,8 @@ fn korf_663(c: &mut Criterion, solver: &Solver) {
             .iter()
             .map(|(b, opt)| {
                 let s = solver.solve_with(b, &goal, &opts).unwrap();
-                assert_eq!(s.distance(), Some(*opt));
-                s.nodes
+                assert_eq!(s.distance(), Some(*opt as u64));
+                s.nodes()
             })
             .sum();
         eprintln!("korf100_1-10/{name}: {nodes} nodes");

@@ -222,7 +222,7 @@ fn antipodes(c: &mut Criterion) {
         let diameter = stats.diameter() as i64;
         assert_eq!(solver.distance(&board, &goal).unwrap(), diameter);
         let sol = solver.solve(&board, &goal).unwrap();
-        assert_eq!(sol.distance(), Some(diameter));
+        assert_eq!(sol.distance(), Some(diameter as u64));
         eprintln!("antipode/{name}: {board} at distance {diameter} (table ready in {ready:.2?})");
 
         let mut g = c.benchmark_group(format!("antipode/{name}"));

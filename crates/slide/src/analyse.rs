@@ -24,9 +24,9 @@ use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::{count_paths, Counted, Limits};
 use crate::solver::{Method, Plan, Solution, SolveOptions, Solver};
 
-/// What a move sequence played from a board does, move by move. Serialised (serde) as the JSON object of
-/// `slide analyse --json`: `{"solves": true, "length": 7, "mtm_length": 5, "optimal": 5, "over": 2,
-/// "distances": [...], "mistakes": [...]}`.
+/// What a move sequence played from a board does, move by move. Serialised (serde) as `{"solves": true,
+/// "length": 7, "mtm_length": 5, "optimal": 5, "over": 2, "distances": [...], "mistakes": [...]}`: the dict of
+/// Python's `slide.analyse`, and with the board first ([`Analysis::on`]) the JSON object of `slide analyse --json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Analysis {
     /// True when the sequence ends on the goal.
@@ -43,6 +43,37 @@ pub struct Analysis {
     pub distances: Vec<i64>,
     /// The 1-based indices of the moves after which the board was not closer to the goal.
     pub mistakes: Vec<usize>,
+}
+
+impl Analysis {
+    /// The analysis with the board it was played from, as the faces write it.
+    pub fn on<'a>(&'a self, board: &Board) -> BoardAnalysis<'a> {
+        BoardAnalysis {
+            board: board.rows(),
+            analysis: self,
+        }
+    }
+}
+
+/// An [`Analysis`] with the board it was played from ([`Analysis::on`]). Serialised (serde), it is the JSON
+/// object of `slide analyse --json` and of the server's `POST /api/analyse`: `{"board": [[…]]` followed by the
+/// analysis's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardAnalysis<'a> {
+    /// The board the moves were played from, as rows.
+    pub board: Vec<Vec<Tile>>,
+    /// What the moves do.
+    #[serde(flatten)]
+    pub analysis: &'a Analysis,
+}
+
+impl BoardAnalysis<'_> {
+    /// The JSON object of `slide analyse --json` and of the server's `POST /api/analyse` (one line, no trailing
+    /// newline): `{"board": [[4,1,2],[5,0,3]], "solves": true, "length": 7, "mtm_length": 5, "optimal": 5, "over": 2,
+    /// "distances": [6,5,4,3,2,1,0], "mistakes": [1]}`.
+    pub fn to_json(&self) -> String {
+        crate::solver::to_json(self)
+    }
 }
 
 /// The moves that start a shortest solution ([`Solver::hint`]).
@@ -214,11 +245,21 @@ fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
     out
 }
 
-/// The proven least number of moves of a search's answer, or why there is none.
+/// The proven least number of moves of a search's answer as the analyses count it (-1 when the goal cannot be
+/// reached), or `None` when it is not proven.
+fn known(s: &Solution) -> Option<i64> {
+    if s.is_unsolvable() {
+        return Some(-1);
+    }
+    s.distance().map(|d| d as i64)
+}
+
+/// The proven least number of moves of a search's answer (-1 when the goal cannot be reached), or why there is
+/// none.
 fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
-    s.distance().ok_or_else(|| Error::LimitReached {
+    known(s).ok_or_else(|| Error::LimitReached {
         what: what(),
-        lower_bound: s.lower_bound,
+        lower_bound: s.lower_bound(),
     })
 }
 
@@ -337,7 +378,7 @@ impl Solver {
                 let mut d = proven(&s, || "the least number of moves from the board".into())?;
                 a.optimal = d;
                 // A shortest solution from the current board, when one is known: following it needs no search.
-                let mut path: Option<VecDeque<Tile>> = s.moves.map(VecDeque::from);
+                let mut path: Option<VecDeque<Tile>> = s.into_moves().map(VecDeque::from);
                 for (i, (slot, step)) in a.distances.iter_mut().zip(&mut tiles).enumerate() {
                     let (t, here) = step?;
                     if path.as_ref().and_then(|p| p.front()) == Some(&t) {
@@ -353,19 +394,19 @@ impl Solver {
                             ..opts.clone()
                         };
                         let s = self.solve_with(&here, goal, &bounded)?;
-                        match s.distance() {
+                        match known(&s) {
                             Some(x) if x == d - 1 => {
                                 d = x;
-                                path = s.moves.map(VecDeque::from);
+                                path = s.into_moves().map(VecDeque::from);
                             }
-                            None if s.lower_bound as i64 > d - 1 => {
+                            None if s.lower_bound() as i64 > d - 1 => {
                                 d += 1;
                                 path = None;
                             }
                             _ => {
                                 return Err(Error::LimitReached {
                                     what: format!("the distance after move {}", i + 1),
-                                    lower_bound: s.lower_bound,
+                                    lower_bound: s.lower_bound(),
                                 })
                             }
                         }
@@ -498,7 +539,7 @@ impl Solver {
             Exact::Search(opts) => {
                 let s = self.solve_with(board, goal, &opts)?;
                 let d = proven(&s, || "the least number of moves from the board".into())?;
-                let first = s.moves.as_ref().and_then(|m| m.first().copied());
+                let first = s.moves().and_then(|m| m.first().copied());
                 for (t, c) in children(board) {
                     if Some(t) == first {
                         tiles.push(t);
@@ -534,12 +575,12 @@ impl Solver {
             ..opts.clone()
         };
         let s = self.solve_with(child, goal, &bounded)?;
-        match s.distance() {
+        match known(&s) {
             Some(x) if x == d - 1 => Ok(true),
-            None if s.lower_bound as i64 > d - 1 => Ok(false),
+            None if s.lower_bound() as i64 > d - 1 => Ok(false),
             _ => Err(Error::LimitReached {
                 what: format!("whether {} starts a shortest solution", the_move()),
-                lower_bound: s.lower_bound,
+                lower_bound: s.lower_bound(),
             }),
         }
     }
@@ -581,7 +622,7 @@ impl Solver {
             };
             let s = self.solve_with(board, goal, &opts)?;
             let d = proven(&s, || "the least number of moves from the board".into())?;
-            let solution = s.moves.clone().unwrap_or_default();
+            let solution = s.moves().map(<[Tile]>::to_vec).unwrap_or_default();
             // The solution's first push: the longest push that is a prefix of it (its pushes are maximal runs).
             let first = pushes(board)
                 .into_iter()
@@ -742,7 +783,10 @@ impl Solver {
         }
         let v = match exact {
             Exact::Line => {
-                return Ok(vec![self.solve(board, goal)?.moves.unwrap_or_default()]);
+                return Ok(vec![self
+                    .solve(board, goal)?
+                    .into_moves()
+                    .unwrap_or_default()]);
             }
             Exact::Search(opts) => {
                 let (c, paths) = self.search_paths(board, goal, &opts, limit, true)?;
@@ -800,7 +844,7 @@ impl Solver {
         }
         if shape.is_line() {
             let s = self.solve_with(board, goal, opts)?;
-            let paths = s.moves.into_iter().take(keep).collect();
+            let paths = s.into_moves().into_iter().take(keep).collect();
             return proven(1, paths);
         }
         if shape.cells() <= MAX_TABLE_CELLS {

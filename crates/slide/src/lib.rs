@@ -21,7 +21,7 @@
 //! let goal = Board::goal(board.shape());
 //! let solution = Solver::global().solve(&board, &goal).unwrap();
 //! assert_eq!(solution.distance(), Some(5));
-//! assert_eq!(solution.moves.as_deref(), Some(&[5, 4, 1, 2, 3][..]));
+//! assert_eq!(solution.moves(), Some(&[5, 4, 1, 2, 3][..]));
 //! ```
 //!
 //! A solver of one's own (where its tables go, what it reports to, its memory budget) is made by
@@ -57,7 +57,7 @@ mod search;
 mod solver;
 pub mod store;
 
-pub use analyse::{Analysis, Count, Hint, Summary};
+pub use analyse::{Analysis, BoardAnalysis, Count, Hint, Summary};
 pub use board::notation;
 pub use board::{Board, Cell, CellProblem, Direction, Pattern, Shape, Tile, MAX_CELLS};
 pub use error::{Error, OptionError, Result};
@@ -67,8 +67,8 @@ pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
 pub use solver::{
-    CacheDir, HeuristicChoice, Method, Plan, Solution, SolveOptions, SolveOptionsBuilder, Solver,
-    SolverBuilder, Stats,
+    Answer, CacheDir, HeuristicChoice, Listing, Method, Outcome, Plan, Solution, SolveOptions,
+    SolveOptionsBuilder, Solver, SolverBuilder, Stats,
 };
 
 pub mod engine {

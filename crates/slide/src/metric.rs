@@ -48,6 +48,16 @@ impl Metric {
     }
 }
 
+/// Serialised as its [`name`](Metric::name), `"stm"` or `"mtm"`.
+impl serde::Serialize for Metric {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 impl fmt::Display for Metric {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use slide::{Board, Metric, SolveOptions, Solver};
+use slide::{Board, Listing, Metric, SolveOptions, Solver};
 use tokio::sync::oneshot;
 
 use super::connection::Hosts;
@@ -16,7 +16,7 @@ use super::render::{draw, Picture};
 use super::reply::{error_status, Reply};
 use super::stats::statistics;
 use super::{QUEUE_WAIT, SMALL_TABLE_CELLS};
-use crate::report::{analysis_json, answer_json, Moves};
+use crate::report::{analysis_json, answer_json};
 use crate::warm::Warm;
 
 /// The budget of one solve: `--timeout` and `--max-nodes`.
@@ -257,7 +257,7 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                 Work::Solve { moves } => match solver.solve_with(&board, &goal, &opts) {
                     Ok(solution) => {
                         let seconds = start.elapsed().as_secs_f64();
-                        let moves = if moves { Moves::Tiles } else { Moves::Omit };
+                        let moves = if moves { Listing::Tiles } else { Listing::Omit };
                         Reply::json(
                             200,
                             answer_json(&board, &solution, seconds, moves, None, None),

@@ -254,18 +254,18 @@ pub(super) fn draw(
                     return Reply::error(error_status(&e), format!("solve: {}", explain_http(&e)))
                 }
             };
-            if let Some(reason) = &s.unsolvable_reason {
+            if let Some(reason) = s.unsolvable_reason() {
                 return Reply::error(
                     400,
                     format!("solve: the goal cannot be reached from this board: {reason}"),
                 );
             }
-            let Some(tiles) = &s.moves else {
+            let Some(tiles) = s.moves() else {
                 return Reply::error(
                     503,
                     format!(
                         "solve: no solution was found within the server's budget (the optimum is at least {} moves); give the moves instead (moves=...)",
-                        s.lower_bound
+                        s.lower_bound()
                     ),
                 );
             };
@@ -273,13 +273,17 @@ pub(super) fn draw(
                 Ok(m) => m,
                 Err(e) => return Reply::error(500, format!("internal error: {e}")),
             };
-            nodes = s.nodes;
-            let kind = if s.optimal { "optimal" } else { "solution" };
+            nodes = s.nodes();
+            let kind = if s.is_optimal() {
+                "optimal"
+            } else {
+                "solution"
+            };
             let name = match opts.metric {
                 Metric::Stm => format!("slide-{shape}-{kind}"),
                 Metric::Mtm => format!("slide-{shape}-{kind}-mtm"),
             };
-            (Some(moves), Some(s.optimal), name)
+            (Some(moves), Some(s.is_optimal()), name)
         }
     };
     if let (Format::Gif, Some(m)) = (p.format, &moves) {

@@ -328,6 +328,7 @@ fn optimum(solver: &Solver, board: &Board, opts: &SolveOptions) -> Option<i64> {
         .solve_with(board, &Board::goal(shape), &o)
         .ok()?
         .distance()
+        .map(|d| d as i64)
 }
 
 impl App {

@@ -2187,3 +2187,74 @@ fn typed_moves_are_played_and_bad_ones_named() {
         assert!(e.contains(want), "{body}: {e:?} does not say {want:?}");
     }
 }
+
+/// `json` with the values of its fields `keys` replaced by `_`.
+fn masked(json: &str, keys: &[&str]) -> String {
+    let mut out = json.to_string();
+    for key in keys {
+        let field = format!("\"{key}\": ");
+        let Some(at) = out.find(&field) else {
+            continue;
+        };
+        let start = at + field.len();
+        let end = start + out[start..].find([',', '}']).unwrap_or(out.len() - start);
+        out.replace_range(start..end, "_");
+    }
+    out
+}
+
+/// The command line and the server write one answer type and one analysis type: for the same board and moves,
+/// `slide solve --json` and `POST /api/solve`, `slide analyse --json` and `POST /api/analyse` give the same bytes,
+/// the work done apart (the seconds, and the nodes: the server searches a shape whose table it has not loaded).
+#[test]
+fn the_command_line_and_the_server_write_the_same_json() {
+    let s = Serve::start();
+    let cli = crate::support::Slide::new();
+    for (board, moves) in [
+        ("4 1 2/5 0 3", true),
+        ("4 1 2/5 0 3", false),
+        ("1 2 3/4 5 0", true),
+        ("1 2 3/5 4 0", true),
+        // Without moves: the server searches where the CLI reads the table, and 3 x 3 boards may have several
+        // shortest solutions.
+        ("8 6 7/2 5 4/3 0 1", false),
+        ("[[2,1,0]]", false),
+    ] {
+        let mut args = vec!["solve", "--json"];
+        if moves {
+            args.push("--moves");
+        }
+        args.push(board);
+        let line = cli.ok(&args, "");
+        let r = s.post(
+            "/api/solve",
+            &serde_json::json!({"board": board, "moves": moves}).to_string(),
+        );
+        assert_eq!(r.status, 200, "{board}: {}", r.body);
+        let work = ["seconds", "nodes"];
+        assert_eq!(
+            masked(r.body.trim_end(), &work),
+            masked(line.trim_end(), &work),
+            "{board}"
+        );
+        assert!(
+            line.contains("\"seconds\": ") && line.ends_with("}\n"),
+            "{line}"
+        );
+    }
+    for (board, moves) in [
+        ("4 1 2/5 0 3", "5 4 1 2 3"),
+        ("4 1 2/5 0 3", "RDLLU R"),
+        ("1 2 3/5 4 0", "DR"),
+        ("8 6 7/2 5 4/3 0 1", "1 4"),
+    ] {
+        let out = cli.ok(&["analyse", "--json", board, moves], "");
+        let line = out.lines().next().unwrap();
+        let r = s.post(
+            "/api/analyse",
+            &serde_json::json!({"board": board, "moves": moves}).to_string(),
+        );
+        assert_eq!(r.status, 200, "{board}: {}", r.body);
+        assert_eq!(r.body.trim_end(), line, "{board} {moves}");
+    }
+}

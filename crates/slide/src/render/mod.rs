@@ -601,7 +601,15 @@ pub fn gif_until(
     animation.check()?;
     let k = animation.gif_inbetweens();
     let tps = animation.tps;
-    gif_at(start, moves, goal, style, k, &|i| HOLD_START + i as f64 / tps, stop)
+    gif_at(
+        start,
+        moves,
+        goal,
+        style,
+        k,
+        &|i| HOLD_START + i as f64 / tps,
+        stop,
+    )
 }
 
 /// The most milliseconds a move time of [`gif_timed`] may be (a day).

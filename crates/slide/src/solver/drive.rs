@@ -15,6 +15,7 @@ use crate::search::pruning::MovePruner;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
 
 use super::options::weight_fraction;
+use super::Outcome as Proven;
 use super::{
     HeuristicChoice, Plan, Solution, SolveOptions, Solver, FALLBACK_WEIGHTS, MIXED_SUMS_FROM_CELLS,
     TRIAL_NODES,
@@ -63,7 +64,7 @@ impl Solver {
         }
         nodes += first.nodes;
         let manhattan = board.manhattan_to(goal)?;
-        let lower_bound = first.lower_bound.max(manhattan);
+        let lower_bound = first.lower_bound().max(manhattan);
         let estimate = first.estimate;
         // Anytime: the largest weight first (it finishes soonest), then smaller ones, each with all that is left,
         // keeping the shortest; the first that does not finish has spent the budget.
@@ -91,17 +92,17 @@ impl Solver {
             let len = s.length().unwrap_or_default() as u64;
             s.nodes = nodes;
             s.estimate = estimate;
-            s.lower_bound = lower_bound.max(s.lower_bound);
-            if len <= s.lower_bound {
+            let lower_bound = lower_bound.max(s.lower_bound());
+            s.outcome = if len <= lower_bound {
                 // As long as a proven lower bound: least after all.
-                s.optimal = true;
-                s.within = None;
-                s.lower_bound = len;
+                Proven::Optimal
             } else {
-                s.optimal = false;
-                let ratio = len as f64 / s.lower_bound as f64;
-                s.within = Some(s.within.map_or(ratio, |w| w.min(ratio)));
-            }
+                let ratio = len as f64 / lower_bound as f64;
+                Proven::Bounded {
+                    within: s.within().map_or(ratio, |w| w.min(ratio)),
+                    lower_bound,
+                }
+            };
             return Ok(s);
         }
         if cancelled() {
@@ -112,8 +113,8 @@ impl Solver {
         let mut s = self.solve_fast(board, goal)?;
         s.nodes = nodes;
         s.estimate = estimate;
-        if !s.optimal {
-            s.lower_bound = lower_bound;
+        if let Proven::Valid { lower_bound: bound } = &mut s.outcome {
+            *bound = lower_bound;
         }
         Ok(s)
     }
@@ -139,7 +140,6 @@ impl Solver {
                     let mut s = Solution::optimal(moves, nodes, Plan::MtmSearch)
                         .in_metric(Metric::Mtm, board)?;
                     s.estimate = estimate as u64;
-                    s.lower_bound = s.counted.unwrap_or(0) as u64;
                     s
                 }
                 Outcome::Stopped {
@@ -208,10 +208,11 @@ impl Solver {
                 let moves: Vec<Tile> = moves.into_iter().map(|t| frame.tile(t as Tile)).collect();
                 let mut s = Solution::optimal(moves, nodes, Plan::Search(heuristic.clone()));
                 s.estimate = estimate as u64;
-                if within.is_some() {
-                    s.optimal = false;
-                    s.within = within;
-                    s.lower_bound = geometry_lower_bound(&geometry, pos);
+                if let Some(within) = within {
+                    s.outcome = Proven::Bounded {
+                        within,
+                        lower_bound: geometry_lower_bound(&geometry, pos),
+                    };
                 }
                 s
             }
@@ -220,7 +221,10 @@ impl Solver {
                 nodes,
                 estimate,
             } => Solution {
-                within,
+                outcome: Proven::Stopped {
+                    lower_bound: lower_bound as u64,
+                    within,
+                },
                 ..Solution::stopped(
                     lower_bound,
                     nodes,
@@ -283,9 +287,8 @@ impl Solver {
             })
         };
         let stopped = |lower: u64, spent: u64, estimate: u64, h: &HeuristicChoice| Solution {
-            lower_bound: lower,
             estimate,
-            ..Solution::stopped(0, spent, 0, Plan::Search(h.clone()))
+            ..Solution::stopped(0, spent, 0, Plan::Search(h.clone())).with_lower_bound(lower)
         };
         // The start's estimate with each (no node searched: the first threshold passes a depth of 0).
         let mut estimates = Vec::with_capacity(alts.len());
@@ -318,11 +321,11 @@ impl Solver {
                 };
                 let s = self.search(board, goal, &o, &alts[i])?;
                 spent += s.nodes;
-                if s.optimal {
+                if s.is_optimal() {
                     return Ok(Solution { nodes: spent, ..s });
                 }
-                lower = lower.max(s.lower_bound);
-                if s.lower_bound > depth {
+                lower = lower.max(s.lower_bound());
+                if s.lower_bound() > depth {
                     took.push((i, s.nodes));
                 } else if cap.is_none_or(|c| s.nodes < c) {
                     // The caller's limits stopped it, not the cap (which drops it from the running).
@@ -346,8 +349,7 @@ impl Solver {
         let s = self.search(board, goal, &o, &alts[best])?;
         Ok(Solution {
             nodes: s.nodes + spent,
-            lower_bound: s.lower_bound.max(lower),
-            ..s
+            ..s.with_lower_bound(lower)
         })
     }
 

@@ -47,7 +47,8 @@ pub use options::{
     HeuristicChoice, Method, Plan, SolveOptions, SolveOptionsBuilder, FALLBACK_WEIGHTS,
     FAST_DEFAULT_CELLS, MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
 };
-pub use solution::Solution;
+pub(crate) use solution::to_json;
+pub use solution::{Answer, Listing, Outcome, Solution};
 pub use split::{SplitThreshold, SubtreeResult};
 pub use stats::Stats;
 
@@ -171,8 +172,12 @@ impl Solver {
             metric,
             ..Default::default()
         };
-        self.solve_with(board, goal, &opts)?
-            .distance()
+        let s = self.solve_with(board, goal, &opts)?;
+        if s.is_unsolvable() {
+            return Ok(-1);
+        }
+        s.distance()
+            .map(|d| d as i64)
             .ok_or_else(|| Error::Internal("a search without limits stopped".into()))
     }
 
@@ -216,7 +221,7 @@ impl Solver {
     /// let opts = SolveOptions { method: Method::Search, heuristic: HeuristicChoice::Manhattan, ..Default::default() };
     /// let s = Solver::global().solve_with(&b, &Board::goal(b.shape()), &opts).unwrap();
     /// assert_eq!(s.distance(), Some(5));
-    /// assert!(s.optimal && s.nodes > 0);
+    /// assert!(s.is_optimal() && s.nodes() > 0);
     /// ```
     pub fn solve_with(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Solution> {
         if let Some(w) = opts.weight {
@@ -267,11 +272,11 @@ impl Solver {
     fn solve_fast(&self, board: &Board, goal: &Board) -> Result<Solution> {
         let moves = crate::fast::fast_moves(self, board, goal)?;
         let optimal = board.shape().cells() <= crate::fast::EXACT_CELLS;
-        let mut s = Solution::from_moves(moves, optimal);
-        if !optimal {
-            s.lower_bound = board.manhattan_to(goal)?;
+        let s = Solution::from_moves(moves, optimal);
+        if optimal {
+            return Ok(s);
         }
-        Ok(s)
+        Ok(s.with_lower_bound(board.manhattan_to(goal)?))
     }
 }
 
@@ -306,6 +311,6 @@ fn line_moves(board: &Board, goal: &Board) -> Vec<Tile> {
 /// and columns, and its last block).
 impl crate::fast::ExactSolver for Solver {
     fn exact_moves(&self, board: &Board, goal: &Board) -> Result<Option<Vec<Tile>>> {
-        Ok(self.solve(board, goal)?.moves)
+        Ok(self.solve(board, goal)?.into_moves())
     }
 }

@@ -106,9 +106,13 @@ impl Solver {
         let plan = self.plan_pattern(board, goal, &opts)?;
         if goal.board().is_none() && plan != Plan::Partial {
             // IDA* without limits runs to the end: the answer is proven.
-            return self
-                .search_pattern(board, goal, &opts)?
+            let s = self.search_pattern(board, goal, &opts)?;
+            if s.is_unsolvable() {
+                return Ok(-1);
+            }
+            return s
                 .distance()
+                .map(|d| d as i64)
                 .ok_or_else(|| Error::Internal("a search without limits stopped".into()));
         }
         if plan != Plan::Partial {

@@ -148,7 +148,9 @@ fn examples() {
         let b = Board::parse(text).unwrap();
         let g = Board::goal(b.shape());
         assert_eq!(s.distance(&b, &g).unwrap(), want, "{text}");
-        assert_eq!(s.solve(&b, &g).unwrap().distance(), Some(want), "{text}");
+        let solution = s.solve(&b, &g).unwrap();
+        assert_eq!(solution.distance(), u64::try_from(want).ok(), "{text}");
+        assert_eq!(solution.is_unsolvable(), want < 0, "{text}");
     }
 }
 
@@ -318,9 +320,9 @@ fn lines() {
     let s = Solver::builder().cache_dir(CacheDir::None).build();
     let b = Board::parse("[[1,0,2,3]]").unwrap();
     let g = Board::goal(b.shape());
-    assert_eq!(s.solve(&b, &g).unwrap().moves, Some(vec![2, 3]));
+    assert_eq!(s.solve(&b, &g).unwrap().into_moves(), Some(vec![2, 3]));
     let g0 = Board::goal_blank_first(b.shape());
-    assert_eq!(s.solve(&b, &g0).unwrap().moves, Some(vec![1]));
+    assert_eq!(s.solve(&b, &g0).unwrap().into_moves(), Some(vec![1]));
     assert_eq!(
         s.distance(&Board::parse("[[2,0,1,3]]").unwrap(), &g)
             .unwrap(),
@@ -348,7 +350,7 @@ fn bfs_distances(goal: &Board) -> std::collections::HashMap<Board, usize> {
 
 /// Replays a solution's moves: they must be legal and end on the goal. Returns the length.
 fn replay(board: &Board, goal: &Board, s: &Solution) -> usize {
-    let moves = s.moves.as_ref().expect("a solution");
+    let moves = s.moves().expect("a solution");
     let mut b = board.clone();
     for &t in moves {
         b.apply(t).unwrap();
@@ -376,7 +378,7 @@ fn a_timeout_too_long_for_the_clock_is_no_limit() {
         };
         let b = Board::parse("4 1 2/5 0 3").unwrap();
         let sol = s.solve_with(&b, &goal, &opts).unwrap();
-        assert!(sol.optimal, "{timeout:?}");
+        assert!(sol.is_optimal(), "{timeout:?}");
         assert_eq!(replay(&b, &goal, &sol), dist[&b], "{timeout:?}");
     }
     // And the shortest one the type holds stops the search at once, with a lower bound.
@@ -388,8 +390,8 @@ fn a_timeout_too_long_for_the_clock_is_no_limit() {
     };
     let b = Board::parse("4 1 2/5 0 3").unwrap();
     let sol = s.solve_with(&b, &goal, &opts).unwrap();
-    assert!(!sol.optimal && sol.moves.is_none());
-    assert!(sol.lower_bound <= dist[&b] as u64);
+    assert!(!sol.is_optimal() && sol.moves().is_none());
+    assert!(sol.lower_bound() <= dist[&b] as u64);
 }
 
 #[test]
@@ -457,7 +459,7 @@ fn weighted_answers_stay_within_the_bound_up_to_the_largest_weight() {
                     len as f64 <= w * best as f64,
                     "weight {w}, {heuristic:?}, {b}: {len} moves, optimum {best}"
                 );
-                assert!(sol.lower_bound <= best as u64);
+                assert!(sol.lower_bound() <= best as u64);
             }
         }
     }
@@ -483,30 +485,30 @@ fn the_largest_weight_does_not_overflow_the_stack() {
         len > 1000 && len <= crate::search::MAX_WEIGHTED_DEPTH as usize,
         "{len}"
     );
-    assert!(!sol.optimal && sol.within == Some(MAX_WEIGHT));
-    assert!(sol.lower_bound == b.manhattan_to(&goal).unwrap() && sol.lower_bound <= len as u64);
+    assert!(!sol.is_optimal() && sol.within() == Some(MAX_WEIGHT));
+    assert!(sol.lower_bound() == b.manhattan_to(&goal).unwrap() && sol.lower_bound() <= len as u64);
 }
 
 /// The marks of a fallback answer: replayable, never optimal unless its length equals the proven lower bound,
 /// `within` only for weighted answers and then at most the weight used, fast mode without a bound.
 fn check_fallback(board: &Board, goal: &Board, sol: &Solution) -> usize {
     let len = replay(board, goal, sol);
-    assert!(sol.lower_bound >= board.manhattan_to(goal).unwrap());
-    assert!(sol.lower_bound <= len as u64, "{sol:?}");
-    if sol.optimal {
-        assert_eq!(sol.lower_bound, len as u64, "{sol:?}");
+    assert!(sol.lower_bound() >= board.manhattan_to(goal).unwrap());
+    assert!(sol.lower_bound() <= len as u64, "{sol:?}");
+    if sol.is_optimal() {
+        assert_eq!(sol.lower_bound(), len as u64, "{sol:?}");
     }
-    match (&sol.plan, sol.within) {
+    match (sol.plan(), sol.within()) {
         // Fast mode is exact up to 9 cells (complete tables).
         (Plan::Fast, within) => assert!(
-            within.is_none() && sol.optimal == (board.shape().cells() <= 9),
+            within.is_none() && sol.is_optimal() == (board.shape().cells() <= 9),
             "{sol:?}"
         ),
         (Plan::Search(_), Some(w)) => {
-            assert!(!sol.optimal && w > 1.0 && w <= 5.0, "{sol:?}");
-            assert!(len as f64 <= w * sol.lower_bound as f64 + 1e-9, "{sol:?}");
+            assert!(!sol.is_optimal() && w > 1.0 && w <= 5.0, "{sol:?}");
+            assert!(len as f64 <= w * sol.lower_bound() as f64 + 1e-9, "{sol:?}");
         }
-        (Plan::Search(_), None) => assert!(sol.optimal, "{sol:?}"),
+        (Plan::Search(_), None) => assert!(sol.is_optimal(), "{sol:?}"),
         other => panic!("{other:?}"),
     }
     len
@@ -528,18 +530,18 @@ fn a_stopped_search_falls_back_to_a_marked_solution() {
         };
         let sol = s.solve_with(&b, &goal, &opts).unwrap();
         check_fallback(&b, &goal, &sol);
-        assert!(!sol.optimal, "{sol:?}");
+        assert!(!sol.is_optimal(), "{sol:?}");
         // Each phase checks its limit every 2^14 nodes (search::ida's CHECK_EVERY), so it may pass it by that.
         let slack = (1 + FALLBACK_WEIGHTS.len() as u64) << 14;
         assert!(
-            sol.nodes <= nodes + slack,
+            sol.nodes() <= nodes + slack,
             "{} nodes over a budget of {nodes}",
-            sol.nodes
+            sol.nodes()
         );
         if nodes == 0 {
-            assert_eq!(sol.plan, Plan::Fast);
+            assert_eq!(sol.plan(), &Plan::Fast);
         }
-        weighted += usize::from(sol.within.is_some());
+        weighted += usize::from(sol.within().is_some());
         // Without the fallback the same budget gives no moves, and the same proven bound or less.
         let plain = s
             .solve_with(
@@ -551,7 +553,7 @@ fn a_stopped_search_falls_back_to_a_marked_solution() {
                 },
             )
             .unwrap();
-        assert!(plain.moves.is_none() && plain.lower_bound <= sol.lower_bound);
+        assert!(plain.moves().is_none() && plain.lower_bound() <= sol.lower_bound());
     }
     assert!(weighted > 0, "no budget gave a weighted answer");
 }
@@ -576,19 +578,19 @@ fn fallback_answers_keep_their_bounds_against_breadth_first_distances() {
         let len = check_fallback(&b, &goal, &sol);
         let best = dist[&b];
         assert!(
-            sol.lower_bound <= best as u64,
+            sol.lower_bound() <= best as u64,
             "{b}: {sol:?}, optimum {best}"
         );
-        if sol.optimal {
+        if sol.is_optimal() {
             assert_eq!(len, best, "{b}: {sol:?}");
         }
-        if let Some(w) = sol.within {
+        if let Some(w) = sol.within() {
             assert!(
                 len as f64 <= w * best as f64 + 1e-9,
                 "{b}: {sol:?}, optimum {best}"
             );
         }
-        seen.insert((sol.plan.name(), sol.within.is_some(), sol.optimal));
+        seen.insert((sol.plan().name(), sol.within().is_some(), sol.is_optimal()));
     }
     // The budgets reach every kind of answer: fast (exact on 3 x 3), weighted, optimal.
     assert!(seen.contains(&("fast", false, true)), "{seen:?}");
@@ -607,6 +609,6 @@ fn without_limits_the_fallback_changes_nothing() {
         ..Default::default()
     };
     let sol = s.solve_with(&b, &goal, &opts).unwrap();
-    assert!(sol.optimal && sol.within.is_none());
+    assert!(sol.is_optimal() && sol.within().is_none());
     assert_eq!(replay(&b, &goal, &sol), 5);
 }

@@ -277,7 +277,11 @@ fn analyses_of_3x3_solutions_with_detours_match_the_reference() {
     let mut summary = slide::Summary::default();
     for k in 0..30 {
         let start = rng.uniform(&g);
-        let best = Solver::global().solve(&start, &g).unwrap().moves.unwrap();
+        let best = Solver::global()
+            .solve(&start, &g)
+            .unwrap()
+            .into_moves()
+            .unwrap();
         let at: Vec<usize> = [0, best.len() / 2, best.len()]
             .into_iter()
             .take(k % 4)
@@ -354,7 +358,11 @@ fn hints_and_analyses_of_near_4x4_boards_match_the_reference() {
     let mut hinted = HashSet::new();
     for _ in 0..3 {
         let start = rng.walk(&g, 8);
-        let best = Solver::global().solve(&start, &g).unwrap().moves.unwrap();
+        let best = Solver::global()
+            .solve(&start, &g)
+            .unwrap()
+            .into_moves()
+            .unwrap();
         let (moves, _) = with_detours(&start, &best, &[0, best.len() / 2], |b| {
             reference(&cells(b))
         });
@@ -382,7 +390,11 @@ fn a_far_4x4_analysis_shares_work_and_agrees_with_solving_each_position() {
     // Further than the reference reaches: the shared analysis is checked against a full solve of every position.
     let g = Board::goal(Shape::new(4, 4).unwrap());
     let start = Scrambler::new(9).walk(&g, 60);
-    let best = Solver::global().solve(&start, &g).unwrap().moves.unwrap();
+    let best = Solver::global()
+        .solve(&start, &g)
+        .unwrap()
+        .into_moves()
+        .unwrap();
     let solved = |b: &Board| Solver::global().distance(b, &g).unwrap();
     let (moves, mistakes) =
         with_detours(&start, &best, &[1, best.len() / 3, best.len() - 1], solved);

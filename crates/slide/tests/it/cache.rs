@@ -11,6 +11,7 @@ use slide::engine::cache::Meta;
 use slide::engine::SolverExt;
 use slide::{Board, CacheDir, Metric, Shape, Solver};
 
+use crate::support::counted;
 use crate::support::{cached_builder, cached_solver as solver, reference_2x3, Warnings};
 
 /// All 720 arrangements of 2 × 3, each with its distance (-1 when unreachable).
@@ -40,8 +41,8 @@ fn check_answers(solver: &Solver) {
         let b = Board::new(shape, cells.iter().map(|&t| t as u32).collect()).unwrap();
         assert_eq!(solver.distance(&b, &goal).unwrap(), want, "{cells:?}");
         let s = solver.solve(&b, &goal).unwrap();
-        assert_eq!(s.distance(), Some(want), "{cells:?}");
-        if let Some(m) = s.moves {
+        assert_eq!(counted(&s), Some(want), "{cells:?}");
+        if let Some(m) = s.into_moves() {
             let mut x = cells.clone();
             for &t in &m {
                 let blank = x.iter().position(|&v| v == 0).unwrap();

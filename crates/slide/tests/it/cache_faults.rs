@@ -22,6 +22,7 @@ use slide::engine::SolverExt;
 use slide::{Board, CacheDir, Metric, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
+use crate::support::counted;
 use crate::support::{cached_builder, cached_solver as solver_at, reference_2x3, shape};
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -41,8 +42,8 @@ fn check_2x3(s: &Solver) {
         let want = reference.distance(&cells).map_or(-1, i64::from);
         assert_eq!(s.distance(&b, &goal).unwrap(), want, "{b}");
         let sol = s.solve(&b, &goal).unwrap();
-        assert_eq!(sol.distance(), Some(want), "{b}");
-        if let Some(m) = &sol.moves {
+        assert_eq!(counted(&sol), Some(want), "{b}");
+        if let Some(m) = sol.moves() {
             let mut x = b.clone();
             for &t in m {
                 x.apply(t).unwrap();
@@ -77,12 +78,12 @@ fn check_by_search(s: &Solver, sh: Shape, boards: usize) {
             .solve_with(&b, &goal, &opts)
             .unwrap()
             .distance()
-            .unwrap();
+            .unwrap() as i64;
         assert_eq!(s.distance(&b, &goal).unwrap(), want, "{b}");
         let sol = s.solve(&b, &goal).unwrap();
-        assert_eq!(sol.distance(), Some(want), "{b}");
+        assert_eq!(counted(&sol), Some(want), "{b}");
         let mut x = b.clone();
-        for &t in sol.moves.as_deref().unwrap() {
+        for &t in sol.moves().unwrap() {
             x.apply(t).unwrap();
         }
         assert_eq!(x, goal);

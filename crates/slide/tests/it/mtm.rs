@@ -6,6 +6,7 @@ use slide::engine::SolverExt;
 use slide::{Board, CacheDir, Error, Method, Metric, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
+use crate::support::counted;
 use crate::support::{board, quiet_solver as solver, shape};
 
 fn mtm() -> SolveOptions {
@@ -88,13 +89,13 @@ fn every_board(rows: usize, cols: usize, goal: &[u8], stride: usize) {
             continue;
         }
         let sol = s.solve_with(&b, &g, &mtm()).unwrap();
-        assert_eq!(sol.metric, Metric::Mtm);
-        assert_eq!(sol.distance(), Some(d), "{b}");
+        assert_eq!(sol.metric(), Metric::Mtm);
+        assert_eq!(counted(&sol), Some(d), "{b}");
         let Some(want) = want else {
-            assert!(sol.is_unsolvable() && sol.moves.is_none(), "{b}");
+            assert!(sol.is_unsolvable() && sol.moves().is_none(), "{b}");
             continue;
         };
-        let tiles = sol.moves.as_deref().unwrap();
+        let tiles = sol.moves().unwrap();
         let (end, pushes) = replay_counting_pushes(cols, cells, tiles).expect("legal moves");
         assert_eq!(end, goal, "{b}: {tiles:?}");
         assert_eq!(pushes as u32, want, "{b}: {tiles:?}");
@@ -115,8 +116,11 @@ fn every_board(rows: usize, cols: usize, goal: &[u8], stride: usize) {
                 },
             )
             .unwrap();
-        assert!(searched.optimal && searched.nodes > 0 || want == 0, "{b}");
-        let tiles = searched.moves.as_deref().unwrap();
+        assert!(
+            searched.is_optimal() && searched.nodes() > 0 || want == 0,
+            "{b}"
+        );
+        let tiles = searched.moves().unwrap();
         let (end, pushes) = replay_counting_pushes(cols, cells, tiles).expect("legal moves");
         assert_eq!(
             (end.as_slice(), pushes as u32),
@@ -155,17 +159,20 @@ fn examples() {
     let b = Board::parse("1 2 3/4 5 6/0 7 8").unwrap();
     let g = Board::goal(b.shape());
     let sol = s.solve_with(&b, &g, &mtm()).unwrap();
-    assert_eq!(sol.moves.as_deref(), Some(&[7, 8][..]));
-    assert_eq!((sol.distance(), sol.length()), (Some(1), Some(1)));
+    assert_eq!(sol.moves(), Some(&[7, 8][..]));
+    assert_eq!((counted(&sol), sol.length()), (Some(1), Some(1)));
     let stm = s.solve(&b, &g).unwrap();
-    assert_eq!((stm.metric, stm.distance()), (Metric::Stm, Some(2)));
+    assert_eq!((stm.metric(), counted(&stm)), (Metric::Stm, Some(2)));
     let hard = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
     assert_eq!(s.distance_in(&hard, &g, Metric::Mtm).unwrap(), 20);
     assert_eq!(s.distance_in(&hard, &g, Metric::Stm).unwrap(), 31);
     // Unsolvable boards are -1 in both metrics.
     let odd = Board::parse("1 2 3/4 5 6/8 7 0").unwrap();
     assert_eq!(s.distance_in(&odd, &g, Metric::Mtm).unwrap(), -1);
-    assert_eq!(s.solve_with(&odd, &g, &mtm()).unwrap().metric, Metric::Mtm);
+    assert_eq!(
+        s.solve_with(&odd, &g, &mtm()).unwrap().metric(),
+        Metric::Mtm
+    );
 }
 
 /// Single rows and columns: one push takes the blank anywhere on its line.
@@ -177,10 +184,9 @@ fn lines() {
         let g = Board::goal(b.shape());
         assert_eq!(s.distance_in(&b, &g, Metric::Mtm).unwrap(), want, "{text}");
         let sol = s.solve_with(&b, &g, &mtm()).unwrap();
-        assert_eq!(sol.distance(), Some(want), "{text}");
+        assert_eq!(counted(&sol), Some(want), "{text}");
         let cells: Vec<u8> = b.tiles().iter().map(|&t| t as u8).collect();
-        let (end, pushes) =
-            replay_counting_pushes(4, &cells, sol.moves.as_deref().unwrap()).unwrap();
+        let (end, pushes) = replay_counting_pushes(4, &cells, sol.moves().unwrap()).unwrap();
         assert_eq!((end, pushes as i64), (reference::goal(4), want));
     }
     let g = Board::goal(shape(1, 5));

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
+use crate::support::counted;
 use crate::support::{quiet_builder, quiet_solver as solver, Warnings};
 
 fn opts(metric: Metric) -> SolveOptions {
@@ -82,12 +83,12 @@ fn check(
         let s = solver
             .solve_pattern(&board, &pattern, &opts(metric))
             .unwrap();
-        assert_eq!(s.distance(), Some(d), "{text} from {cells:?}");
+        assert_eq!(counted(&s), Some(d), "{text} from {cells:?}");
         if d < 0 {
-            assert!(s.is_unsolvable() && s.moves.is_none());
+            assert!(s.is_unsolvable() && s.moves().is_none());
             return;
         }
-        let tiles = s.moves.unwrap();
+        let tiles = s.into_moves().unwrap();
         let (end, runs) = replay(shape.cols(), cells, &tiles);
         assert!(
             matches(&pattern_cells(text), &end),
@@ -298,7 +299,7 @@ fn stages_follow_each_other() {
     let mut at: Vec<u8> = board.tiles().iter().map(|&t| t as u8).collect();
     let mut total = 0;
     for (s, p) in answers.iter().zip(&stages) {
-        assert!(s.optimal);
+        assert!(s.is_optimal());
         let want = pattern_cells(&p.to_string());
         // Each stage is optimal from where the previous one ended: the reference from every matching board.
         let goals: Vec<Vec<u8>> = reference::permutations(9)
@@ -306,10 +307,10 @@ fn stages_follow_each_other() {
             .filter(|g| matches(&want, g))
             .collect();
         let r = Reference::from_goals(3, 3, &goals, reference::Metric::Stm);
-        assert_eq!(s.distance(), Some(r.distance(&at).unwrap() as i64), "{p}");
-        let (end, _) = replay(3, &at, s.moves.as_ref().unwrap());
+        assert_eq!(counted(s), Some(r.distance(&at).unwrap() as i64), "{p}");
+        let (end, _) = replay(3, &at, s.moves().unwrap());
         assert!(matches(&want, &end), "{p}: {end:?}");
-        total += s.moves.as_ref().unwrap().len();
+        total += s.moves().unwrap().len();
         at = end;
     }
     assert_eq!(at, reference::goal(9));
@@ -400,9 +401,9 @@ fn search_agrees_with_the_reference_3x3() {
                     slide::Plan::Search(slide::HeuristicChoice::Manhattan)
                 );
                 let a = s.solve_pattern(&board, &p, o).unwrap();
-                assert_eq!(a.distance(), Some(d), "{text} from {b:?}");
+                assert_eq!(counted(&a), Some(d), "{text} from {b:?}");
                 if d >= 0 {
-                    let (end, _) = replay(3, &b, a.moves.as_ref().unwrap());
+                    let (end, _) = replay(3, &b, a.moves().unwrap());
                     assert!(matches(&want, &end), "{text}: {end:?}");
                 }
             }
@@ -435,9 +436,9 @@ fn search_over_the_budget_on_4x4() {
         let a = tiny
             .solve_pattern(&board, &p, &SolveOptions::default())
             .unwrap();
-        assert_eq!(a.distance(), Some(dist[&s] as i64), "{b:?}");
-        assert!(a.nodes > 0);
-        let (end, _) = replay(4, &b, a.moves.as_ref().unwrap());
+        assert_eq!(counted(&a), Some(dist[&s] as i64), "{b:?}");
+        assert!(a.nodes() > 0);
+        let (end, _) = replay(4, &b, a.moves().unwrap());
         assert_eq!(&end[..4], &[1, 2, 3, 4]);
     }
 }

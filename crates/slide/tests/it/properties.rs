@@ -16,6 +16,7 @@ use slide::{Board, Shape, Tile};
 use slide::{HeuristicChoice, Method, SolveOptions};
 use slide_reference::{Metric, Reference};
 
+use crate::support::counted;
 use crate::support::shared_solver as solver;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -319,10 +320,10 @@ proptest! {
         let d = s.distance(&board, &goal).unwrap();
         prop_assert_eq!(d, want.map_or(-1, i64::from), "{} -> {}", board, goal);
         let sol = s.solve(&board, &goal).unwrap();
-        prop_assert!(sol.optimal);
-        prop_assert_eq!(sol.distance(), Some(d));
+        prop_assert!(sol.is_optimal());
+        prop_assert_eq!(counted(&sol), Some(d));
         prop_assert_eq!(sol.is_unsolvable(), want.is_none());
-        if let Some(m) = &sol.moves {
+        if let Some(m) = sol.moves() {
             replay(&board, &goal, m);
             prop_assert_eq!(sol.directions(&board).unwrap().len(), m.len());
         }
@@ -337,9 +338,9 @@ proptest! {
             ..SolveOptions::default()
         };
         let sol = solver().solve_with(&board, &goal, &opts).unwrap();
-        prop_assert!(sol.optimal);
-        prop_assert_eq!(sol.distance(), Some(want.map_or(-1, i64::from)), "{} -> {}", board, goal);
-        if let Some(m) = &sol.moves {
+        prop_assert!(sol.is_optimal());
+        prop_assert_eq!(counted(&sol), Some(want.map_or(-1, i64::from)), "{} -> {}", board, goal);
+        if let Some(m) = sol.moves() {
             replay(&board, &goal, m);
         }
     }

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use slide::{Board, Shape, Solver};
 
-use crate::support::{board, quiet_solver, shape};
+use crate::support::{board, counted, quiet_solver, shape};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The reference
@@ -155,10 +155,10 @@ fn check_every_arrangement(solver: &Solver, rows: usize, cols: usize, goal: &[u8
             );
         }
         let s = solver.solve(&b, &g).unwrap();
-        assert_eq!(s.distance(), Some(want), "solve of {}", what());
-        assert!(s.optimal, "{}", what());
-        match &s.moves {
-            None => assert!(s.unsolvable_reason.is_some(), "{}", what()),
+        assert_eq!(counted(&s), Some(want), "solve of {}", what());
+        assert!(s.is_optimal(), "{}", what());
+        match s.moves() {
+            None => assert!(s.unsolvable_reason().is_some(), "{}", what()),
             Some(m) => {
                 solvable += 1;
                 assert_eq!(m.len() as i64, want, "{}", what());
@@ -228,9 +228,9 @@ fn examples_through_the_library() {
         for solver in [&fresh, Solver::global()] {
             assert_eq!(solver.distance(&b, &g).unwrap(), want as i64, "{rows:?}");
             let s = solver.solve(&b, &g).unwrap();
-            assert_eq!(s.distance(), Some(want as i64), "{rows:?}");
+            assert_eq!(counted(&s), Some(want as i64), "{rows:?}");
             assert_eq!(s.is_solvable(), want >= 0);
-            if let Some(m) = &s.moves {
+            if let Some(m) = s.moves() {
                 assert_eq!(replay(2, 3, &cells, m).unwrap(), default_goal(6));
                 let mut bb = b.clone();
                 for &t in m {
@@ -238,7 +238,7 @@ fn examples_through_the_library() {
                 }
                 assert_eq!(bb, g);
             } else {
-                assert!(s.unsolvable_reason.as_deref().unwrap().contains("parity"));
+                assert!(s.unsolvable_reason().unwrap().contains("parity"));
             }
         }
         // The text formats agree with the rows.
@@ -355,8 +355,8 @@ fn long_lines_beyond_the_tables() {
                     let b = board(rows, cols, &cells);
                     assert_eq!(solver.distance(&b, &g).unwrap(), want, "{cells:?}");
                     let s = solver.solve(&b, &g).unwrap();
-                    assert_eq!(s.distance(), Some(want));
-                    if let Some(m) = &s.moves {
+                    assert_eq!(counted(&s), Some(want));
+                    if let Some(m) = s.moves() {
                         assert_eq!(replay(rows, cols, &cells, m).unwrap(), goal);
                     }
                     if goal == default_goal(n) {

@@ -13,6 +13,7 @@ use slide::Scrambler;
 use slide::{Board, CacheDir, NoProgress, Shape, Solver};
 use slide::{HeuristicChoice, Method, SolveOptions};
 
+use crate::support::counted;
 use crate::support::shared_solver as solver;
 
 /// Checks admissibility (h <= exact distance), consistency (|h(s) - h(s')| <= 1 across a move), and that `pop`
@@ -420,9 +421,9 @@ fn short_4x4_scrambles_match_bfs_for_every_heuristic() {
                 ..Default::default()
             };
             let sol = s.solve_with(&b, &goal, &opts).unwrap();
-            assert!(sol.optimal);
-            assert_eq!(sol.distance(), Some(want as i64), "{h:?} on {b}");
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            assert!(sol.is_optimal());
+            assert_eq!(counted(&sol), Some(want as i64), "{h:?} on {b}");
+            replay(&b, sol.moves().unwrap(), &goal);
         }
     }
 }
@@ -453,9 +454,9 @@ fn ida_star_forced_on_small_shapes_matches_tables() {
                     ..Default::default()
                 };
                 let sol = s.solve_with(&b, &goal, &opts).unwrap();
-                assert_eq!(sol.distance(), Some(want), "{shape} {b}");
-                assert!(sol.optimal);
-                replay(&b, sol.moves.as_deref().unwrap(), &goal);
+                assert_eq!(counted(&sol), Some(want), "{shape} {b}");
+                assert!(sol.is_optimal());
+                replay(&b, sol.moves().unwrap(), &goal);
             }
         }
     }
@@ -483,9 +484,9 @@ fn korf_instances_give_published_optima() {
         let optimal: i64 = nums[1].parse().unwrap();
         let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
         let sol = s.solve(&b, &goal).unwrap();
-        assert!(sol.optimal);
-        assert_eq!(sol.distance(), Some(optimal), "Korf instance {id}");
-        replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        assert!(sol.is_optimal());
+        assert_eq!(counted(&sol), Some(optimal), "Korf instance {id}");
+        replay(&b, sol.moves().unwrap(), &goal);
         solved += 1;
     }
     assert_eq!(solved, 11);
@@ -504,14 +505,14 @@ fn limits_stop_the_search_and_say_so() {
         ..Default::default()
     };
     let sol = s.solve_with(&b, &goal, &opts).unwrap();
-    assert!(!sol.optimal);
-    assert!(sol.moves.is_none());
+    assert!(!sol.is_optimal());
+    assert!(sol.moves().is_none());
     assert!(
-        sol.lower_bound >= 41 && sol.lower_bound <= 57,
+        sol.lower_bound() >= 41 && sol.lower_bound() <= 57,
         "lower bound {}",
-        sol.lower_bound
+        sol.lower_bound()
     );
-    assert!(sol.nodes >= 1000 && sol.nodes < 1000 + (1 << 15));
+    assert!(sol.nodes() >= 1000 && sol.nodes() < 1000 + (1 << 15));
 }
 
 /// The node limit holds for a single search shared among threads as for one on a single thread: the answer's
@@ -546,11 +547,11 @@ fn max_nodes_holds_for_parallel_single_searches() {
                 ..Default::default()
             };
             let sol = pool.install(|| s.solve_with(&b, &goal, &opts)).unwrap();
-            assert!(sol.moves.is_none() && !sol.optimal);
+            assert!(sol.moves().is_none() && !sol.is_optimal());
             assert!(
-                sol.nodes >= max && sol.nodes <= max + slack,
+                sol.nodes() >= max && sol.nodes() <= max + slack,
                 "max_nodes {max}, parallel {parallel}: {} nodes",
-                sol.nodes
+                sol.nodes()
             );
         }
     }
@@ -577,8 +578,8 @@ fn weighted_search_stays_within_its_bound() {
                 len >= opt && len as f64 <= w * opt as f64,
                 "w {w}: {len} vs optimum {opt}"
             );
-            assert!(!sol.optimal || len == opt);
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            assert!(!sol.is_optimal() || len == opt);
+            replay(&b, sol.moves().unwrap(), &goal);
         }
     }
 }
@@ -610,9 +611,9 @@ fn within_w_on_korf_instances() {
                 len >= optimal && len as f64 <= w * optimal as f64,
                 "w {w}: {len} vs {optimal}"
             );
-            assert_eq!(sol.within, Some(w));
-            assert!(sol.lower_bound as i64 <= optimal);
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            assert_eq!(sol.within(), Some(w));
+            assert!(sol.lower_bound() as i64 <= optimal);
+            replay(&b, sol.moves().unwrap(), &goal);
             checked += 1;
         }
     }
@@ -636,9 +637,9 @@ fn easy_5x5_scrambles_solved_optimally() {
             ..Default::default()
         };
         let sol = s.solve_with(&b, &goal, &opts).unwrap();
-        assert!(sol.optimal);
-        assert_eq!(sol.distance(), Some(want as i64), "{b}");
-        replay(&b, sol.moves.as_deref().unwrap(), &goal);
+        assert!(sol.is_optimal());
+        assert_eq!(counted(&sol), Some(want as i64), "{b}");
+        replay(&b, sol.moves().unwrap(), &goal);
     }
 }
 
@@ -673,9 +674,9 @@ fn parallel_search_gives_the_same_optimal_lengths() {
             let sol = s
                 .solve_with(&b, &goal, &parallel(HeuristicChoice::Auto))
                 .unwrap();
-            assert!(sol.optimal);
-            assert_eq!(sol.distance(), Some(optimal), "Korf instance {}", nums[0]);
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
+            assert!(sol.is_optimal());
+            assert_eq!(counted(&sol), Some(optimal), "Korf instance {}", nums[0]);
+            replay(&b, sol.moves().unwrap(), &goal);
         }
 
         let goal = Board::goal(shape);
@@ -691,9 +692,9 @@ fn parallel_search_gives_the_same_optimal_lengths() {
                 HeuristicChoice::Auto,
             ] {
                 let sol = s.solve_with(&b, &goal, &parallel(h.clone())).unwrap();
-                assert!(sol.optimal);
-                assert_eq!(sol.distance(), Some(want as i64), "{h:?} on {b}");
-                replay(&b, sol.moves.as_deref().unwrap(), &goal);
+                assert!(sol.is_optimal());
+                assert_eq!(counted(&sol), Some(want as i64), "{h:?} on {b}");
+                replay(&b, sol.moves().unwrap(), &goal);
             }
         }
 
@@ -709,9 +710,9 @@ fn parallel_search_gives_the_same_optimal_lengths() {
                     HeuristicChoice::Pdb(spec.parse().unwrap()),
                 ] {
                     let sol = s.solve_with(&b, &goal, &parallel(h)).unwrap();
-                    assert!(sol.optimal);
-                    assert_eq!(sol.distance(), Some(want), "{shape} {b}");
-                    replay(&b, sol.moves.as_deref().unwrap(), &goal);
+                    assert!(sol.is_optimal());
+                    assert_eq!(counted(&sol), Some(want), "{shape} {b}");
+                    replay(&b, sol.moves().unwrap(), &goal);
                 }
             }
         }
@@ -726,17 +727,17 @@ fn parallel_search_gives_the_same_optimal_lengths() {
             ..parallel(HeuristicChoice::Manhattan)
         };
         let sol = s.solve_with(&b, &goal, &opts).unwrap();
-        assert!(!sol.optimal);
-        assert!(sol.moves.is_none());
+        assert!(!sol.is_optimal());
+        assert!(sol.moves().is_none());
         assert!(
-            (41..=57).contains(&sol.lower_bound),
+            (41..=57).contains(&sol.lower_bound()),
             "lower bound {}",
-            sol.lower_bound
+            sol.lower_bound()
         );
         assert!(
-            sol.nodes >= 1_000_000 && sol.nodes < 1_300_000,
+            sol.nodes() >= 1_000_000 && sol.nodes() < 1_300_000,
             "{} nodes",
-            sol.nodes
+            sol.nodes()
         );
     });
 }
@@ -765,9 +766,9 @@ fn ida_star_forced_on_3x4_matches_the_table() {
                     ..Default::default()
                 };
                 let sol = s.solve_with(&b, &goal, &opts).unwrap();
-                assert!(sol.optimal);
-                assert_eq!(sol.distance(), Some(want), "{shape} {h:?} {b}");
-                replay(&b, sol.moves.as_deref().unwrap(), &goal);
+                assert!(sol.is_optimal());
+                assert_eq!(counted(&sol), Some(want), "{shape} {h:?} {b}");
+                replay(&b, sol.moves().unwrap(), &goal);
             }
         }
     }
@@ -780,8 +781,8 @@ fn ida_star_forced_on_3x4_matches_the_table() {
             ..Default::default()
         };
         let sol = s.solve_with(b, &goal, &opts).unwrap();
-        assert_eq!(sol.distance(), Some(53), "{b}");
-        replay(b, sol.moves.as_deref().unwrap(), &goal);
+        assert_eq!(counted(&sol), Some(53), "{b}");
+        replay(b, sol.moves().unwrap(), &goal);
     }
 }
 
@@ -910,10 +911,10 @@ fn korf_nodes_with(s: &Solver, count: usize, opts: &SolveOptions) -> u64 {
         let optimal: i64 = nums[1].parse().unwrap();
         let b = Board::parse_with_shape(&nums[3..].join(" "), Some(shape)).unwrap();
         let sol = s.solve_with(&b, &goal, opts).unwrap();
-        assert!(sol.optimal);
-        assert_eq!(sol.distance(), Some(optimal), "{line} with {opts:?}");
-        replay(&b, sol.moves.as_deref().unwrap(), &goal);
-        total += sol.nodes;
+        assert!(sol.is_optimal());
+        assert_eq!(counted(&sol), Some(optimal), "{line} with {opts:?}");
+        replay(&b, sol.moves().unwrap(), &goal);
+        total += sol.nodes();
     }
     total
 }
@@ -954,16 +955,16 @@ fn alternative_partitions_choose_by_trial() {
         let alone = s.solve_with(&b, &goal, &pdb("6-6-3")).unwrap();
         for spec in ["6-6-3|3-3-3-3-3", "3-3-3-3-3|6-6-3"] {
             let sol = s.solve_with(&b, &goal, &pdb(spec)).unwrap();
-            assert!(sol.optimal, "{spec}: {line}");
-            assert_eq!(sol.distance(), Some(optimal), "{spec}: {line}");
-            replay(&b, sol.moves.as_deref().unwrap(), &goal);
-            assert_eq!(sol.plan, strong, "{spec}: {line}");
+            assert!(sol.is_optimal(), "{spec}: {line}");
+            assert_eq!(counted(&sol), Some(optimal), "{spec}: {line}");
+            replay(&b, sol.moves().unwrap(), &goal);
+            assert_eq!(sol.plan(), &strong, "{spec}: {line}");
             // The trial searched the weaker one as well.
             assert!(
-                sol.nodes > alone.nodes,
+                sol.nodes() > alone.nodes(),
                 "{spec}: {} <= {}",
-                sol.nodes,
-                alone.nodes
+                sol.nodes(),
+                alone.nodes()
             );
         }
         // A depth limit holds through the trial (two alternatives alike, so that neither drops out and the trial
@@ -981,11 +982,14 @@ fn alternative_partitions_choose_by_trial() {
                         },
                     )
                     .unwrap();
-                assert!(!capped.optimal && capped.moves.is_none(), "{spec}: {line}");
                 assert!(
-                    capped.lower_bound > depth && capped.lower_bound <= optimal as u64,
+                    !capped.is_optimal() && capped.moves().is_none(),
+                    "{spec}: {line}"
+                );
+                assert!(
+                    capped.lower_bound() > depth && capped.lower_bound() <= optimal as u64,
                     "{spec} below {below}: lower bound {} ({line})",
-                    capped.lower_bound
+                    capped.lower_bound()
                 );
             }
         }
@@ -1008,9 +1012,9 @@ fn alternative_partitions_choose_by_trial() {
             },
         )
         .unwrap();
-    assert!(!stopped.optimal && stopped.moves.is_none());
-    assert!(stopped.lower_bound >= stopped.estimate && stopped.lower_bound <= 57);
-    assert!(stopped.nodes >= 2000 && stopped.nodes < 2000 + (1 << 15));
+    assert!(!stopped.is_optimal() && stopped.moves().is_none());
+    assert!(stopped.lower_bound() >= stopped.estimate() && stopped.lower_bound() <= 57);
+    assert!(stopped.nodes() >= 2000 && stopped.nodes() < 2000 + (1 << 15));
 }
 
 /// With and without move pruning: the same optimal lengths on Korf's instances, and fewer nodes with it.
@@ -1119,7 +1123,7 @@ fn split_search_gives_the_optimal_lengths() {
     let b = Scrambler::new(5).uniform(&goal);
     let whole = s.solve_with(&b, &goal, &opts).unwrap();
     let (moves, searched) = split_driver(s, &b, &goal, &opts, 64);
-    assert_eq!(Some(moves.len() as i64), whole.distance());
+    assert_eq!(Some(moves.len() as i64), counted(&whole));
     assert!(searched >= 64, "{searched} subtrees");
     replay(&b, &moves, &goal);
 }
@@ -1512,7 +1516,7 @@ fn blank_bits_32_reads_what_the_others_read() {
             .unwrap()
         };
         let lc = with(solver(), HeuristicChoice::LinearConflict, None);
-        assert!(lc.optimal);
+        assert!(lc.is_optimal());
         for s in [solver(), dense_solver()] {
             // The mixed sums by default (off on 16 cells), on, and off.
             for mixed in [None, Some(true), Some(false)] {
@@ -1521,9 +1525,9 @@ fn blank_bits_32_reads_what_the_others_read() {
                     HeuristicChoice::Pdb("zb3-3-3-3-3".parse().unwrap()),
                     mixed,
                 );
-                assert!(zb.optimal);
+                assert!(zb.is_optimal());
                 assert_eq!(zb.distance(), lc.distance(), "{b} mixed {mixed:?}");
-                replay(&b, zb.moves.as_deref().unwrap(), &goal);
+                replay(&b, zb.moves().unwrap(), &goal);
             }
         }
     }

@@ -85,3 +85,12 @@ pub fn reference_2x3() -> slide_reference::Reference {
     assert_eq!(r.states(), 360);
     r
 }
+
+/// A solution's number of moves as the reference answers count it: the proven least number, -1 when the goal
+/// cannot be reached, `None` when neither is proven.
+pub fn counted(s: &slide::Solution) -> Option<i64> {
+    if s.is_unsolvable() {
+        return Some(-1);
+    }
+    s.distance().map(|d| d as i64)
+}
