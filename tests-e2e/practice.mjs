@@ -400,6 +400,12 @@ export async function practiceSteps({ page, base, step, check, shot }) {
   await step('the server restarted on the same database finds the history', async () => {
     const pid = Number(process.env.SLIDE_PID), bin = process.env.SLIDE_BIN, db = process.env.SLIDE_DB;
     check(pid && bin && db, 'SLIDE_PID, SLIDE_BIN and SLIDE_DB are not set (scripts/e2e.sh sets them)');
+    // The all-time ao5 of 2 x 3 singles by the rule, from the records kept before the restart (later steps added
+    // solves after the first five): the five newest that count, a DNF as worst, assisted ones left out.
+    const kept = await fetch(base + 'api/solves?shape=2x3&category=single&limit=1000').then((r) => r.json());
+    const counted = kept.solves.filter((s) => !s.assisted).reverse();
+    check(counted.length >= 5, `only ${counted.length} unassisted 2x3 solves kept before the restart`);
+    const want = average(counted.map((s) => (s.dnf ? null : s.time_ms)), 5);
     process.kill(pid, 'SIGTERM');
     for (let i = 0; ; i++) {
       check(i < 100, 'the server did not stop within 10 s');
@@ -423,9 +429,8 @@ export async function practiceSteps({ page, base, step, check, shot }) {
     await page.selectOption('#shape', '2x3');
     await page.click('#view-all');
     await page.waitForSelector('#averages[data-source="all"]');
-    const want = average(solves.map((s) => s.ms), 5);
     await page.waitForFunction(() => document.querySelectorAll('#solve-list li').length > 0);
     const all = await tableValue(page, 'time', 'ao5', 'current');
-    check(all !== null && Math.abs(all - want) <= 1, `after the restart the ao5 is ${all}, not ${want}`);
+    check(all !== null && (all === want || Math.abs(all - want) <= 1), `after the restart the ao5 is ${all}, not ${want}`);
   });
 }
