@@ -20,12 +20,14 @@ Boards are lists of rows, strings in any format the ``slide`` command reads (``"
 
 from slide._slide import (
     BoardError,
+    Cancel,
     LimitReached,
     Solution,
     __version__,
     analyse,
     apply,
     distances,
+    estimate,
     hint,
     render,
     scramble,
@@ -39,11 +41,13 @@ from slide._slide import (
 __all__ = [
     "__version__",
     "BoardError",
+    "Cancel",
     "LimitReached",
     "Solution",
     "analyse",
     "apply",
     "distances",
+    "estimate",
     "hint",
     "render",
     "scramble",
@@ -53,3 +57,5 @@ __all__ = [
     "solve_stages",
     "stats",
 ]
+
+from slide import benchmarks  # noqa: E402  (needs _slide above)
