@@ -81,7 +81,10 @@ pub(crate) fn solver() -> &'static Solver {
             .map_or(slide::CacheDir::Default, |d| slide::CacheDir::At(d.into()));
         // Mapped, every database file is: the workers of a node (slide.ray) share one copy, even of the 5 × 5
         // default's 3.9 GB of blank-bit tables that a lone process reads into its own memory.
-        let s = Solver::builder().cache_dir(dir).map_files(on);
+        let s = Solver::builder()
+            .cache_dir(dir)
+            .map_files(on)
+            .progress(Arc::new(BuildProgress));
         if on { s.read_in_above(None) } else { s }.build()
     })
 }

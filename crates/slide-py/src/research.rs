@@ -172,9 +172,9 @@ pub(crate) fn cancel_flag(cancel: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Ato
 /// `goal` (default: tiles in order, blank last), as IDA* starts from it. Nothing is searched (a solve stopped
 /// before its first iteration), but the pattern databases the heuristic needs are loaded or built, as by `solve`.
 /// `heuristic` and `partition` as for `solve` (`"auto"`: pattern databases above 9 cells, linear conflicts below);
-/// `reflect` and `mixed_sums` too.
+/// `reflect`, `mixed_sums`, `cancel` and `progress` too.
 #[pyfunction]
-#[pyo3(signature = (board, goal=None, *, heuristic="auto", partition=None, reflect=true, mixed_sums=None, cancel=None))]
+#[pyo3(signature = (board, goal=None, *, heuristic="auto", partition=None, reflect=true, mixed_sums=None, cancel=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn estimate(
     py: Python<'_>,
@@ -185,6 +185,7 @@ pub(crate) fn estimate(
     reflect: bool,
     mixed_sums: Option<bool>,
     cancel: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let search = SearchArgs {
         heuristic,
@@ -212,7 +213,7 @@ pub(crate) fn estimate(
         },
     };
     if b.is_solvable(&g).map_err(|e| lib_err(e, ""))? {
-        let s = interruptible(py, &cancel, || solver().solve_with(&b, &g, &opts))?
+        let s = watched(py, &cancel, None, progress, || solver().solve_with(&b, &g, &opts))?
             .map_err(|e| lib_err(e, ""))?;
         Ok(s.estimate().max(s.lower_bound()))
     } else {

@@ -262,10 +262,12 @@ pub(crate) fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResu
 /// `fallback`, `method` (`"auto"`, `"table"`, `"search"`, `"fast"`), `max_depth` (give up past this many moves),
 /// `count`, `all` and `limit`. `threads`: one search shared by a pool of that many threads (default: all cores);
 /// `threads=1` searches on one thread, its node counts the same run after run. `cancel`: a `slide.Cancel`.
+/// `progress`: a callable, called as `progress(phase, done, total)` (with the GIL, at most every 100 ms) while the
+/// tables or pattern databases the search needs are built.
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, *, metric="stm", moves=true, timeout=None, max_nodes=None, within=None,
     heuristic="auto", partition=None, reflect=true, mixed_sums=None, move_pruning=true, fallback=false,
-    method="auto", max_depth=None, threads=None, count=false, all=false, limit=1000, cancel=None))]
+    method="auto", max_depth=None, threads=None, count=false, all=false, limit=1000, cancel=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -289,6 +291,7 @@ pub(crate) fn solve(
     all: bool,
     limit: usize,
     cancel: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySolution> {
     let search = SearchArgs {
         heuristic,
@@ -319,7 +322,7 @@ pub(crate) fn solve(
     let r = if ask.quick(&b) && matches!(g, Target::Board(_)) {
         solve_one(&b, &g, &ask, &cancel, false)
     } else {
-        interruptible(py, &cancel, || match &pool {
+        watched(py, &cancel, None, progress, || match &pool {
             Some(p) => p.install(|| solve_one(&b, &g, &ask, &cancel, parallel)),
             None => solve_one(&b, &g, &ask, &cancel, parallel),
         })?
@@ -350,7 +353,7 @@ pub(crate) fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> 
 #[pyfunction]
 #[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None,
     within=None, heuristic="auto", partition=None, reflect=true, mixed_sums=None, move_pruning=true,
-    fallback=false, method="auto", max_depth=None, count=false, all=false, limit=1000, cancel=None, _stop=None))]
+    fallback=false, method="auto", max_depth=None, count=false, all=false, limit=1000, cancel=None, progress=None, _stop=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_many(
     py: Python<'_>,
@@ -374,6 +377,7 @@ pub(crate) fn solve_many(
     all: bool,
     limit: usize,
     cancel: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
     _stop: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
     let search = SearchArgs {
@@ -427,7 +431,7 @@ pub(crate) fn solve_many(
             .map(|(b, g)| solve_one(b, g, &ask, &cancel, parallel))
             .collect()
     };
-    let results = interruptible_until(py, &cancel, _stop, || match &pool {
+    let results = watched(py, &cancel, _stop, progress, || match &pool {
         Some(p) => p.install(work),
         None => work(),
     })?;

@@ -291,3 +291,42 @@ def test_to_dict_keys_are_the_answers_fields():
         "reason",
     ]
     assert d["solution"] == [5, 4, 1, 2, 3]
+
+
+# --- progress ------------------------------------------------------------------------------------------------------
+
+_PROGRESS_SCRIPT = r"""
+import json, slide
+calls = []
+board = slide.scramble((3, 4), seed=5)
+s = slide.solve(board, method="search", partition="6-5", threads=1, progress=lambda *a: calls.append(a))
+assert s.optimal, s
+def boom(phase, done, total):
+    raise ZeroDivisionError("stop here")
+try:
+    slide.solve(board, method="search", partition="5-6", threads=1, progress=boom)
+    raised = None
+except ZeroDivisionError as e:
+    raised = str(e)
+print(json.dumps({"calls": calls, "raised": raised, "load": s.load_seconds}))
+"""
+
+
+def test_progress_reports_a_build(tmp_path):
+    """A fresh cache directory (another process, so that the builds happen): the 3x4 databases' builds are reported,
+    the last call of each with done == total; a callback that raises stops the solve with its exception."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SLIDE_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", _PROGRESS_SCRIPT], env=env, capture_output=True, text=True, timeout=300, check=True
+    )
+    got = json.loads(out.stdout)
+    calls = got["calls"]
+    assert calls, out
+    assert all(isinstance(p, str) and 0 <= d <= t for p, d, t in calls)
+    assert calls[-1][1] == calls[-1][2]
+    assert got["raised"] == "stop here"
+    assert got["load"] > 0

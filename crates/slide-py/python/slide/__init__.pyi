@@ -1,6 +1,6 @@
 """Type stubs of the slide package (the functions are implemented in Rust, in slide._slide)."""
 
-from typing import Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
 
 __version__: str
 
@@ -141,6 +141,7 @@ def estimate(
     reflect: bool = True,
     mixed_sums: Optional[bool] = None,
     cancel: Optional[Cancel] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> int:
     """The heuristic's admissible estimate of a board: a lower bound on its least number of single-tile moves to goal
     (default: tiles in order, blank last), where IDA* starts. Nothing is searched; the pattern databases the
@@ -174,6 +175,7 @@ def solve(
     all: bool = False,
     limit: int = 1000,
     cancel: Optional[Cancel] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> Solution:
     """Solves one board towards goal (default: tiles in order, blank last), or towards a partial goal (a pattern
     with "x" or None for any tile: the least moves to any matching board).
@@ -197,7 +199,10 @@ def solve(
 
     threads: one search shared by a pool of that many threads (default: all cores). threads=1 searches on one
     thread: nodes is then the same run after run (a shared search's count varies with the threads' timing).
-    cancel: a slide.Cancel, to stop the solve from another thread."""
+    cancel: a slide.Cancel, to stop the solve from another thread. progress: called as progress(phase, done, total),
+    with the GIL, at most every 100 ms, while a table or pattern database the search needs is built (the last call
+    of a build has done == total); an exception it raises cancels the solve and is raised. Searches themselves are
+    not reported (the library keeps no live node count)."""
 
 def solve_many(
     boards: Iterable[BoardLike],
@@ -221,6 +226,7 @@ def solve_many(
     all: bool = False,
     limit: int = 1000,
     cancel: Optional[Cancel] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> List[Solution]:
     """Solves boards in parallel (threads: default all cores), answers in input order; options as solve (goal may
     be a partial goal, metric "mtm", the search options, cancel); limits apply to each board.
