@@ -223,10 +223,13 @@ pub(crate) fn estimate(
     }
 }
 
+/// One benchmark instance as Python gets it: `(id, board rows, goal rows, optimal, published_nodes)`.
+type InstanceTuple = (u32, Vec<Vec<Tile>>, Vec<Vec<Tile>>, u32, u64);
+
 /// The instances of a built-in benchmark set as tuples `(id, board rows, goal rows, optimal, published_nodes)`
 /// (`slide.benchmarks` names them).
 #[pyfunction]
-pub(crate) fn _benchmark(name: &str) -> PyResult<Vec<(u32, Vec<Vec<Tile>>, Vec<Vec<Tile>>, u32, u64)>> {
+pub(crate) fn _benchmark(name: &str) -> PyResult<Vec<InstanceTuple>> {
     let set = slide::benchmarks::named(name).ok_or_else(|| {
         PyValueError::new_err(format!(
             "no benchmark set {:?}: use \"korf100\" or \"korf24\"",
