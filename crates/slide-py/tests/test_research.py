@@ -330,3 +330,33 @@ def test_progress_reports_a_build(tmp_path):
     assert calls[-1][1] == calls[-1][2]
     assert got["raised"] == "stop here"
     assert got["load"] > 0
+
+
+_MEMORY_SCRIPT = r"""
+import json, slide
+first = slide.set_max_memory(0)
+board = slide.scramble((3, 4), seed=5)
+try:
+    slide.solve(board, method="search", partition="6-5")
+    refused = None
+except slide.BoardError as e:
+    refused = str(e)
+print(json.dumps({"first": first, "refused": refused, "again": slide.set_max_memory(100)}))
+"""
+
+
+def test_set_max_memory_refuses_builds(tmp_path):
+    """As --max-memory 0: no build at all (a fresh cache, another process); set only before the first solve."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SLIDE_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_SCRIPT], env=env, capture_output=True, text=True, timeout=300, check=True
+    )
+    got = json.loads(out.stdout)
+    assert got["first"] is True and got["again"] is False
+    assert got["refused"] and "memory" in got["refused"], got
+    with pytest.raises(ValueError, match="max_memory: -1 is not a whole number of MB"):
+        slide.set_max_memory(-1)

@@ -59,7 +59,12 @@ class Solution:
         """Seconds spent loading or building the tables and pattern databases the search needed (0 when they were in
         memory, and for table lookups, whose seconds include the table's first load)."""
     @property
-    def estimate(self) -> Optional[int]:
+    def set_max_memory(mb: int) -> bool:
+    """Refuses table and pattern-database builds that would need more than mb megabytes (10^6 bytes; 0 refuses every
+    build), as ``slide --max-memory MB``: a solve that needs one raises BoardError. The budget is the process's (one
+    solver serves every call): it takes effect only before the first solve, and says whether it did."""
+
+def estimate(self) -> Optional[int]:
         """The search heuristic's estimate of the board, a lower bound on distance; None when no IDA* answered."""
     @property
     def count(self) -> Optional[int]:
@@ -131,6 +136,11 @@ class Cancel:
         """Whether cancel() was called (since the last reset())."""
     def reset(self) -> None:
         """Clears the handle, so that it can stop later solves."""
+
+def set_max_memory(mb: int) -> bool:
+    """Refuses table and pattern-database builds that would need more than mb megabytes (10^6 bytes; 0 refuses every
+    build), as ``slide --max-memory MB``: a solve that needs one raises BoardError. The budget is the process's (one
+    solver serves every call): it takes effect only before the first solve, and says whether it did."""
 
 def estimate(
     board: BoardLike,
