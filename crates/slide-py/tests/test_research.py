@@ -33,7 +33,8 @@ def test_bad_limit_with_search_options_gets_the_librarys_sentence(case):
     """The catalogue's option cases, given beside the search options: still the library's sentence, once."""
     name = CATALOGUE["option_names"][case["option"]]["python"]
     value = case["value"]
-    value = float(value) if isinstance(value, str) and not value.isdigit() else int(value) if isinstance(value, str) else value
+    if isinstance(value, str):  # "NaN", "inf", or a whole number beyond 64 bits
+        value = int(value) if value.isdigit() else float(value)
     with pytest.raises(ValueError) as e:
         slide.solve("1 2 3/4 0 5", heuristic="md", method="search", reflect=False, **{name: value})
     assert str(e.value) == f"{name}: {case['error']}"
