@@ -114,7 +114,9 @@ pub(crate) fn watched<T: Send>(
             });
             rx = back;
             let due = matches!(got, Ok(Ok(_))) || last.elapsed() >= Duration::from_millis(100);
-            if let (Some(p), true, Ok(Ok(_)) | Err(mpsc::RecvTimeoutError::Timeout)) = (progress, due, &got) {
+            if let (Some(p), true, Ok(Ok(_)) | Err(mpsc::RecvTimeoutError::Timeout)) =
+                (progress, due, &got)
+            {
                 last = Instant::now();
                 if let Err(e) = report(p, &mut told) {
                     cancel.store(true, Ordering::Relaxed);

@@ -28,8 +28,8 @@ use slide::{
     Board, Error, Metric, Moves, Notation, Pattern, Shape, Solution, Solver, Tile, MAX_CELLS,
 };
 
-mod boards;
 mod arrays;
+mod boards;
 mod direct;
 mod interrupt;
 mod research;
@@ -38,8 +38,8 @@ mod solving;
 mod split;
 mod toolkit;
 
-use boards::*;
 use arrays::*;
+use boards::*;
 use direct::*;
 use interrupt::*;
 use research::*;
@@ -157,8 +157,12 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LimitReached", m.py().get_type::<LimitReached>())?;
     // For the tests: the kinds of the 4x4 MTM label tables' files (their names start with them), to tell whether they
     // are cached.
-    let (first, second) = slide::engine::mtm::layouts(slide::Shape::new(4, 4).expect("4x4 is a shape"));
-    let kinds: Vec<&str> = std::iter::once(first).chain(second).map(|l| l.kind()).collect();
+    let (first, second) =
+        slide::engine::mtm::layouts(slide::Shape::new(4, 4).expect("4x4 is a shape"));
+    let kinds: Vec<&str> = std::iter::once(first)
+        .chain(second)
+        .map(|l| l.kind())
+        .collect();
     m.add("_LABEL_TABLE_KINDS_4X4", kinds)?;
     m.add("_LABEL_TABLE_ENCODING", slide::engine::mtm::LABEL_ENCODING)?;
     m.add_class::<PySolution>()?;

@@ -213,8 +213,10 @@ pub(crate) fn estimate(
         },
     };
     if b.is_solvable(&g).map_err(|e| lib_err(e, ""))? {
-        let s = watched(py, &cancel, None, progress, || solver().solve_with(&b, &g, &opts))?
-            .map_err(|e| lib_err(e, ""))?;
+        let s = watched(py, &cancel, None, progress, || {
+            solver().solve_with(&b, &g, &opts)
+        })?
+        .map_err(|e| lib_err(e, ""))?;
         Ok(s.estimate().max(s.lower_bound()))
     } else {
         Err(BoardError::new_err(
@@ -240,7 +242,13 @@ pub(crate) fn _benchmark(name: &str) -> PyResult<Vec<InstanceTuple>> {
         .into_iter()
         .map(|i| {
             let goal = Board::goal_blank_first(i.board.shape());
-            (i.id, i.board.rows(), goal.rows(), i.optimal, i.published_nodes)
+            (
+                i.id,
+                i.board.rows(),
+                goal.rows(),
+                i.optimal,
+                i.published_nodes,
+            )
         })
         .collect())
 }

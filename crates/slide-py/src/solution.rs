@@ -6,7 +6,10 @@ use slide::{Answer, Listing};
 
 /// An analysis as the Python object of its serde form, the JSON object of `slide analyse --json` after its
 /// `"board"`, as `json.loads` reads it: a dict with the fields in order.
-pub(crate) fn analysis_dict<'py>(py: Python<'py>, a: &slide::Analysis) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn analysis_dict<'py>(
+    py: Python<'py>,
+    a: &slide::Analysis,
+) -> PyResult<Bound<'py, PyDict>> {
     let text = serde_json::to_string(a).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let value = py.import("json")?.call_method1("loads", (text,))?;
     Ok(value.downcast_into::<PyDict>()?)
@@ -71,12 +74,22 @@ pub(crate) struct PySolution {
     /// How the answer was found when worth saying: `"fast"` (fast mode), `"partial"` (a partial goal's table).
     #[pyo3(get)]
     pub(crate) method: Option<String>,
+    /// The IDA* iterations of the search, in order: `(threshold, nodes)` (empty for table lookups, fast mode and
+    /// MTM).
+    #[pyo3(get)]
+    pub(crate) iterations: Vec<(u32, u64)>,
 }
 
 impl PySolution {
     /// The Python object of a solution: the fields of the library's [`Answer`] (the object of `slide solve
     /// --json`), the moves only when `keep_moves`.
-    pub(crate) fn new(s: Solution, board: &Board, goal: String, keep_moves: bool, seconds: f64) -> Self {
+    pub(crate) fn new(
+        s: Solution,
+        board: &Board,
+        goal: String,
+        keep_moves: bool,
+        seconds: f64,
+    ) -> Self {
         let listing = if keep_moves {
             Listing::Tiles
         } else {
@@ -96,16 +109,28 @@ impl PySolution {
             unsolvable_reason: a.reason,
             board: board.to_string(),
             goal,
-            estimate: matches!(s.plan(), slide::Plan::Search(_) | slide::Plan::MtmSearch).then(|| s.estimate()),
+            estimate: matches!(s.plan(), slide::Plan::Search(_) | slide::Plan::MtmSearch)
+                .then(|| s.estimate()),
             load_seconds: 0.0,
             count: None,
             count_proven: None,
             solutions: None,
             method: a.method.map(str::to_string),
+            iterations: s
+                .iterations()
+                .iter()
+                .map(|i| (i.threshold, i.nodes))
+                .collect(),
         }
     }
 
-    pub(crate) fn distance_only(d: i64, metric: Metric, board: &Board, goal: &Board, seconds: f64) -> Self {
+    pub(crate) fn distance_only(
+        d: i64,
+        metric: Metric,
+        board: &Board,
+        goal: &Board,
+        seconds: f64,
+    ) -> Self {
         let unsolvable_reason = if d < 0 {
             board.unsolvable_reason(goal).ok().flatten()
         } else {
@@ -129,6 +154,7 @@ impl PySolution {
             count_proven: None,
             solutions: None,
             method: None,
+            iterations: Vec::new(),
         }
     }
 }
@@ -249,6 +275,7 @@ impl PySolution {
             s.count_proven,
             s.solutions.clone(),
             s.method.clone(),
+            s.iterations.clone(),
         );
         Ok((
             restore.unbind(),
@@ -259,8 +286,8 @@ impl PySolution {
     /// The answer as a plain dict, for `json.dumps` or a pandas row (`pandas.DataFrame([s.to_dict() for s in
     /// answers])`). The keys of the library's answer (the object of `slide solve --json`): `board`, `moves` (the
     /// distance), `metric`, `optimal`, `nodes`, `seconds`, `lower_bound`, `bound` (`within`), `method`, `solution`
-    /// (the tiles moved), `reason`; then `goal`, `estimate`, `load_seconds`, `count`, `count_proven` and
-    /// `solutions`. Every key is present (None where the answer has no value), so that rows share their columns.
+    /// (the tiles moved), `reason`; then `goal`, `estimate`, `load_seconds`, `count`, `count_proven`, `solutions`
+    /// and `iterations` (a list of `(threshold, nodes)`). Every key is present (None where the answer has no value), so that rows share their columns.
     /// `Solution.from_dict` reads it back.
     pub(crate) fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -281,6 +308,13 @@ impl PySolution {
         d.set_item("count", self.count)?;
         d.set_item("count_proven", self.count_proven)?;
         d.set_item("solutions", &self.solutions)?;
+        // Lists, not tuples: what json.loads gives back.
+        let iterations: Vec<[u64; 2]> = self
+            .iterations
+            .iter()
+            .map(|&(t, n)| [u64::from(t), n])
+            .collect();
+        d.set_item("iterations", iterations)?;
         Ok(d)
     }
 
@@ -331,6 +365,17 @@ impl PySolution {
             count_proven: get(d, "count_proven")?,
             solutions: get(d, "solutions")?,
             method: get(d, "method")?,
+            iterations: get::<Vec<Vec<u64>>>(d, "iterations")?
+                .into_iter()
+                .map(|i| match i[..] {
+                    [t, n] => u32::try_from(t).map(|t| (t, n)).map_err(|_| {
+                        PyValueError::new_err("iterations: a threshold beyond 32 bits")
+                    }),
+                    _ => Err(PyValueError::new_err(
+                        "iterations: each is [threshold, nodes]",
+                    )),
+                })
+                .collect::<PyResult<_>>()?,
         })
     }
 
@@ -358,10 +403,11 @@ impl PySolution {
             Option<bool>,
             Option<Vec<Vec<Tile>>>,
             Option<String>,
+            Vec<(u32, u64)>,
         )>,
     ) -> PyResult<Self> {
-        let (estimate, load_seconds, count, count_proven, solutions, method) =
-            extra.unwrap_or((None, 0.0, None, None, None, None));
+        let (estimate, load_seconds, count, count_proven, solutions, method, iterations) =
+            extra.unwrap_or((None, 0.0, None, None, None, None, Vec::new()));
         let (
             distance,
             moves,
@@ -396,6 +442,7 @@ impl PySolution {
             count_proven,
             solutions,
             method,
+            iterations,
         })
     }
 }

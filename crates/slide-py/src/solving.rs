@@ -76,7 +76,16 @@ impl Ask {
         max_nodes: Option<i128>,
         within: Option<f64>,
     ) -> PyResult<Ask> {
-        Ask::with(metric, moves, timeout, max_nodes, within, &SearchArgs::default(), false, None)
+        Ask::with(
+            metric,
+            moves,
+            timeout,
+            max_nodes,
+            within,
+            &SearchArgs::default(),
+            false,
+            None,
+        )
     }
 
     /// The limits, the search options of `slide solve` (`search`), `count` and `all` (at most `limit`).
@@ -137,7 +146,6 @@ impl Ask {
     }
 }
 
-
 /// Solves one board towards a goal board or a partial goal (no GIL held). A search's databases are loaded first, by
 /// a solve stopped before its first iteration (which also gives the heuristic's estimate), so that `seconds` is the
 /// search's own time and `load_seconds` the load's.
@@ -153,11 +161,7 @@ pub(crate) fn solve_one(
     let opts = ask.options(cancel, parallel);
     let (s, load, estimate, extra) = match target {
         Target::Board(goal) => {
-            if !ask.moves
-                && ask.within.is_none()
-                && !ask.searching
-                && board.shape().cells() <= 12
-            {
+            if !ask.moves && ask.within.is_none() && !ask.searching && board.shape().cells() <= 12 {
                 let d = solver.distance_in(board, goal, ask.metric)?;
                 return Ok(PySolution::distance_only(
                     d,
@@ -190,11 +194,21 @@ pub(crate) fn solve_one(
                     None => None,
                 },
             };
-            (solver.solve_with(board, goal, &opts)?, load, estimate, extra)
+            (
+                solver.solve_with(board, goal, &opts)?,
+                load,
+                estimate,
+                extra,
+            )
         }
         Target::Pattern(p) => {
             // count and all were refused for partial goals before the solve (`refuse_counting`).
-            (solver.solve_pattern(board, p, &opts)?, 0.0, None, Extra::default())
+            (
+                solver.solve_pattern(board, p, &opts)?,
+                0.0,
+                None,
+                Extra::default(),
+            )
         }
     };
     let seconds = t0.elapsed().as_secs_f64() - load;
@@ -212,7 +226,11 @@ pub(crate) fn solve_one(
 /// `count` and `all` take a goal board: refused for a partial goal.
 pub(crate) fn refuse_counting(ask: &Ask, target: &Target, context: &str) -> PyResult<()> {
     if (ask.count || ask.all.is_some()) && matches!(target, Target::Pattern(_)) {
-        let at = if context.is_empty() { String::new() } else { format!("{context}: ") };
+        let at = if context.is_empty() {
+            String::new()
+        } else {
+            format!("{context}: ")
+        };
         return Err(PyValueError::new_err(format!(
             "{at}count and all take one goal board: a partial goal is answered exactly (its pattern's table, or IDA*)"
         )));

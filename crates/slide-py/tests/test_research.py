@@ -146,6 +146,24 @@ def test_threads_one_reproduces_the_node_count():
     assert shared.distance == inst.optimal
 
 
+# --- iterations ----------------------------------------------------------------------------------------------------
+
+
+def test_iterations_of_a_search():
+    inst = KORF[2]
+    s = slide.solve(inst.board, inst.goal, threads=1)
+    thresholds = [t for t, _ in s.iterations]
+    assert thresholds[0] == s.estimate and thresholds[-1] == inst.optimal
+    assert all(b - a == 2 for a, b in zip(thresholds, thresholds[1:]))
+    assert sum(n for _, n in s.iterations) == s.nodes
+    shared = slide.solve(inst.board, inst.goal, threads=2)
+    assert [t for t, _ in shared.iterations] == thresholds
+    assert sum(n for _, n in shared.iterations) == shared.nodes
+    stopped = slide.solve(inst.board, inst.goal, threads=1, max_depth=inst.optimal - 2)
+    assert stopped.iterations == s.iterations[: len(stopped.iterations)]
+    assert slide.solve("4 1 2/5 0 3").iterations == []
+
+
 # --- count and all -------------------------------------------------------------------------------------------------
 
 
@@ -280,6 +298,7 @@ def test_to_dict_round_trip():
         again = pickle.loads(pickle.dumps(s))
         assert again.to_dict() == d
     assert answers[0].to_dict()["moves"] == inst.optimal
+    assert answers[0].to_dict()["iterations"] == [list(i) for i in answers[0].iterations]
     assert answers[2].to_dict()["reason"] is not None
     assert answers[3].to_dict()["moves"] is None
     assert set(answers[0].to_dict()) == set(answers[2].to_dict())

@@ -76,6 +76,10 @@ def estimate(self) -> Optional[int]:
     def solutions(self) -> Optional[List[List[int]]]:
         """With all=True: the shortest solutions (at most limit), each the tiles moved in order."""
     @property
+    def iterations(self) -> List[Tuple[int, int]]:
+        """The IDA* iterations of the search that answered, in order: (threshold, nodes generated in it); empty for
+        table lookups, fast mode and MTM. Recorded once per iteration (no cost per node)."""
+    @property
     def method(self) -> Optional[str]:
         """How the answer was found, when worth saying: "fast" (fast mode) or "partial" (a partial goal's table)."""
     @property
@@ -98,7 +102,8 @@ def estimate(self) -> Optional[int]:
     def to_dict(self) -> "SolutionDict":
         """The answer as a plain dict (every key present, None where there is no value): the fields of
         ``slide solve --json`` (board, moves, metric, optimal, nodes, seconds, lower_bound, bound, method, solution,
-        reason), then goal, estimate, load_seconds, count, count_proven and solutions.
+        reason), then goal, estimate, load_seconds, count, count_proven, solutions and iterations ([threshold, nodes]
+        lists).
         ``pandas.DataFrame([s.to_dict() for s in answers])`` makes a table of a batch."""
     @staticmethod
     def from_dict(d: "SolutionDict") -> "Solution":
@@ -122,6 +127,7 @@ class SolutionDict(TypedDict):
     count: Optional[int]
     count_proven: Optional[bool]
     solutions: Optional[List[List[int]]]
+    iterations: List[List[int]]
 
 class Cancel:
     """A stop button usable from any thread: pass it as cancel= to solve, solve_many or estimate and call cancel()
