@@ -69,11 +69,7 @@ impl Lookup {
 
     /// The distance of one board given as row-major values; `Err(())` when the values are not a board.
     #[inline]
-    pub(crate) fn distance<T: Value>(
-        &self,
-        vals: impl Iterator<Item = T>,
-        goal: &Board,
-    ) -> Result<i32, ()> {
+    pub(crate) fn distance<T: Value>(&self, vals: impl Iterator<Item = T>, goal: &Board) -> Result<i32, ()> {
         let Some(table) = &self.table else {
             let tiles = vals
                 .map(|v| u32::try_from(v.value()).map_err(|_| ()))
@@ -138,9 +134,7 @@ pub(crate) fn distances_typed<'py, T: Value>(
                 table.answer(py, flat, out)?
             };
             return match first {
-                Some(i) if invalid == Invalid::Raise => {
-                    Err(bad_board(&view, i, shape, goal, metric))
-                }
+                Some(i) if invalid == Invalid::Raise => Err(bad_board(&view, i, shape, goal, metric)),
                 _ => Ok(answers),
             };
         }

@@ -14,12 +14,7 @@ pub(crate) fn at(context: &str, what: &str) -> String {
 }
 
 /// One tile value: a Python int or NumPy integer (not a bool, not a float).
-pub(crate) fn tile_value(
-    v: &Bound<'_, PyAny>,
-    row: usize,
-    col: usize,
-    context: &str,
-) -> PyResult<i64> {
+pub(crate) fn tile_value(v: &Bound<'_, PyAny>, row: usize, col: usize, context: &str) -> PyResult<i64> {
     if v.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(at(
             context,
@@ -191,11 +186,7 @@ fn cells_err(e: Error, context: &str) -> PyErr {
 
 /// The goal board for `board`: the default one, or `goal` read like a board and checked to have the same shape.
 /// A partial goal (a pattern with `x`) is refused with a message saying where it is taken.
-pub(crate) fn goal_for(
-    board: &Board,
-    goal: Option<&Bound<'_, PyAny>>,
-    context: &str,
-) -> PyResult<Board> {
+pub(crate) fn goal_for(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) -> PyResult<Board> {
     match goal_target(board, goal, context)? {
         Target::Board(g) => Ok(g),
         Target::Pattern(p) => Err(BoardError::new_err(at(
@@ -301,11 +292,7 @@ pub(crate) fn pattern_text(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<St
 /// The goal for `board`: the default board, a goal board, or a pattern with `x` (or `None`) for any tile; given as
 /// `goal` is (a string in any board format, rows, a flat list, a NumPy array) and checked to have the board's
 /// shape. A pattern that leaves no choice (one `x` at most) is its board.
-pub(crate) fn goal_target(
-    board: &Board,
-    goal: Option<&Bound<'_, PyAny>>,
-    context: &str,
-) -> PyResult<Target> {
+pub(crate) fn goal_target(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) -> PyResult<Target> {
     let Some(g) = goal.filter(|g| !g.is_none()) else {
         return Ok(Target::Board(Board::goal(board.shape())));
     };

@@ -9,9 +9,9 @@ use std::time::Duration;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use slide::Tile;
 use slide::engine::{SolverExt, SubtreeResult};
 use slide::SolveOptions;
-use slide::Tile;
 
 use crate::{board_from, goal_for, interruptible, interruptible_until, lib_err, solver};
 
