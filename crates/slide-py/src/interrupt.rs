@@ -1,6 +1,66 @@
-//! Long work on a thread of its own with the GIL released, stopped by Ctrl-C or by slide.ray's stop callable.
+//! Long work on a thread of its own with the GIL released, stopped by Ctrl-C or by slide.ray's stop callable; and
+//! the package solver's builds reported to a `progress=` callable.
 
 use super::*;
+use std::sync::atomic::AtomicU64;
+use std::sync::Mutex;
+
+/// The build the package's solver is running, if any: its label, its total and whether it finished.
+static PHASE: Mutex<Option<(String, u64, bool)>> = Mutex::new(None);
+/// Units of the current build done.
+static DONE: AtomicU64 = AtomicU64::new(0);
+/// Bumped when a build starts or finishes, so that a watcher tells one build from the next.
+static EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// The package solver's [`slide::Progress`]: keeps the current build where the watching threads read it (no GIL,
+/// no Python call from the building thread).
+pub(crate) struct BuildProgress;
+
+impl slide::Progress for BuildProgress {
+    fn start(&self, label: &str, total: u64) {
+        if let Ok(mut p) = PHASE.lock() {
+            *p = Some((label.to_string(), total, false));
+        }
+        DONE.store(0, Ordering::Relaxed);
+        EPOCH.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn advance(&self, delta: u64) {
+        DONE.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    fn finish(&self) {
+        if let Ok(mut p) = PHASE.lock() {
+            if let Some((_, total, done)) = p.as_mut() {
+                *done = true;
+                DONE.store(*total, Ordering::Relaxed);
+            }
+        }
+        EPOCH.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// What a watcher last told its `progress` callable: (epoch, done).
+type Told = Option<(u64, u64)>;
+
+/// Calls `progress(phase, done, total)` when the build under way (or just finished) moved since `told`; the first
+/// call only notes where things stand, unless a build is under way.
+fn report(progress: &Bound<'_, PyAny>, told: &mut Told) -> PyResult<()> {
+    let now = (EPOCH.load(Ordering::Relaxed), DONE.load(Ordering::Relaxed));
+    if *told == Some(now) {
+        return Ok(());
+    }
+    let first = told.is_none();
+    *told = Some(now);
+    let Some((label, total, finished)) = PHASE.lock().ok().and_then(|p| p.clone()) else {
+        return Ok(());
+    };
+    if first && finished {
+        // A build that ended before this call began.
+        return Ok(());
+    }
+    progress.call1((label, now.1.min(total), total)).map(|_| ())
+}
 
 /// Runs `work` on a thread of its own with the GIL released; the calling thread checks for Ctrl-C every 50 ms and,
 /// on one, sets `cancel`, waits for the work to stop and raises `KeyboardInterrupt`.
@@ -22,7 +82,25 @@ pub(crate) fn interruptible_until<T: Send>(
     stop: Option<&Bound<'_, PyAny>>,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    watched(py, cancel, stop, None, work)
+}
+
+/// [`interruptible_until`], and also calls `progress(phase, done, total)` (with the GIL, at most every 100 ms)
+/// while the package's solver builds a table or pattern database: once when a build starts, as it advances, and
+/// when it ends (`done == total`). When `progress` raises, the work is cancelled and the exception raised.
+pub(crate) fn watched<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    stop: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     let mut ticks = 0u32;
+    let mut told: Told = None;
+    let mut last = Instant::now();
+    if let Some(p) = progress {
+        report(p, &mut told)?;
+    }
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
         s.spawn(move || {
@@ -35,6 +113,19 @@ pub(crate) fn interruptible_until<T: Send>(
                 (rx, got)
             });
             rx = back;
+            let due = matches!(got, Ok(Ok(_))) || last.elapsed() >= Duration::from_millis(100);
+            if let (Some(p), true, Ok(Ok(_)) | Err(mpsc::RecvTimeoutError::Timeout)) =
+                (progress, due, &got)
+            {
+                last = Instant::now();
+                if let Err(e) = report(p, &mut told) {
+                    cancel.store(true, Ordering::Relaxed);
+                    if matches!(got, Err(mpsc::RecvTimeoutError::Timeout)) {
+                        let _ = py.allow_threads(move || rx.recv().is_ok());
+                    }
+                    return Err(e);
+                }
+            }
             match got {
                 Ok(Ok(v)) => return Ok(v),
                 Ok(Err(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => {

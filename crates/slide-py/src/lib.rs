@@ -28,19 +28,21 @@ use slide::{
     Board, Error, Metric, Moves, Notation, Pattern, Shape, Solution, Solver, Tile, MAX_CELLS,
 };
 
-mod boards;
 mod arrays;
+mod boards;
 mod direct;
 mod interrupt;
+mod research;
 mod solution;
 mod solving;
 mod split;
 mod toolkit;
 
-use boards::*;
 use arrays::*;
+use boards::*;
 use direct::*;
 use interrupt::*;
+use research::*;
 use solution::*;
 use solving::*;
 use toolkit::*;
@@ -65,10 +67,15 @@ create_exception!(
 /// Whether the package's solver maps cached table files rather than reading them (set before its first use).
 static MAP_FILES: AtomicBool = AtomicBool::new(false);
 
+/// The package's memory budget for builds in MB (`u64::MAX`: none set; set before the solver's first use).
+static MAX_MEMORY_MB: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(u64::MAX);
+
+/// The package's one solver, made at its first use.
+static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
+
 /// The package's solver: `$SLIDE_CACHE_DIR`, else the platform's cache directory; table files mapped when `SLIDE_MAP_FILES=1` or
 /// `_map_files(True)` asked for it before the first use.
 pub(crate) fn solver() -> &'static Solver {
-    static SOLVER: std::sync::OnceLock<Solver> = std::sync::OnceLock::new();
     SOLVER.get_or_init(|| {
         let env = std::env::var("SLIDE_MAP_FILES").is_ok_and(|v| v == "1");
         let on = env || MAP_FILES.load(Ordering::Relaxed);
@@ -79,7 +86,14 @@ pub(crate) fn solver() -> &'static Solver {
             .map_or(slide::CacheDir::Default, |d| slide::CacheDir::At(d.into()));
         // Mapped, every database file is: the workers of a node (slide.ray) share one copy, even of the 5 × 5
         // default's 3.9 GB of blank-bit tables that a lone process reads into its own memory.
-        let s = Solver::builder().cache_dir(dir).map_files(on);
+        let s = Solver::builder()
+            .cache_dir(dir)
+            .map_files(on)
+            .progress(Arc::new(BuildProgress));
+        let s = match MAX_MEMORY_MB.load(Ordering::Relaxed) {
+            u64::MAX => s,
+            mb => s.max_memory(mb.saturating_mul(1_000_000)),
+        };
         if on { s.read_in_above(None) } else { s }.build()
     })
 }
@@ -92,6 +106,27 @@ pub(crate) fn _map_files(on: bool) -> bool {
     MAP_FILES.store(on, Ordering::Relaxed);
     solver();
     MAP_FILES.load(Ordering::Relaxed)
+}
+
+/// Refuses table and pattern-database builds that would need more than `mb` megabytes (10^6 bytes; 0 refuses every
+/// build), as `slide --max-memory MB` does: a solve that needs one raises `BoardError`. The budget is the process's
+/// (one solver serves every call), so it takes effect only when set before the first solve; returns whether it did.
+#[pyfunction]
+pub(crate) fn set_max_memory(mb: i128) -> PyResult<bool> {
+    let mb = u64::try_from(mb)
+        .ok()
+        .filter(|&m| m < u64::MAX)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "max_memory: {mb} is not a whole number of MB from 0 to {}",
+                u64::MAX - 1
+            ))
+        })?;
+    if SOLVER.get().is_some() {
+        return Ok(false);
+    }
+    MAX_MEMORY_MB.store(mb, Ordering::Relaxed);
+    Ok(SOLVER.get().is_none())
 }
 
 /// The library's error as a Python exception, with `context` (for example `boards[3]`) in front when given.
@@ -122,11 +157,19 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LimitReached", m.py().get_type::<LimitReached>())?;
     // For the tests: the kinds of the 4x4 MTM label tables' files (their names start with them), to tell whether they
     // are cached.
-    let (first, second) = slide::engine::mtm::layouts(slide::Shape::new(4, 4).expect("4x4 is a shape"));
-    let kinds: Vec<&str> = std::iter::once(first).chain(second).map(|l| l.kind()).collect();
+    let (first, second) =
+        slide::engine::mtm::layouts(slide::Shape::new(4, 4).expect("4x4 is a shape"));
+    let kinds: Vec<&str> = std::iter::once(first)
+        .chain(second)
+        .map(|l| l.kind())
+        .collect();
     m.add("_LABEL_TABLE_KINDS_4X4", kinds)?;
     m.add("_LABEL_TABLE_ENCODING", slide::engine::mtm::LABEL_ENCODING)?;
     m.add_class::<PySolution>()?;
+    m.add_class::<PyCancel>()?;
+    m.add_function(wrap_pyfunction!(estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(_benchmark, m)?)?;
+    m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
     m.add_function(wrap_pyfunction!(sliding_puzzle, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;

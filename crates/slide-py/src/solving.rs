@@ -9,7 +9,13 @@ pub(crate) struct Ask {
     pub(crate) metric: Metric,
     pub(crate) moves: bool,
     pub(crate) within: Option<f64>,
-    /// The options built from the limits asked for (no cancel flag yet).
+    /// `count=True`: also count the shortest solutions.
+    pub(crate) count: bool,
+    /// `all=True`: also list the shortest solutions, at most `limit` of them.
+    pub(crate) all: Option<usize>,
+    /// True when a search option other than the limits was given: no quick table answer then.
+    pub(crate) searching: bool,
+    /// The options built from the limits and search options asked for (no cancel flag yet).
     base: SolveOptions,
 }
 
@@ -70,12 +76,57 @@ impl Ask {
         max_nodes: Option<i128>,
         within: Option<f64>,
     ) -> PyResult<Ask> {
+        Ask::with(
+            metric,
+            moves,
+            timeout,
+            max_nodes,
+            within,
+            &SearchArgs::default(),
+            false,
+            None,
+        )
+    }
+
+    /// The limits, the search options of `slide solve` (`search`), `count` and `all` (at most `limit`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn with(
+        metric: &str,
+        moves: bool,
+        timeout: Option<f64>,
+        max_nodes: Option<i128>,
+        within: Option<f64>,
+        search: &SearchArgs<'_>,
+        count: bool,
+        all: Option<usize>,
+    ) -> PyResult<Ask> {
         let metric = metric_from(metric)?;
-        let base = checked_options(timeout, max_nodes, within)?;
+        let limits = checked_options(timeout, max_nodes, within)?;
+        let budget = limits.timeout.is_some() || limits.max_nodes.is_some();
+        let mut b = SolveOptions::builder();
+        if let Some(t) = timeout {
+            b = b.timeout_secs(t).map_err(option_err)?;
+        }
+        if let Some(n) = limits.max_nodes {
+            b = b.max_nodes(n);
+        }
+        if let Some(w) = limits.weight {
+            b = b.weight(w).map_err(option_err)?;
+        }
+        let base = search.apply(b, budget)?.build();
+        let searching = search.heuristic != "auto"
+            || search.partition.is_some()
+            || search.method != "auto"
+            || search.max_depth.is_some()
+            || count
+            || all.is_some();
         Ok(Ask {
             metric,
             moves,
             within: base.weight,
+            count,
+            all,
+            searching,
             base,
         })
     }
@@ -91,12 +142,13 @@ impl Ask {
 
     /// True when a table lookup answers at once (no search, no long build).
     pub(crate) fn quick(&self, board: &Board) -> bool {
-        board.shape().cells() <= 10 && self.within.is_none()
+        board.shape().cells() <= 10 && self.within.is_none() && !self.searching
     }
 }
 
-
-/// Solves one board towards a goal board or a partial goal (no GIL held).
+/// Solves one board towards a goal board or a partial goal (no GIL held). A search's databases are loaded first, by
+/// a solve stopped before its first iteration (which also gives the heuristic's estimate), so that `seconds` is the
+/// search's own time and `load_seconds` the load's.
 pub(crate) fn solve_one(
     board: &Board,
     target: &Target,
@@ -107,9 +159,9 @@ pub(crate) fn solve_one(
     let t0 = Instant::now();
     let solver = solver();
     let opts = ask.options(cancel, parallel);
-    let s = match target {
+    let (s, load, estimate, extra) = match target {
         Target::Board(goal) => {
-            if !ask.moves && ask.within.is_none() && board.shape().cells() <= 12 {
+            if !ask.moves && ask.within.is_none() && !ask.searching && board.shape().cells() <= 12 {
                 let d = solver.distance_in(board, goal, ask.metric)?;
                 return Ok(PySolution::distance_only(
                     d,
@@ -119,17 +171,78 @@ pub(crate) fn solve_one(
                     t0.elapsed().as_secs_f64(),
                 ));
             }
-            solver.solve_with(board, goal, &opts)?
+            let (load, estimate) = match solver.plan(board, goal, &opts)? {
+                slide::Plan::Search(_) | slide::Plan::MtmSearch => {
+                    let first = SolveOptions {
+                        max_nodes: Some(0),
+                        fallback: false,
+                        ..opts.clone()
+                    };
+                    let e = solver.solve_with(board, goal, &first)?.estimate();
+                    (t0.elapsed().as_secs_f64(), Some(e))
+                }
+                _ => (0.0, None),
+            };
+            let extra = Extra {
+                count: if ask.count {
+                    Some(solver.count_optimal_with(board, goal, &opts)?)
+                } else {
+                    None
+                },
+                solutions: match ask.all {
+                    Some(limit) => Some(solver.optimal_solutions_with(board, goal, limit, &opts)?),
+                    None => None,
+                },
+            };
+            (
+                solver.solve_with(board, goal, &opts)?,
+                load,
+                estimate,
+                extra,
+            )
         }
-        Target::Pattern(p) => solver.solve_pattern(board, p, &opts)?,
+        Target::Pattern(p) => {
+            // count and all were refused for partial goals before the solve (`refuse_counting`).
+            (
+                solver.solve_pattern(board, p, &opts)?,
+                0.0,
+                None,
+                Extra::default(),
+            )
+        }
     };
-    Ok(PySolution::new(
-        s,
-        board,
-        target.text(),
-        ask.moves,
-        t0.elapsed().as_secs_f64(),
-    ))
+    let seconds = t0.elapsed().as_secs_f64() - load;
+    let mut py = PySolution::new(s, board, target.text(), ask.moves, seconds);
+    py.load_seconds = load;
+    if estimate.is_some() {
+        py.estimate = estimate;
+    }
+    py.count = extra.count.as_ref().map(|c| c.count);
+    py.count_proven = extra.count.as_ref().map(|c| c.proven);
+    py.solutions = extra.solutions;
+    Ok(py)
+}
+
+/// `count` and `all` take a goal board: refused for a partial goal.
+pub(crate) fn refuse_counting(ask: &Ask, target: &Target, context: &str) -> PyResult<()> {
+    if (ask.count || ask.all.is_some()) && matches!(target, Target::Pattern(_)) {
+        let at = if context.is_empty() {
+            String::new()
+        } else {
+            format!("{context}: ")
+        };
+        return Err(PyValueError::new_err(format!(
+            "{at}count and all take one goal board: a partial goal is answered exactly (its pattern's table, or IDA*)"
+        )));
+    }
+    Ok(())
+}
+
+/// What `count=True` and `all=True` add to an answer.
+#[derive(Default)]
+struct Extra {
+    count: Option<slide::Count>,
+    solutions: Option<Vec<Vec<Tile>>>,
 }
 
 /// The least number of moves that solves a board (goal: tiles in order, blank last), or -1 when it cannot be solved:
@@ -160,8 +273,19 @@ pub(crate) fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResu
 /// column counts one; boards of at most 12 cells, lines, and 4x4, 3x5, 5x3 and two-row boards by IDA* over pushes).
 /// In MTM `distance` counts pushes and `moves` stay single tiles. `timeout` (seconds) and `max_nodes` bound a
 /// search; `within=W` asks for a solution at most W times the optimum (STM, goal boards).
+///
+/// The search options of `slide solve`, by the same names: `heuristic` (`"auto"`, `"md"`/`"manhattan"`,
+/// `"lc"`/`"linear-conflict"`, `"pdb"`), `partition` (`--pdb`: `"6-6-3"`, `"zb7-8"`, ...; implies `"pdb"`),
+/// `reflect` (False: `--no-reflect`), `mixed_sums` (None: auto), `move_pruning` (False: `--no-move-pruning`),
+/// `fallback`, `method` (`"auto"`, `"table"`, `"search"`, `"fast"`), `max_depth` (give up past this many moves),
+/// `count`, `all` and `limit`. `threads`: one search shared by a pool of that many threads (default: all cores);
+/// `threads=1` searches on one thread, its node counts the same run after run. `cancel`: a `slide.Cancel`.
+/// `progress`: a callable, called as `progress(phase, done, total)` (with the GIL, at most every 100 ms) while the
+/// tables or pattern databases the search needs are built.
 #[pyfunction]
-#[pyo3(signature = (board, goal=None, *, metric="stm", moves=true, timeout=None, max_nodes=None, within=None))]
+#[pyo3(signature = (board, goal=None, *, metric="stm", moves=true, timeout=None, max_nodes=None, within=None,
+    heuristic="auto", partition=None, reflect=true, mixed_sums=None, move_pruning=true, fallback=false,
+    method="auto", max_depth=None, threads=None, count=false, all=false, limit=1000, cancel=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -172,15 +296,54 @@ pub(crate) fn solve(
     timeout: Option<f64>,
     max_nodes: Option<i128>,
     within: Option<f64>,
+    heuristic: &str,
+    partition: Option<&str>,
+    reflect: bool,
+    mixed_sums: Option<bool>,
+    move_pruning: bool,
+    fallback: bool,
+    method: &str,
+    max_depth: Option<i128>,
+    threads: Option<i64>,
+    count: bool,
+    all: bool,
+    limit: usize,
+    cancel: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySolution> {
-    let ask = Ask::new(metric, moves, timeout, max_nodes, within)?;
+    let search = SearchArgs {
+        heuristic,
+        partition,
+        reflect,
+        mixed_sums,
+        move_pruning,
+        fallback,
+        method,
+        max_depth,
+    };
+    let ask = Ask::with(
+        metric,
+        moves,
+        timeout,
+        max_nodes,
+        within,
+        &search,
+        count,
+        all.then_some(limit),
+    )?;
+    let cancel = cancel_flag(cancel)?;
+    let pool = pool(threads)?;
     let b = board_from(board, "")?;
     let g = goal_target(&b, goal, "")?;
-    let cancel = Arc::new(AtomicBool::new(false));
+    refuse_counting(&ask, &g, "")?;
+    let parallel = threads != Some(1);
     let r = if ask.quick(&b) && matches!(g, Target::Board(_)) {
         solve_one(&b, &g, &ask, &cancel, false)
     } else {
-        interruptible(py, &cancel, || solve_one(&b, &g, &ask, &cancel, true))?
+        watched(py, &cancel, None, progress, || match &pool {
+            Some(p) => p.install(|| solve_one(&b, &g, &ask, &cancel, parallel)),
+            None => solve_one(&b, &g, &ask, &cancel, parallel),
+        })?
     };
     r.map_err(|e| lib_err(e, ""))
 }
@@ -201,12 +364,14 @@ pub(crate) fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> 
 }
 
 /// Solves many boards in parallel; the answers come back in input order. Options as `solve` (a partial goal,
-/// `metric="mtm"`), limits for each board.
+/// `metric="mtm"`, the search options), limits for each board; `threads`: the pool's size.
 ///
 /// `_stop` is slide.ray's: a callable asked every 100 ms whether to stop. Once it answers true (or raises), the
 /// boards not answered yet come back stopped: the caller (slide.ray's task) knows it asked and returns no answer.
 #[pyfunction]
-#[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None, within=None, _stop=None))]
+#[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None,
+    within=None, heuristic="auto", partition=None, reflect=true, mixed_sums=None, move_pruning=true,
+    fallback=false, method="auto", max_depth=None, count=false, all=false, limit=1000, cancel=None, progress=None, _stop=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_many(
     py: Python<'_>,
@@ -218,9 +383,42 @@ pub(crate) fn solve_many(
     timeout: Option<f64>,
     max_nodes: Option<i128>,
     within: Option<f64>,
+    heuristic: &str,
+    partition: Option<&str>,
+    reflect: bool,
+    mixed_sums: Option<bool>,
+    move_pruning: bool,
+    fallback: bool,
+    method: &str,
+    max_depth: Option<i128>,
+    count: bool,
+    all: bool,
+    limit: usize,
+    cancel: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
     _stop: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
-    let ask = Ask::new(metric, moves, timeout, max_nodes, within)?;
+    let search = SearchArgs {
+        heuristic,
+        partition,
+        reflect,
+        mixed_sums,
+        move_pruning,
+        fallback,
+        method,
+        max_depth,
+    };
+    let ask = Ask::with(
+        metric,
+        moves,
+        timeout,
+        max_nodes,
+        within,
+        &search,
+        count,
+        all.then_some(limit),
+    )?;
+    let cancel = cancel_flag(cancel)?;
     if boards.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
             "boards must be a list of boards, not a single string (use solve for one board)",
@@ -237,6 +435,7 @@ pub(crate) fn solve_many(
         let ctx = format!("boards[{i}]");
         let board = board_from(&b?, &ctx)?;
         let g = goal_target(&board, goal, &ctx)?;
+        refuse_counting(&ask, &g, &ctx)?;
         jobs.push((board, g));
     }
     let pool = pool(threads)?;
@@ -245,13 +444,12 @@ pub(crate) fn solve_many(
         .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     // Few boards: each search is shared among the threads instead (the same lengths, sooner).
     let parallel = jobs.len() < 64.min(4 * width).max(2) && width > 1;
-    let cancel = Arc::new(AtomicBool::new(false));
     let work = || -> Vec<Result<PySolution, Error>> {
         jobs.par_iter()
             .map(|(b, g)| solve_one(b, g, &ask, &cancel, parallel))
             .collect()
     };
-    let results = interruptible_until(py, &cancel, _stop, || match &pool {
+    let results = watched(py, &cancel, _stop, progress, || match &pool {
         Some(p) => p.install(work),
         None => work(),
     })?;

@@ -20,15 +20,18 @@ Boards are lists of rows, strings in any format the ``slide`` command reads (``"
 
 from slide._slide import (
     BoardError,
+    Cancel,
     LimitReached,
     Solution,
     __version__,
     analyse,
     apply,
     distances,
+    estimate,
     hint,
     render,
     scramble,
+    set_max_memory,
     sliding_puzzle,
     solve,
     solve_many,
@@ -39,17 +42,22 @@ from slide._slide import (
 __all__ = [
     "__version__",
     "BoardError",
+    "Cancel",
     "LimitReached",
     "Solution",
     "analyse",
     "apply",
     "distances",
+    "estimate",
     "hint",
     "render",
     "scramble",
+    "set_max_memory",
     "sliding_puzzle",
     "solve",
     "solve_many",
     "solve_stages",
     "stats",
 ]
+
+from slide import benchmarks  # noqa: E402  (needs _slide above)

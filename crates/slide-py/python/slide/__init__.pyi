@@ -1,6 +1,6 @@
 """Type stubs of the slide package (the functions are implemented in Rust, in slide._slide)."""
 
-from typing import Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, TypedDict, Union
 
 __version__: str
 
@@ -53,7 +53,35 @@ class Solution:
         """Search nodes generated (0 for table lookups)."""
     @property
     def seconds(self) -> float:
-        """Seconds spent on this board."""
+        """Seconds spent on this board, without loading or building the tables the search needed (load_seconds)."""
+    @property
+    def load_seconds(self) -> float:
+        """Seconds spent loading or building the tables and pattern databases the search needed (0 when they were in
+        memory, and for table lookups, whose seconds include the table's first load)."""
+    @property
+    def set_max_memory(mb: int) -> bool:
+    """Refuses table and pattern-database builds that would need more than mb megabytes (10^6 bytes; 0 refuses every
+    build), as ``slide --max-memory MB``: a solve that needs one raises BoardError. The budget is the process's (one
+    solver serves every call): it takes effect only before the first solve, and says whether it did."""
+
+def estimate(self) -> Optional[int]:
+        """The search heuristic's estimate of the board, a lower bound on distance; None when no IDA* answered."""
+    @property
+    def count(self) -> Optional[int]:
+        """With count=True: the number of distinct shortest move sequences (a lower bound when not count_proven)."""
+    @property
+    def count_proven(self) -> Optional[bool]:
+        """With count=True: whether count is exact (False: a limit stopped the count)."""
+    @property
+    def solutions(self) -> Optional[List[List[int]]]:
+        """With all=True: the shortest solutions (at most limit), each the tiles moved in order."""
+    @property
+    def iterations(self) -> List[Tuple[int, int]]:
+        """The IDA* iterations of the search that answered, in order: (threshold, nodes generated in it); empty for
+        table lookups, fast mode and MTM. Recorded once per iteration (no cost per node)."""
+    @property
+    def method(self) -> Optional[str]:
+        """How the answer was found, when worth saying: "fast" (fast mode) or "partial" (a partial goal's table)."""
     @property
     def within(self) -> Optional[float]:
         """For solve(..., within=W): the moves are at most W times the least number."""
@@ -71,6 +99,70 @@ class Solution:
         collapsed, R3: one multi-tile move) or "blank" (the blank's directions).
 
         Raises ValueError for other notations and when there are no moves."""
+    def to_dict(self) -> "SolutionDict":
+        """The answer as a plain dict (every key present, None where there is no value): the fields of
+        ``slide solve --json`` (board, moves, metric, optimal, nodes, seconds, lower_bound, bound, method, solution,
+        reason), then goal, estimate, load_seconds, count, count_proven, solutions and iterations ([threshold, nodes]
+        lists).
+        ``pandas.DataFrame([s.to_dict() for s in answers])`` makes a table of a batch."""
+    @staticmethod
+    def from_dict(d: "SolutionDict") -> "Solution":
+        """The Solution a to_dict wrote (its board and goal checked)."""
+
+class SolutionDict(TypedDict):
+    board: List[List[int]]
+    moves: Optional[int]
+    metric: str
+    optimal: bool
+    nodes: int
+    seconds: float
+    lower_bound: int
+    bound: Optional[float]
+    method: Optional[str]
+    solution: Optional[List[int]]
+    reason: Optional[str]
+    goal: List[List[Optional[int]]]
+    estimate: Optional[int]
+    load_seconds: float
+    count: Optional[int]
+    count_proven: Optional[bool]
+    solutions: Optional[List[List[int]]]
+    iterations: List[List[int]]
+
+class Cancel:
+    """A stop button usable from any thread: pass it as cancel= to solve, solve_many or estimate and call cancel()
+    to stop them; their searches answer as a limit would (distance None, lower_bound proven). It stays cancelled
+    until reset(); Ctrl-C during a solve that holds it cancels it too."""
+
+    def __init__(self) -> None: ...
+    def cancel(self) -> None:
+        """Stops every solve that holds this handle."""
+    @property
+    def cancelled(self) -> bool:
+        """Whether cancel() was called (since the last reset())."""
+    def reset(self) -> None:
+        """Clears the handle, so that it can stop later solves."""
+
+def set_max_memory(mb: int) -> bool:
+    """Refuses table and pattern-database builds that would need more than mb megabytes (10^6 bytes; 0 refuses every
+    build), as ``slide --max-memory MB``: a solve that needs one raises BoardError. The budget is the process's (one
+    solver serves every call): it takes effect only before the first solve, and says whether it did."""
+
+def estimate(
+    board: BoardLike,
+    goal: Optional[BoardLike] = None,
+    *,
+    heuristic: str = "auto",
+    partition: Optional[str] = None,
+    reflect: bool = True,
+    mixed_sums: Optional[bool] = None,
+    cancel: Optional[Cancel] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
+) -> int:
+    """The heuristic's admissible estimate of a board: a lower bound on its least number of single-tile moves to goal
+    (default: tiles in order, blank last), where IDA* starts. Nothing is searched; the pattern databases the
+    heuristic needs are loaded or built as by solve. heuristic, partition, reflect and mixed_sums as for solve.
+    Raises BoardError when the goal cannot be reached."""
 
 def sliding_puzzle(board: BoardLike) -> int:
     """The least number of moves to the goal (tiles in order, blank last), or -1 when unsolvable (LeetCode 773).
@@ -86,6 +178,20 @@ def solve(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     within: Optional[float] = None,
+    heuristic: str = "auto",
+    partition: Optional[str] = None,
+    reflect: bool = True,
+    mixed_sums: Optional[bool] = None,
+    move_pruning: bool = True,
+    fallback: bool = False,
+    method: str = "auto",
+    max_depth: Optional[int] = None,
+    threads: Optional[int] = None,
+    count: bool = False,
+    all: bool = False,
+    limit: int = 1000,
+    cancel: Optional[Cancel] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> Solution:
     """Solves one board towards goal (default: tiles in order, blank last), or towards a partial goal (a pattern
     with "x" or None for any tile: the least moves to any matching board).
@@ -96,7 +202,23 @@ def solve(
     minutes and 900 MB for 4x4; other shapes raise BoardError). In MTM distance counts pushes and moves stay single
     tiles. timeout (seconds) and max_nodes stop a search: distance is then None and lower_bound says how many moves
     it takes at least. within=W asks for a solution at most W times the optimum, sooner (STM, goal boards only).
-    Ctrl-C stops a search (KeyboardInterrupt)."""
+    Ctrl-C stops a search (KeyboardInterrupt).
+
+    The search options of ``slide solve``, by the flags' names in snake case, checked by the library as the command
+    line's are: heuristic ("auto", "md" or "manhattan", "lc" or "linear-conflict", "pdb"); partition (--pdb:
+    "6-6-3", "7-8", "zb6-6-3", "zbdefault|zbalt", tile lists; implies "pdb"); reflect=False (--no-reflect);
+    mixed_sums (None: auto, on from 25 cells; True; False); move_pruning=False (--no-move-pruning); fallback
+    (--fallback, needs timeout or max_nodes); method ("auto", "table", "search": --search, "fast": --fast);
+    max_depth (give up past this many moves: distance None, lower_bound above it); count=True (Solution.count,
+    count_proven: the number of shortest solutions) and all=True (Solution.solutions, at most limit); goal boards
+    only. The memory budget is the process's (--max-memory is not per solve).
+
+    threads: one search shared by a pool of that many threads (default: all cores). threads=1 searches on one
+    thread: nodes is then the same run after run (a shared search's count varies with the threads' timing).
+    cancel: a slide.Cancel, to stop the solve from another thread. progress: called as progress(phase, done, total),
+    with the GIL, at most every 100 ms, while a table or pattern database the search needs is built (the last call
+    of a build has done == total); an exception it raises cancels the solve and is raised. Searches themselves are
+    not reported (the library keeps no live node count)."""
 
 def solve_many(
     boards: Iterable[BoardLike],
@@ -108,9 +230,22 @@ def solve_many(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     within: Optional[float] = None,
+    heuristic: str = "auto",
+    partition: Optional[str] = None,
+    reflect: bool = True,
+    mixed_sums: Optional[bool] = None,
+    move_pruning: bool = True,
+    fallback: bool = False,
+    method: str = "auto",
+    max_depth: Optional[int] = None,
+    count: bool = False,
+    all: bool = False,
+    limit: int = 1000,
+    cancel: Optional[Cancel] = None,
+    progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> List[Solution]:
     """Solves boards in parallel (threads: default all cores), answers in input order; options as solve (goal may
-    be a partial goal, metric "mtm"); limits apply to each board.
+    be a partial goal, metric "mtm", the search options, cancel); limits apply to each board.
 
     The GIL is released while solving; Ctrl-C raises KeyboardInterrupt promptly. A bad board raises BoardError
     naming it (boards[i]) before any solving."""
@@ -224,3 +359,4 @@ def solve_stages(
     stage ended on, each stage optimal in metric (the total is not claimed to be). One Solution per stage, its
     board the stage's start; the list stops after a stage without moves (unreachable, or stopped by a limit, which
     applies to each stage)."""
+from slide import benchmarks as benchmarks

@@ -241,6 +241,14 @@ def _search_chunk(board, goal, threshold, roots, max_nodes, timeout, stops, key,
     return (status, moves, nxt, nodes, None)
 
 
+#: The search options of ``slide.solve`` that ``solve_many`` passes on to its tasks (a cancel handle or a progress
+#: callable cannot travel to another process).
+_SEARCH_OPTIONS = frozenset(
+    ["heuristic", "partition", "reflect", "mixed_sums", "move_pruning", "fallback", "method", "max_depth"]
+    + ["count", "all", "limit"]
+)
+
+
 def solve_many(
     boards: Iterable[Any],
     goal: Any = None,
@@ -253,16 +261,23 @@ def solve_many(
     within: Optional[float] = None,
     address: Optional[str] = None,
     cache_dir: Optional[str] = None,
+    **search: Any,
 ) -> List["slide.Solution"]:
     """Solves boards as Ray tasks of ``chunk_size`` boards (default: about four chunks per CPU of the cluster);
     answers in input order, as ``slide.solve_many`` gives them. Limits apply to each board. Every board is checked
     here first: a bad one raises ``BoardError`` naming it (``boards[i]``) before any task starts.
 
+    ``search``: ``slide.solve``'s search options (``heuristic``, ``partition``, ``reflect``, ``mixed_sums``,
+    ``move_pruning``, ``fallback``, ``method``, ``max_depth``, ``count``, ``all``, ``limit``), passed to every task.
+
     ``cache_dir``: where the workers keep tables and pattern databases (a directory on each node, or one shared by
     all); default the driver's ``SLIDE_CACHE_DIR``, else each worker's own. Each node builds a file once, however
     many of its workers ask."""
     _slide._map_files(True)  # the driver maps what it loads, as its workers do (asked before its first load)
-    options = dict(metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes, within=within)
+    unknown = sorted(set(search) - _SEARCH_OPTIONS)
+    if unknown:
+        raise TypeError(f"slide.ray.solve_many() got an unexpected keyword argument {unknown[0]!r}")
+    options = dict(metric=metric, moves=moves, timeout=timeout, max_nodes=max_nodes, within=within, **search)
     slide.solve([[1, 2], [3, 0]], **options)  # checks the options here, with the package's own messages
     rows = []
     goal_rows = None

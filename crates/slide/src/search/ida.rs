@@ -17,6 +17,15 @@ pub use crate::search::limits::Limits;
 use crate::search::limits::{LimitCheck, CHECK_EVERY};
 use crate::search::pruning::{MovePruner, DEAD};
 
+/// One IDA* iteration: its threshold and the nodes it generated (recorded once per iteration, not per node).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Iteration {
+    /// The iteration's threshold (the bound on `g + h`; weighted search: on `g + w·h`).
+    pub threshold: u32,
+    /// Nodes generated in this iteration.
+    pub nodes: u64,
+}
+
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -28,6 +37,8 @@ pub enum Outcome {
         nodes: u64,
         /// The heuristic estimate of the start.
         estimate: u32,
+        /// The iterations, in order (empty where the search does not record them: MTM).
+        iterations: Vec<Iteration>,
     },
     /// A limit stopped the search; the optimum is at least `lower_bound`.
     Stopped {
@@ -37,6 +48,8 @@ pub enum Outcome {
         nodes: u64,
         /// The heuristic estimate of the start.
         estimate: u32,
+        /// The iterations, in order, the one that was stopped last (empty where the search does not record them).
+        iterations: Vec<Iteration>,
     },
 }
 
@@ -362,6 +375,7 @@ pub fn ida_star<E: Eval + Send>(
                     lower_bound: 0,
                     nodes: 0,
                     estimate: 0,
+                    iterations: Vec::new(),
                 }
             }
         }
@@ -508,21 +522,30 @@ fn drive<'a, 'l, E: Eval>(
     ida.bound = ida.f(0, ida.eval.h());
     let estimate = ida.eval.h();
     let mut proven = estimate;
+    let mut iterations = Vec::new();
     loop {
         if limits.past_depth(ida.bound) {
             return Outcome::Stopped {
                 lower_bound: proven,
                 nodes: ida.nodes,
                 estimate,
+                iterations,
             };
         }
         ida.next_bound = u32::MAX;
         ida.check_limits();
-        if let Some(moves) = iteration(&mut ida) {
+        let before = ida.nodes;
+        let found = iteration(&mut ida);
+        iterations.push(Iteration {
+            threshold: ida.bound,
+            nodes: ida.nodes - before,
+        });
+        if let Some(moves) = found {
             return Outcome::Solved {
                 moves,
                 nodes: ida.nodes,
                 estimate,
+                iterations,
             };
         }
         if ida.stopped || ida.next_bound == u32::MAX {
@@ -531,6 +554,7 @@ fn drive<'a, 'l, E: Eval>(
                 lower_bound: proven,
                 nodes: ida.nodes,
                 estimate,
+                iterations,
             };
         }
         ida.bound = ida.next_bound;

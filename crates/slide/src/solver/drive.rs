@@ -135,6 +135,7 @@ impl Solver {
                     moves,
                     nodes,
                     estimate,
+                    ..
                 } => {
                     let moves = moves.into_iter().map(Tile::from).collect();
                     let mut s = Solution::optimal(moves, nodes, Plan::MtmSearch)
@@ -146,6 +147,7 @@ impl Solver {
                     lower_bound,
                     nodes,
                     estimate,
+                    ..
                 } => Solution {
                     metric: Metric::Mtm,
                     ..Solution::stopped(lower_bound, nodes, estimate, Plan::MtmSearch)
@@ -204,10 +206,12 @@ impl Solver {
                 moves,
                 nodes,
                 estimate,
+                iterations,
             } => {
                 let moves: Vec<Tile> = moves.into_iter().map(|t| frame.tile(t as Tile)).collect();
                 let mut s = Solution::optimal(moves, nodes, Plan::Search(heuristic.clone()));
                 s.estimate = estimate as u64;
+                s.iterations = iterations;
                 if let Some(within) = within {
                     s.outcome = Proven::Bounded {
                         within,
@@ -220,11 +224,13 @@ impl Solver {
                 lower_bound,
                 nodes,
                 estimate,
+                iterations,
             } => Solution {
                 outcome: Proven::Stopped {
                     lower_bound: lower_bound as u64,
                     within,
                 },
+                iterations,
                 ..Solution::stopped(
                     lower_bound,
                     nodes,

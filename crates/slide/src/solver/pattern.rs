@@ -197,6 +197,7 @@ impl Solver {
                 moves,
                 nodes,
                 estimate,
+                ..
             } => {
                 let moves = moves.into_iter().map(|t| t as Tile).collect();
                 let mut s = Solution::optimal(moves, nodes, plan);
@@ -207,6 +208,7 @@ impl Solver {
                 lower_bound,
                 nodes,
                 estimate,
+                ..
             } => Solution::stopped(lower_bound, nodes, estimate, plan),
         })
     }

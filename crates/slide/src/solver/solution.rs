@@ -12,6 +12,7 @@ use crate::notation::{Moves, Notation};
 use super::Plan;
 #[cfg(doc)]
 use super::{SolveOptions, Solver};
+use crate::search::ida::Iteration;
 
 /// What is proven about a [`Solution`].
 ///
@@ -77,6 +78,8 @@ pub struct Solution {
     pub(super) estimate: u64,
     /// The method that answered.
     pub(super) plan: Plan,
+    /// The IDA* iterations of the search that answered (empty for tables, fast mode and MTM).
+    pub(super) iterations: Vec<Iteration>,
 }
 
 impl Solution {
@@ -89,6 +92,7 @@ impl Solution {
             nodes,
             estimate: 0,
             plan,
+            iterations: Vec::new(),
         }
     }
 
@@ -190,6 +194,13 @@ impl Solution {
     /// lookups and fast mode).
     pub fn estimate(&self) -> u64 {
         self.estimate
+    }
+
+    /// The IDA* iterations of the search that answered, in order: each threshold and the nodes it took (empty for
+    /// table lookups, fast mode and the multi-tile search; with alternative partitions, the chosen one's search
+    /// after the trial).
+    pub fn iterations(&self) -> &[Iteration] {
+        &self.iterations
     }
 
     /// The method that answered ([`Solver::plan`]'s choice).

@@ -612,3 +612,34 @@ fn without_limits_the_fallback_changes_nothing() {
     assert!(sol.is_optimal() && sol.within().is_none());
     assert_eq!(replay(&b, &goal, &sol), 5);
 }
+
+/// A search's iterations: thresholds from the estimate up to the optimum in steps of 2, their nodes adding up to the
+/// answer's; a stopped search keeps the ones it ran; tables record none.
+#[test]
+fn iterations_are_recorded_once_each() {
+    let solver = Solver::builder().cache_dir(CacheDir::None).build();
+    let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    let goal = Board::goal(b.shape());
+    let opts = SolveOptions::builder()
+        .method(Method::Search)
+        .heuristic(HeuristicChoice::Manhattan)
+        .build();
+    let s = solver.solve_with(&b, &goal, &opts).unwrap();
+    let its = s.iterations();
+    assert_eq!(
+        its.first().map(|i| u64::from(i.threshold)),
+        Some(s.estimate())
+    );
+    assert_eq!(its.last().map(|i| u64::from(i.threshold)), s.distance());
+    assert!(its.windows(2).all(|w| w[1].threshold == w[0].threshold + 2));
+    assert_eq!(its.iter().map(|i| i.nodes).sum::<u64>(), s.nodes());
+    let stopped = SolveOptions {
+        max_depth: Some(25),
+        ..opts
+    };
+    let t = solver.solve_with(&b, &goal, &stopped).unwrap();
+    assert_eq!(t.iterations(), &its[..t.iterations().len()]);
+    assert!(t.iterations().iter().all(|i| i.threshold <= 25));
+    let table = solver.solve(&b, &goal).unwrap();
+    assert!(table.iterations().is_empty());
+}

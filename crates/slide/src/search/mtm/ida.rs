@@ -566,6 +566,7 @@ pub fn search(
                 lower_bound: bound,
                 nodes: ida.nodes,
                 estimate: start,
+                iterations: Vec::new(),
             });
         }
         ida.next_bound = u32::MAX;
@@ -574,6 +575,7 @@ pub fn search(
                 moves: tiles_of_pushes(board, &ida.path),
                 nodes: ida.nodes,
                 estimate: start,
+                iterations: Vec::new(),
             });
         }
         if ida.stopped {
@@ -581,6 +583,7 @@ pub fn search(
                 lower_bound: bound,
                 nodes: ida.nodes,
                 estimate: start,
+                iterations: Vec::new(),
             });
         }
         if ida.next_bound == u32::MAX {
