@@ -6,6 +6,7 @@ mod analyse;
 mod bench;
 pub mod explain;
 mod history;
+mod interrupt;
 mod numbers;
 mod progress;
 mod render;
@@ -182,14 +183,31 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
         }
     };
+    if !matches!(cli.command, Command::Serve(_)) {
+        interrupt::install();
+    }
     let code = match run(cli) {
         Ok(code) => code,
+        // A closed pipe (`slide stats 4x3 | head -3`) ends a command quietly, with status 0: the reader has what
+        // it wanted.
+        Err(e) if is_broken_pipe(&e) => EXIT_OK,
         Err(e) => {
             eprintln!("slide: {e:#}");
             EXIT_BAD_INPUT
         }
     };
+    if interrupt::interrupted() {
+        return ExitCode::from(interrupt::EXIT_INTERRUPTED);
+    }
     ExitCode::from(code)
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {

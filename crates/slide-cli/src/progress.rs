@@ -25,6 +25,7 @@ impl Bar {
 
 impl slide::Progress for Bar {
     fn start(&self, label: &str, total: u64) {
+        crate::interrupt::BUILDING.store(true, std::sync::atomic::Ordering::SeqCst);
         if !self.show {
             return;
         }
@@ -46,6 +47,7 @@ impl slide::Progress for Bar {
     }
 
     fn finish(&self) {
+        crate::interrupt::BUILDING.store(false, std::sync::atomic::Ordering::SeqCst);
         if let Some(b) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             b.finish_and_clear();
         }

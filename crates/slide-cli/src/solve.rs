@@ -240,16 +240,10 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
             return Ok(EXIT_USAGE);
         }
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        // First Ctrl-C: stop the searches (their answers say so); a second one ends the process.
-        let cancel = cancel.clone();
-        let _ = ctrlc::set_handler(move || {
-            if cancel.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
+    // The first Ctrl-C stops the searches (their answers say so, and the command exits 130); a second one, or one
+    // during a table build, ends the process.
+    let cancel = crate::interrupt::flag();
+    let _listening = crate::interrupt::Listening::new();
     let opts = match args.options(cancel) {
         Ok(o) => o,
         Err(e) => {
@@ -352,6 +346,9 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                 }
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
+                }
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    continue; // a blank line: nothing to answer (its number still counts)
                 }
                 match String::from_utf8(std::mem::take(&mut buf)) {
                     Ok(text) => chunk.push((number, "line", Input::Text(text))),

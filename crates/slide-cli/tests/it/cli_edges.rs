@@ -1,0 +1,148 @@
+//! The command line's sharp edges: closed pipes, blank lines, a closed standard output, Ctrl-C, the progress bar
+//! in a terminal, and what `scramble` prints.
+
+use std::io::Read;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::support::Slide;
+
+/// Runs `args` with standard output a pipe whose reader is gone before anything is written; (status, stderr).
+fn closed_pipe(slide: &Slide, args: &[&str], stdin: &str) -> (Option<i32>, String) {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("slide"));
+    cmd.env("SLIDE_CACHE_DIR", slide.cache.path());
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap().code(), err)
+}
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    let slide = Slide::new();
+    let runs: &[(&[&str], &str)] = &[
+        (&["stats", "2x3"], ""),
+        (&["stats", "2x3", "--all"], ""),
+        (&["solve", "4 1 2/5 0 3"], ""),
+        (&["solve"], "4 1 2/5 0 3\n"),
+        (&["hint", "4 1 2/5 0 3"], ""),
+        (&["hint"], "4 1 2/5 0 3\n"),
+        (&["analyse", "4 1 2/5 0 3", "R"], ""),
+        (&["apply", "4 1 2/5 0 3", "R"], ""),
+        (&["moves", "invert", "RRUULD"], ""),
+        (&["scramble", "3x3", "-n", "1000"], ""),
+        (&["render", "4 1 2/5 0 3"], ""),
+    ];
+    for (args, stdin) in runs {
+        let (code, err) = closed_pipe(&slide, args, stdin);
+        assert_eq!(code, Some(0), "slide {args:?}: {err}");
+        assert_eq!(err, "", "slide {args:?}");
+    }
+}
+
+#[test]
+fn blank_lines_of_standard_input_are_skipped() {
+    let slide = Slide::new();
+    let out = slide.ok(
+        &["solve"],
+        "4 1 2/5 0 3\n\n   \r\n\t\n[[1,2,3],[5,4,0]]\n\n",
+    );
+    assert_eq!(out, "5\n-1\n");
+    let out = slide.ok(&["hint"], "\n4 1 2/5 0 3\n \n");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    // Line numbers still count the blank lines.
+    let (code, _, err) = slide.run(&["solve"], "\n\n1 2\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("line 3"), "{err}");
+}
+
+#[test]
+fn a_write_error_is_an_error() {
+    // (A closed standard output, `>&-`, cannot be told from /dev/null: Rust's runtime opens /dev/null in its place
+    // before `main`.) A full device is a write error on every command.
+    let slide = Slide::new();
+    let bin = assert_cmd::cargo::cargo_bin("slide");
+    for args in [
+        "solve '4 1 2/5 0 3'",
+        "stats 2x2",
+        "scramble 3x3",
+        "hint '4 1 2/5 0 3'",
+        "render '4 1 2/5 0 3'",
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("'{}' {args} >/dev/full", bin.display()))
+            .env("SLIDE_CACHE_DIR", slide.cache.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("No space left"), "{args}: {err}");
+    }
+}
+
+/// Sends SIGINT to a child after `after`; returns its status, standard output and how long it took to end after
+/// the signal.
+fn interrupt(slide: &Slide, args: &[&str], after: Duration) -> (Option<i32>, String, Duration) {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("slide"));
+    cmd.env("SLIDE_CACHE_DIR", slide.cache.path());
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    // SAFETY: kill only sends a signal to the child we started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let sent = Instant::now();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), out, sent.elapsed())
+}
+
+#[test]
+fn ctrl_c_exits_130() {
+    let slide = Slide::new();
+    // A long search: the first Ctrl-C stops it, its answer says so, and the status says it was interrupted.
+    let hard = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1";
+    let (code, out, _) = interrupt(
+        &slide,
+        &["solve", "--heuristic", "md", hard],
+        Duration::from_millis(1500),
+    );
+    assert_eq!(code, Some(130), "{out}");
+    assert!(out.starts_with(">="), "{out}");
+    // A table build does not listen: the first Ctrl-C ends the process at once.
+    let (code, _, took) = interrupt(
+        &slide,
+        &["--no-cache", "stats", "2x6"],
+        Duration::from_millis(1500),
+    );
+    assert_eq!(code, Some(130));
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
