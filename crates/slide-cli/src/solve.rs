@@ -290,12 +290,20 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                     eprintln!("slide: {e}");
                 }
             }
-            out.write_all(a.out.as_bytes())?;
-            if let Some((board, goal)) = &a.stream {
-                if let Some(e) = stream_fast(solver, board, goal, args.notation(), out)? {
-                    bad = true;
-                    eprintln!("slide: {e}");
+            let mut write = |out: &mut BufWriter<_>| -> std::io::Result<()> {
+                out.write_all(a.out.as_bytes())?;
+                if let Some((board, goal)) = &a.stream {
+                    if let Some(e) = stream_fast(solver, board, goal, args.notation(), out)? {
+                        bad = true;
+                        eprintln!("slide: {e}");
+                    }
                 }
+                Ok(())
+            };
+            match &bar {
+                // On a terminal the answer goes out while the bar is cleared, on a line of its own.
+                Some(b) => b.suspend(|| write(out).and_then(|()| out.flush()))?,
+                None => write(out)?,
             }
             if let Some(b) = &bar {
                 b.inc(1);

@@ -146,3 +146,44 @@ fn ctrl_c_exits_130() {
     assert_eq!(code, Some(130));
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
+
+/// Runs `slide ARGS` in a pseudo-terminal (`script`), returning what the terminal showed, escapes removed, cut at
+/// carriage returns and line feeds; `None` where there is no `script`.
+fn in_terminal(slide: &Slide, args: &str) -> Option<Vec<String>> {
+    let bin = assert_cmd::cargo::cargo_bin("slide");
+    let out = std::process::Command::new("script")
+        .args(["-qc", &format!("'{}' {args}", bin.display()), "/dev/null"])
+        .env("SLIDE_CACHE_DIR", slide.cache.path())
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut plain = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters, then a final letter.
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    Some(plain.split(['\r', '\n']).map(str::to_string).collect())
+}
+
+#[test]
+fn in_a_terminal_the_answer_has_a_line_of_its_own() {
+    let slide = Slide::new();
+    let Some(lines) = in_terminal(&slide, "solve --moves '4 0 6/3 8 2/7 1 5'") else {
+        return; // no `script` here
+    };
+    assert!(
+        lines.iter().any(|l| l.starts_with("19 ")),
+        "the answer is glued to something: {lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains(")19")), "{lines:?}");
+}
