@@ -120,11 +120,13 @@ enum Command {
         /// A custom goal board (default: tiles in order, blank last).
         #[arg(long, value_name = "BOARD")]
         goal: Option<String>,
-        /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0) or flat (1 2 3 0).
+        /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0; a single row as json, [[1,2,0]], since it has no
+        /// row to separate) or flat (1 2 3 0: read back with `solve --shape RxC`, unless the count is a square).
         #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
         format: String,
-        /// After each board, a tab and a move sequence that takes the goal to it: optimal up to 12 cells (and on
-        /// single rows and columns), else fast mode's solution inverted; checked before it is printed.
+        /// After each board, a tab and a move sequence that takes the goal to it: with --walk, the walk itself;
+        /// else optimal up to 12 cells (and on single rows and columns), else fast mode's solution inverted;
+        /// checked before it is printed.
         #[arg(long)]
         moves: bool,
         /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
@@ -483,11 +485,22 @@ fn scramble(
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..count {
-        let b = match walk {
-            Some(l) => rng.walk(goal, l),
-            None => rng.uniform(goal),
+        // With --walk, --moves prints the walk itself; else a sequence found by solving the board.
+        let (b, walked) = match (walk, notation) {
+            (Some(l), Some(_)) => {
+                let (b, tiles) = rng.walk_with_tiles(goal, l);
+                (b, Some(tiles))
+            }
+            (Some(l), None) => (rng.walk(goal, l), None),
+            (None, _) => (rng.uniform(goal), None),
         };
-        let tail = match notation.map(|n| scramble_moves(solver, goal, &b, n)) {
+        let written = notation.map(|n| match &walked {
+            Some(tiles) => {
+                slide::Moves::from_tiles(goal, tiles).and_then(|m| m.format(n, Some(goal)))
+            }
+            None => scramble_moves(solver, goal, &b, n),
+        });
+        let tail = match written {
             None => String::new(),
             Some(Ok(m)) => format!("\t{m}"),
             Some(Err(e)) => {
@@ -497,6 +510,8 @@ fn scramble(
             }
         };
         let r = match format {
+            // A single row has no '/' to show its shape: its rows as JSON, which solve reads as they are.
+            "slash" if b.shape().rows() == 1 => write!(out, "{b}"),
             "slash" => write!(out, "{}", solve::slash(&b)),
             "flat" => write!(
                 out,

@@ -187,3 +187,71 @@ fn in_a_terminal_the_answer_has_a_line_of_its_own() {
     );
     assert!(!lines.iter().any(|l| l.contains(")19")), "{lines:?}");
 }
+
+#[test]
+fn what_scramble_prints_solve_reads() {
+    // Every shape, lines and non-square ones too, in json and slash; flat with the shape given to solve.
+    let slide = Slide::new();
+    for shape in [
+        "1x2", "1x5", "5x1", "2x3", "3x2", "3x3", "1x30", "30x1", "2x7",
+    ] {
+        for format in ["json", "slash", "flat"] {
+            let boards = slide.ok(
+                &[
+                    "scramble", shape, "--format", format, "-n", "3", "--seed", "5",
+                ],
+                "",
+            );
+            let solve: &[&str] = if format == "flat" {
+                &["solve", "--shape", shape]
+            } else {
+                &["solve"]
+            };
+            let (code, out, err) = slide.run(solve, &boards);
+            assert_eq!(code, 0, "{shape} {format}: {boards}: {err}");
+            assert_eq!(out.lines().count(), 3, "{shape} {format}: {out}");
+        }
+    }
+}
+
+#[test]
+fn scramble_walk_moves_prints_the_walk() {
+    let slide = Slide::new();
+    for (shape, walk) in [("4x4", "20"), ("3x3", "12"), ("5x5", "30"), ("1x6", "3")] {
+        let out = slide.ok(
+            &[
+                "scramble",
+                shape,
+                "--walk",
+                walk,
+                "--moves",
+                "--notation",
+                "long",
+                "-n",
+                "3",
+                "--seed",
+                "2",
+            ],
+            "",
+        );
+        for line in out.lines() {
+            let (board, moves) = line.split_once('\t').unwrap();
+            assert_eq!(moves.len().to_string(), walk, "{shape}: {line}");
+            // The moves take the goal to the board.
+            let goal = slide.ok(&["scramble", shape, "--walk", "0"], "");
+            let end = slide.ok(&["apply", goal.trim(), moves], "");
+            let want = board
+                .trim_matches(['[', ']'])
+                .replace("],[", "/")
+                .replace(',', " ");
+            assert_eq!(end.trim(), want, "{shape}: {line}");
+        }
+        // The same boards as without --moves.
+        let plain = slide.ok(
+            &["scramble", shape, "--walk", walk, "-n", "3", "--seed", "2"],
+            "",
+        );
+        let boards: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
+        assert_eq!(plain.lines().collect::<Vec<_>>(), boards);
+    }
+}
