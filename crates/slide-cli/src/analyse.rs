@@ -65,9 +65,13 @@ fn shape_and_goal(
         .transpose()
         .map_err(|e| format!("--shape: {}", explain(&e)))?;
     let goal = goal
-        .map(|g| Board::parse_with_shape(g, shape))
-        .transpose()
-        .map_err(|e| format!("--goal: {}", explain(&e)))?;
+        .map(|g| {
+            Board::parse_with_shape(g, shape).map_err(|e| {
+                let why = crate::explain::partial_goal(g, shape).unwrap_or_else(|| explain(&e));
+                format!("--goal: {why}")
+            })
+        })
+        .transpose()?;
     Ok((shape, goal))
 }
 

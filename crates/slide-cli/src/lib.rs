@@ -277,9 +277,10 @@ fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
     let shape: slide::Shape = shape.parse().map_err(|e| format!("shape: {e}"))?;
     match goal {
         None => Ok(slide::Board::goal(shape)),
-        Some(g) => {
-            slide::Board::parse_with_shape(g, Some(shape)).map_err(|e| format!("--goal: {e}"))
-        }
+        Some(g) => slide::Board::parse_with_shape(g, Some(shape)).map_err(|e| {
+            let why = explain::partial_goal(g, Some(shape)).unwrap_or_else(|| e.to_string());
+            format!("--goal: {why}")
+        }),
     }
 }
 

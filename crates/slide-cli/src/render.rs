@@ -131,7 +131,10 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
         Some(g) => match Board::parse_with_shape(g, Some(board.shape())) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("slide: --goal: {e}");
+                match crate::explain::partial_goal(g, Some(board.shape())) {
+                    Some(why) => eprintln!("slide: --goal: {why}"),
+                    None => eprintln!("slide: --goal: {e}"),
+                }
                 return Ok(EXIT_USAGE);
             }
         },

@@ -255,3 +255,32 @@ fn scramble_walk_moves_prints_the_walk() {
         assert_eq!(plain.lines().collect::<Vec<_>>(), boards);
     }
 }
+
+#[test]
+fn partial_goals_elsewhere_than_solve_are_refused_clearly() {
+    let slide = Slide::new();
+    let goal = "1 2 x/x x 0";
+    let runs: &[&[&str]] = &[
+        &["hint", "--goal", goal, "4 1 2/5 0 3"],
+        &["analyse", "--goal", goal, "4 1 2/5 0 3", "R"],
+        &["render", "--goal", goal, "4 1 2/5 0 3"],
+        &["scramble", "2x3", "--goal", goal],
+        &["stats", "2x3", "--goal", goal],
+    ];
+    for args in runs {
+        let (code, _, err) = slide.run(args, "");
+        assert_eq!(code, 2, "slide {args:?}: {err}");
+        assert!(
+            err.contains("partial goals (x) are taken by `slide solve` only"),
+            "slide {args:?}: {err}"
+        );
+    }
+    // solve takes it.
+    assert_eq!(
+        slide
+            .ok(&["solve", "--goal", goal, "4 1 2/5 0 3"], "")
+            .trim()
+            .is_empty(),
+        false
+    );
+}
