@@ -228,9 +228,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::History(args) => history::command::run(args),
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
-        Command::Analyse(args) => analyse::analyse(&solver, args),
-        Command::Hint(args) => analyse::hint(&solver, args),
-        Command::Render(args) => render::run(&solver, args),
+        Command::Analyse(args) => analyse::analyse(&solver, args, cli.quiet),
+        Command::Hint(args) => analyse::hint(&solver, args, cli.quiet),
+        Command::Render(args) => render::run(&solver, args, cli.quiet),
         Command::Stats {
             plot,
             shape,

@@ -200,6 +200,15 @@ impl SolveArgs {
     }
 }
 
+/// Boards of more cells than this can take long to solve optimally (4x5 a minute or more, 5x5 hours): a search on
+/// one without a limit is preceded by a note.
+pub const LONG_SEARCH_CELLS: usize = 16;
+
+/// Prints the note that an optimal search on `shape` can take hours; `how` says what bounds it.
+pub fn long_search_note(shape: Shape, how: &str) {
+    eprintln!("slide: note: optimal search on {shape} can take hours; {how}");
+}
+
 pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8> {
     let shape: Option<Shape> = match args.shape.as_deref().map(str::parse).transpose() {
         Ok(s) => s,
@@ -530,23 +539,24 @@ impl Job<'_> {
         }
         // The method is the library's choice (the one planning point): fast mode above 25 cells unless a search
         // option is given, or everywhere with --fast.
-        match self.solver.plan(&board, goal, &self.opts) {
+        let search = match self.solver.plan(&board, goal, &self.opts) {
             Ok(slide::Plan::Fast) => {
                 return self.fast(number, what, &board, goal, want_moves, start)
             }
-            Ok(_) => {}
+            Ok(plan) => matches!(plan, slide::Plan::Search(_) | slide::Plan::MtmSearch),
             Err(e) => return self.error(number, what, &explain(&e)),
-        }
-        if board.shape().cells() > 20
+        };
+        if search
+            && board.shape().cells() > LONG_SEARCH_CELLS
             && self.opts.timeout.is_none()
             && self.opts.max_nodes.is_none()
             && self.opts.weight.is_none()
             && !self.quiet
             && !self.warned.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
-            eprintln!(
-                "slide: note: optimal search on {} can take hours; --timeout S bounds it, --within W or --fast answer sooner",
-                board.shape()
+            long_search_note(
+                board.shape(),
+                "--timeout S bounds it, --within W or --fast answer sooner",
             );
         }
         let opts = if parallel {

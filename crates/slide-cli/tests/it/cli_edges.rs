@@ -284,3 +284,71 @@ fn partial_goals_elsewhere_than_solve_are_refused_clearly() {
         false
     );
 }
+
+/// A random 4x5 board, whose optimal search takes a while.
+const LONG_4X5: &str = "12 10 17 3 11/7 15 0 9 14/2 13 6 1 18/16 5 4 8 19";
+
+#[test]
+fn hint_analyse_and_render_solve_take_a_budget() {
+    let slide = Slide::new();
+    let runs: &[&[&str]] = &[
+        &["--no-cache", "hint", "--max-nodes", "1000", LONG_4X5],
+        &[
+            "--no-cache",
+            "analyse",
+            "--max-nodes",
+            "1000",
+            LONG_4X5,
+            "R",
+        ],
+        &[
+            "--no-cache",
+            "render",
+            "--solve",
+            "--max-nodes",
+            "1000",
+            LONG_4X5,
+        ],
+        &["--no-cache", "hint", "--timeout", "0.5", LONG_4X5],
+    ];
+    for args in runs {
+        let start = Instant::now();
+        let (code, _, err) = slide.run(args, "");
+        assert_eq!(code, 1, "slide {args:?}: {err}");
+        assert!(err.contains("at least"), "slide {args:?}: {err}");
+        assert!(!err.contains("can take hours"), "slide {args:?}: {err}");
+        assert!(start.elapsed() < Duration::from_secs(60), "slide {args:?}");
+    }
+}
+
+#[test]
+fn a_long_search_without_a_limit_is_announced() {
+    use std::io::BufRead;
+    let slide = Slide::new();
+    for args in [
+        &["--no-cache", "solve", LONG_4X5][..],
+        &["--no-cache", "hint", LONG_4X5],
+        &["--no-cache", "analyse", LONG_4X5, "R"],
+        &["--no-cache", "render", "--solve", LONG_4X5],
+    ] {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("slide"));
+        let mut child = cmd
+            .env("SLIDE_CACHE_DIR", slide.cache.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            line.contains("optimal search on 4x5 can take hours"),
+            "slide {args:?}: {line:?}"
+        );
+    }
+}
