@@ -105,6 +105,35 @@ impl Budget {
     }
 }
 
+/// The hint of a board at or near the goal without the pattern databases a search above 12 cells would build: 0
+/// on the goal; within a few moves (Manhattan distance at most 24), from IDA* with Manhattan and linear
+/// conflicts under a small node budget. `None` when neither answers (the caller asks the library as usual).
+fn near_hint(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    opts: &SolveOptions,
+) -> Option<slide::Hint> {
+    if board == goal {
+        return Some(slide::Hint {
+            distance: 0,
+            tiles: vec![],
+        });
+    }
+    let near = board.shape().cells() > 12
+        && opts.metric == slide::Metric::Stm
+        && board.manhattan_to(goal).is_ok_and(|d| d <= 24);
+    if !near {
+        return None;
+    }
+    let bounded = SolveOptions {
+        heuristic: slide::HeuristicChoice::LinearConflict,
+        max_nodes: Some(opts.max_nodes.map_or(200_000, |n| n.min(200_000))),
+        ..opts.clone()
+    };
+    solver.hint(board, goal, &bounded).ok()
+}
+
 /// The shape and goal flags, or a usage error.
 fn shape_and_goal(
     shape: Option<&str>,
@@ -258,8 +287,13 @@ pub fn hint(solver: &Solver, args: &HintArgs, quiet: bool) -> anyhow::Result<u8>
     let warned = std::cell::Cell::new(false);
     let answer = |text: &str| -> Result<String, String> {
         let (board, goal) = board_and_goal(text, shape, &goal)?;
-        args.budget.note(&board, quiet, &warned);
-        let h = solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?;
+        let h = match near_hint(solver, &board, &goal, &opts) {
+            Some(h) => h,
+            None => {
+                args.budget.note(&board, quiet, &warned);
+                solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?
+            }
+        };
         if args.json {
             return Ok(hint_json(&board, &h, args.notation, args.metric));
         }

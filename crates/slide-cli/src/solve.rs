@@ -878,18 +878,28 @@ impl Job<'_> {
             };
         }
         let lower = board.manhattan_to(goal).unwrap_or(0);
-        let result = if want_moves {
-            slide::fast::fast_moves(self.solver, board, goal).map(|m| (m.len() as u64, Some(m)))
-        } else {
-            slide::fast::fast_length(self.solver, board, goal).map(|n| (n, None))
+        // A board a few moves from the goal gets its optimum, from a small bounded search; else fast mode's
+        // solution with every move followed by its reverse cancelled (the moves are held below STREAM_CELLS).
+        let near = near_optimum(self.solver, board, goal, lower);
+        let result = match &near {
+            Some(m) => Ok((m.len() as u64, Some(m.clone()))),
+            None if want_moves || board.shape().cells() <= STREAM_CELLS => {
+                slide::fast::fast_moves(self.solver, board, goal).and_then(|m| {
+                    let m = slide::Moves::from_tiles(board, &m)?
+                        .simplify()
+                        .tiles(board)?;
+                    Ok((m.len() as u64, Some(m)))
+                })
+            }
+            None => slide::fast::fast_length(self.solver, board, goal).map(|n| (n, None)),
         };
         let (len, moves) = match result {
-            Ok(r) => r,
+            Ok((len, moves)) => (len, moves.filter(|_| want_moves)),
             Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
         // Up to 9 cells fast mode answers from the complete tables: optimal.
-        let optimal = board.shape().cells() <= 9 || board.shape().is_line();
+        let optimal = near.is_some() || board.shape().cells() <= 9 || board.shape().is_line();
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
@@ -928,6 +938,36 @@ impl Job<'_> {
             stream: None,
         }
     }
+}
+
+/// Boards whose Manhattan distance to the goal is at most this are first searched (IDA*, Manhattan with linear
+/// conflicts, at most [`NEAR_NODES`] nodes) for their optimum before fast mode answers.
+const NEAR_DISTANCE: u64 = 24;
+
+/// The node budget of the search for a near board's optimum.
+const NEAR_NODES: u64 = 200_000;
+
+/// An optimal solution (tiles) of a board within a few moves of the goal (Manhattan distance `lower`), found by a
+/// small bounded search; `None` when the board is farther or the search did not prove one.
+fn near_optimum(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    lower: u64,
+) -> Option<Vec<slide::Tile>> {
+    if lower > NEAR_DISTANCE {
+        return None;
+    }
+    let opts = SolveOptions::builder()
+        .method(Method::Search)
+        .heuristic(HeuristicChoice::LinearConflict)
+        .max_nodes(NEAR_NODES)
+        .build();
+    let s = solver.solve_with(board, goal, &opts).ok()?;
+    if !s.is_optimal() {
+        return None;
+    }
+    s.into_moves()
 }
 
 /// Writes a fast-mode solution too long to hold: the length first (a counting pass), then the moves as the

@@ -352,3 +352,55 @@ fn a_long_search_without_a_limit_is_announced() {
         );
     }
 }
+
+#[test]
+fn solved_and_nearly_solved_boards_answer_at_once() {
+    let slide = Slide::new();
+    let board = |shape: &str, walk: &str| -> String {
+        slide
+            .ok(
+                &[
+                    "scramble", shape, "--walk", walk, "--seed", "1", "--format", "slash",
+                ],
+                "",
+            )
+            .trim()
+            .to_string()
+    };
+    let start = Instant::now();
+    // hint: 0 on the goal, the optimum nearby, with no database built.
+    for shape in ["5x5", "8x8"] {
+        let (code, out, err) = slide.run(&["--no-cache", "hint", &board(shape, "0")], "");
+        assert_eq!((code, out.as_str()), (0, "0\n"), "{shape}: {err}");
+        assert!(!err.contains("can take hours"), "{err}");
+    }
+    let out = slide.ok(&["--no-cache", "hint", &board("8x8", "1")], "");
+    assert!(out.starts_with("1 "), "{out}");
+    // Fast mode: simplified, and the optimum of a board a few moves away.
+    let out = slide.ok(&["--no-cache", "solve", "--moves", &board("6x6", "0")], "");
+    assert_eq!(out, "0\n");
+    let out = slide.ok(
+        &[
+            "--no-cache",
+            "solve",
+            &board("6x6", "1"),
+            &board("8x8", "12"),
+        ],
+        "",
+    );
+    let lengths: Vec<&str> = out.lines().collect();
+    assert_eq!(lengths[0], "1");
+    assert!(
+        !lengths[1].starts_with('~') && lengths[1].parse::<u32>().unwrap() <= 12,
+        "{out}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(20));
+    // A far board: fast mode's moves, none followed by its reverse.
+    let far = slide.ok(&["scramble", "8x8", "--seed", "4", "--format", "slash"], "");
+    let out = slide.ok(&["solve", "--moves", "--notation", "long", far.trim()], "");
+    let (len, moves) = out.trim().split_once(' ').unwrap();
+    assert_eq!(len[1..].parse::<usize>().unwrap(), moves.len());
+    for pair in moves.as_bytes().windows(2) {
+        assert!(!matches!(pair, b"UD" | b"DU" | b"LR" | b"RL"), "{moves}");
+    }
+}
