@@ -61,8 +61,8 @@ Board formats: JSON rows [[1,2,3],[4,0,5]]; rows separated by '/', numbers by sp
 a flat list of numbers with --shape RxC (a square count such as 16 numbers is read as 4x4 without it).
 0 is the blank. Default goal: tiles in order, blank last. A move is the tile that slides into the blank.
 
-Exit status: 0 every board answered; 1 some input was bad (errors on standard error) or the work failed;
-2 usage error.";
+Exit status: 0 every board answered (or the reader of a pipe has gone); 1 some input was bad (errors on
+standard error) or the work failed; 2 usage error; 130 interrupted by Ctrl-C.";
 
 #[derive(Subcommand, Debug)]
 enum Command {
