@@ -25,6 +25,8 @@ pub struct AnalyseArgs {
     /// Read letters as the blank's directions, not the tiles'.
     #[arg(long)]
     pub blank: bool,
+    #[command(flatten)]
+    pub budget: Budget,
     /// One JSON object per line: {"board": [[…]], "solves": …, "length": …, "mtm_length": …, "optimal": …,
     /// "over": …, "distances": […], "mistakes": […]}; errors as {"line": K, "error": "…"}.
     #[arg(long)]
@@ -44,6 +46,8 @@ pub struct HintArgs {
     /// Write the moves in a notation: tiles (the default), long or short (the tile's letter), blank (the blank's).
     #[arg(long, value_name = "NAME")]
     pub notation: Option<Notation>,
+    #[command(flatten)]
+    pub budget: Budget,
     /// One JSON object per line: {"board": [[…]], "moves": D, "hints": [tiles]} (and "notation" with
     /// --notation, "metric": "mtm" in MTM); errors as {"line": K, "error": "…"}.
     #[arg(long)]
@@ -53,6 +57,81 @@ pub struct HintArgs {
     /// MTM covers what `slide solve --metric mtm` does.
     #[arg(long, value_name = "METRIC", default_value = "stm")]
     pub metric: slide::Metric,
+}
+
+/// The search budget of the commands that search for shortest solutions besides `solve` (hint, analyse, render
+/// --solve): the same --timeout and --max-nodes; a search they stop is an error naming the proven lower bound.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Budget {
+    /// Stop each search after this many nodes (the board's answer is then an error with the proven lower bound).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::max_nodes)]
+    pub max_nodes: Option<u64>,
+    /// Stop each search after this many seconds, table builds included.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::numbers::timeout)]
+    pub timeout: Option<f64>,
+}
+
+impl Budget {
+    /// Options in `metric` under this budget, stopped by Ctrl-C.
+    pub fn options(&self, metric: slide::Metric) -> Result<SolveOptions, String> {
+        let mut b = SolveOptions::builder()
+            .metric(metric)
+            .cancel(crate::interrupt::flag());
+        // The value parsers checked the ranges through the library already (crate::numbers).
+        if let Some(n) = self.max_nodes {
+            b = b.max_nodes(n);
+        }
+        if let Some(t) = self.timeout {
+            b = b.timeout_secs(t).map_err(|e| crate::explain::flagged(&e))?;
+        }
+        Ok(b.build())
+    }
+
+    /// Prints, once (`warned`), the note that an optimal search on `board` can take hours, when it may (a board of
+    /// more than [`LONG_SEARCH_CELLS`](crate::solve::LONG_SEARCH_CELLS) cells, not a single row or column) and no
+    /// limit bounds it.
+    pub fn note(&self, board: &Board, quiet: bool, warned: &std::cell::Cell<bool>) {
+        let shape = board.shape();
+        let long =
+            shape.cells() > crate::solve::LONG_SEARCH_CELLS && shape.rows().min(shape.cols()) > 1;
+        if long
+            && self.timeout.is_none()
+            && self.max_nodes.is_none()
+            && !quiet
+            && !warned.replace(true)
+        {
+            crate::solve::long_search_note(board.shape(), "--timeout S bounds it");
+        }
+    }
+}
+
+/// The hint of a board at or near the goal without the pattern databases a search above 12 cells would build: 0
+/// on the goal; within a few moves (Manhattan distance at most 24), from IDA* with Manhattan and linear
+/// conflicts under a small node budget. `None` when neither answers (the caller asks the library as usual).
+fn near_hint(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    opts: &SolveOptions,
+) -> Option<slide::Hint> {
+    if board == goal {
+        return Some(slide::Hint {
+            distance: 0,
+            tiles: vec![],
+        });
+    }
+    let near = board.shape().cells() > 12
+        && opts.metric == slide::Metric::Stm
+        && board.manhattan_to(goal).is_ok_and(|d| d <= 24);
+    if !near {
+        return None;
+    }
+    let bounded = SolveOptions {
+        heuristic: slide::HeuristicChoice::LinearConflict,
+        max_nodes: Some(opts.max_nodes.map_or(200_000, |n| n.min(200_000))),
+        ..opts.clone()
+    };
+    solver.hint(board, goal, &bounded).ok()
 }
 
 /// The shape and goal flags, or a usage error.
@@ -65,9 +144,13 @@ fn shape_and_goal(
         .transpose()
         .map_err(|e| format!("--shape: {}", explain(&e)))?;
     let goal = goal
-        .map(|g| Board::parse_with_shape(g, shape))
-        .transpose()
-        .map_err(|e| format!("--goal: {}", explain(&e)))?;
+        .map(|g| {
+            Board::parse_with_shape(g, shape).map_err(|e| {
+                let why = crate::explain::partial_goal(g, shape).unwrap_or_else(|| explain(&e));
+                format!("--goal: {why}")
+            })
+        })
+        .transpose()?;
     Ok((shape, goal))
 }
 
@@ -84,7 +167,7 @@ fn board_and_goal(
 }
 
 /// `slide analyse`.
-pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
+pub fn analyse(solver: &Solver, args: &AnalyseArgs, quiet: bool) -> anyhow::Result<u8> {
     let (shape, goal) = match shape_and_goal(args.shape.as_deref(), args.goal.as_deref()) {
         Ok(r) => r,
         Err(e) => {
@@ -92,7 +175,15 @@ pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let opts = SolveOptions::default();
+    let opts = match args.budget.options(slide::Metric::Stm) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let _listening = crate::interrupt::Listening::new();
+    let warned = std::cell::Cell::new(false);
     let mut summary = Summary::default();
     // `column`: where the moves start in their line, so that errors name the line's column.
     let mut answer = |board: &str, moves: &str, column: usize| -> Result<String, String> {
@@ -108,6 +199,7 @@ pub fn analyse(solver: &Solver, args: &AnalyseArgs) -> anyhow::Result<u8> {
         let moves = written
             .resolve(&board)
             .map_err(|e| format!("moves: {}", explain(&e)))?;
+        args.budget.note(&board, quiet, &warned);
         let a = solver
             .analyse(&board, &goal, &moves, &opts)
             .map_err(|e| explain(&e))?;
@@ -176,7 +268,7 @@ fn analysis_text(a: &slide::Analysis) -> String {
 }
 
 /// `slide hint`.
-pub fn hint(solver: &Solver, args: &HintArgs) -> anyhow::Result<u8> {
+pub fn hint(solver: &Solver, args: &HintArgs, quiet: bool) -> anyhow::Result<u8> {
     let (shape, goal) = match shape_and_goal(args.shape.as_deref(), args.goal.as_deref()) {
         Ok(r) => r,
         Err(e) => {
@@ -184,10 +276,24 @@ pub fn hint(solver: &Solver, args: &HintArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let opts = SolveOptions::builder().metric(args.metric).build();
+    let opts = match args.budget.options(args.metric) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("slide: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let _listening = crate::interrupt::Listening::new();
+    let warned = std::cell::Cell::new(false);
     let answer = |text: &str| -> Result<String, String> {
         let (board, goal) = board_and_goal(text, shape, &goal)?;
-        let h = solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?;
+        let h = match near_hint(solver, &board, &goal, &opts) {
+            Some(h) => h,
+            None => {
+                args.budget.note(&board, quiet, &warned);
+                solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?
+            }
+        };
         if args.json {
             return Ok(hint_json(&board, &h, args.notation, args.metric));
         }

@@ -71,6 +71,25 @@ fn parse_only(spec: &str) -> Result<Vec<(u32, u32)>, String> {
 }
 
 pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
+    // The solve flags that shape answers rather than searches do nothing here: refused, not ignored.
+    let s = &args.solve;
+    let unused = [
+        (!s.boards.is_empty(), "a board (bench solves its SET)"),
+        (s.moves, "--moves"),
+        (s.notation.is_some(), "--notation"),
+        (s.directions, "--directions"),
+        (s.json, "--json"),
+        (!s.goal.is_empty(), "--goal"),
+        (s.shape.is_some(), "--shape"),
+        (s.count, "--count"),
+        (s.all, "--all"),
+    ];
+    if let Some((_, what)) = unused.iter().find(|(given, _)| *given) {
+        eprintln!(
+            "slide: bench does not take {what}: it reports nodes and times of the set's searches"
+        );
+        return Ok(EXIT_USAGE);
+    }
     let mut instances = match load(&args.set) {
         Ok(v) => v,
         Err(e) => {

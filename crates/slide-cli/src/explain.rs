@@ -70,3 +70,13 @@ pub fn explain_http(e: &Error) -> String {
         _ => e.to_string(),
     }
 }
+
+/// The refusal of a goal with `x` cells (a partial goal, which only `slide solve` answers) given to a command that
+/// needs a whole goal board; `None` when `text` is not such a pattern (its error is the board's own).
+pub fn partial_goal(text: &str, shape: Option<slide::Shape>) -> Option<String> {
+    let pattern = slide::Pattern::parse_with_shape(text, shape).ok()?;
+    pattern.board().is_none().then(|| {
+        "partial goals (x) are taken by `slide solve` only: give a whole goal board here"
+            .to_string()
+    })
+}

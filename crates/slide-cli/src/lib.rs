@@ -6,6 +6,7 @@ mod analyse;
 mod bench;
 pub mod explain;
 mod history;
+mod interrupt;
 mod numbers;
 mod progress;
 mod render;
@@ -60,8 +61,8 @@ Board formats: JSON rows [[1,2,3],[4,0,5]]; rows separated by '/', numbers by sp
 a flat list of numbers with --shape RxC (a square count such as 16 numbers is read as 4x4 without it).
 0 is the blank. Default goal: tiles in order, blank last. A move is the tile that slides into the blank.
 
-Exit status: 0 every board answered; 1 some input was bad (errors on standard error) or the work failed;
-2 usage error.";
+Exit status: 0 every board answered (or the reader of a pipe has gone); 1 some input was bad (errors on
+standard error) or the work failed; 2 usage error; 130 interrupted by Ctrl-C.";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -119,11 +120,13 @@ enum Command {
         /// A custom goal board (default: tiles in order, blank last).
         #[arg(long, value_name = "BOARD")]
         goal: Option<String>,
-        /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0) or flat (1 2 3 0).
+        /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0; a single row as json, [[1,2,0]], since it has no
+        /// row to separate) or flat (1 2 3 0: read back with `solve --shape RxC`, unless the count is a square).
         #[arg(long, default_value = "json", value_parser = ["json", "slash", "flat"])]
         format: String,
-        /// After each board, a tab and a move sequence that takes the goal to it: optimal up to 12 cells (and on
-        /// single rows and columns), else fast mode's solution inverted; checked before it is printed.
+        /// After each board, a tab and a move sequence that takes the goal to it: with --walk, the walk itself;
+        /// else optimal up to 12 cells (and on single rows and columns), else fast mode's solution inverted;
+        /// checked before it is printed.
         #[arg(long)]
         moves: bool,
         /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
@@ -182,14 +185,31 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
         }
     };
+    if !matches!(cli.command, Command::Serve(_)) {
+        interrupt::install();
+    }
     let code = match run(cli) {
         Ok(code) => code,
+        // A closed pipe (`slide stats 4x3 | head -3`) ends a command quietly, with status 0: the reader has what
+        // it wanted.
+        Err(e) if is_broken_pipe(&e) => EXIT_OK,
         Err(e) => {
             eprintln!("slide: {e:#}");
             EXIT_BAD_INPUT
         }
     };
+    if interrupt::interrupted() {
+        return ExitCode::from(interrupt::EXIT_INTERRUPTED);
+    }
     ExitCode::from(code)
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
@@ -208,9 +228,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::History(args) => history::command::run(args),
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
-        Command::Analyse(args) => analyse::analyse(&solver, args),
-        Command::Hint(args) => analyse::hint(&solver, args),
-        Command::Render(args) => render::run(&solver, args),
+        Command::Analyse(args) => analyse::analyse(&solver, args, cli.quiet),
+        Command::Hint(args) => analyse::hint(&solver, args, cli.quiet),
+        Command::Render(args) => render::run(&solver, args, cli.quiet),
         Command::Stats {
             plot,
             shape,
@@ -257,9 +277,10 @@ fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
     let shape: slide::Shape = shape.parse().map_err(|e| format!("shape: {e}"))?;
     match goal {
         None => Ok(slide::Board::goal(shape)),
-        Some(g) => {
-            slide::Board::parse_with_shape(g, Some(shape)).map_err(|e| format!("--goal: {e}"))
-        }
+        Some(g) => slide::Board::parse_with_shape(g, Some(shape)).map_err(|e| {
+            let why = explain::partial_goal(g, Some(shape)).unwrap_or_else(|| e.to_string());
+            format!("--goal: {why}")
+        }),
     }
 }
 
@@ -465,11 +486,22 @@ fn scramble(
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..count {
-        let b = match walk {
-            Some(l) => rng.walk(goal, l),
-            None => rng.uniform(goal),
+        // With --walk, --moves prints the walk itself; else a sequence found by solving the board.
+        let (b, walked) = match (walk, notation) {
+            (Some(l), Some(_)) => {
+                let (b, tiles) = rng.walk_with_tiles(goal, l);
+                (b, Some(tiles))
+            }
+            (Some(l), None) => (rng.walk(goal, l), None),
+            (None, _) => (rng.uniform(goal), None),
         };
-        let tail = match notation.map(|n| scramble_moves(solver, goal, &b, n)) {
+        let written = notation.map(|n| match &walked {
+            Some(tiles) => {
+                slide::Moves::from_tiles(goal, tiles).and_then(|m| m.format(n, Some(goal)))
+            }
+            None => scramble_moves(solver, goal, &b, n),
+        });
+        let tail = match written {
             None => String::new(),
             Some(Ok(m)) => format!("\t{m}"),
             Some(Err(e)) => {
@@ -479,6 +511,8 @@ fn scramble(
             }
         };
         let r = match format {
+            // A single row has no '/' to show its shape: its rows as JSON, which solve reads as they are.
+            "slash" if b.shape().rows() == 1 => write!(out, "{b}"),
             "slash" => write!(out, "{}", solve::slash(&b)),
             "flat" => write!(
                 out,

@@ -60,6 +60,9 @@ pub struct RenderArgs {
     /// The goal (default: tiles in order, blank last): where --solve goes, and the fringe colours' home cells.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
+    /// The budget of --solve's search.
+    #[command(flatten)]
+    pub budget: crate::analyse::Budget,
 }
 
 /// What a file extension asks for.
@@ -91,7 +94,7 @@ fn format_of(path: &std::path::Path) -> Result<Format, String> {
 }
 
 /// `slide render`.
-pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
+pub fn run(solver: &Solver, args: &RenderArgs, quiet: bool) -> anyhow::Result<u8> {
     let animated = args.moves.is_some() || args.solve;
     if args.animate && !animated {
         eprintln!("slide: --animate needs --moves MOVES or --solve");
@@ -131,7 +134,10 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
         Some(g) => match Board::parse_with_shape(g, Some(board.shape())) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("slide: --goal: {e}");
+                match crate::explain::partial_goal(g, Some(board.shape())) {
+                    Some(why) => eprintln!("slide: --goal: {why}"),
+                    None => eprintln!("slide: --goal: {e}"),
+                }
                 return Ok(EXIT_USAGE);
             }
         },
@@ -145,7 +151,7 @@ pub fn run(solver: &Solver, args: &RenderArgs) -> anyhow::Result<u8> {
     };
     let picture: Result<Vec<u8>, String> =
         if animated {
-            let moves = match moves(solver, args, &board, &goal) {
+            let moves = match moves(solver, args, &board, &goal, quiet) {
                 Ok(m) => m,
                 Err(e) => return fail(e),
             };
@@ -211,6 +217,7 @@ fn moves(
     args: &RenderArgs,
     board: &Board,
     goal: &Board,
+    quiet: bool,
 ) -> Result<slide::Moves, String> {
     if let Some(text) = &args.moves {
         let written = crate::toolkit::read(text, args.blank, 0)?;
@@ -232,7 +239,12 @@ fn moves(
             slide::engine::FAST_DEFAULT_CELLS
         ));
     }
-    let solution = solver.solve(board, goal).map_err(|e| explain(&e))?;
+    let opts = args.budget.options(slide::Metric::Stm)?;
+    args.budget.note(board, quiet, &std::cell::Cell::new(false));
+    let _listening = crate::interrupt::Listening::new();
+    let solution = solver
+        .solve_with(board, goal, &opts)
+        .map_err(|e| explain(&e))?;
     if let Some(reason) = solution.unsolvable_reason() {
         return Err(format!("--solve: the goal cannot be reached: {reason}"));
     }

@@ -200,6 +200,15 @@ impl SolveArgs {
     }
 }
 
+/// Boards of more cells than this can take long to solve optimally (4x5 a minute or more, 5x5 hours): a search on
+/// one without a limit is preceded by a note.
+pub const LONG_SEARCH_CELLS: usize = 16;
+
+/// Prints the note that an optimal search on `shape` can take hours; `how` says what bounds it.
+pub fn long_search_note(shape: Shape, how: &str) {
+    eprintln!("slide: note: optimal search on {shape} can take hours; {how}");
+}
+
 pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8> {
     let shape: Option<Shape> = match args.shape.as_deref().map(str::parse).transpose() {
         Ok(s) => s,
@@ -240,16 +249,10 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
             return Ok(EXIT_USAGE);
         }
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        // First Ctrl-C: stop the searches (their answers say so); a second one ends the process.
-        let cancel = cancel.clone();
-        let _ = ctrlc::set_handler(move || {
-            if cancel.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
+    // The first Ctrl-C stops the searches (their answers say so, and the command exits 130); a second one, or one
+    // during a table build, ends the process.
+    let cancel = crate::interrupt::flag();
+    let _listening = crate::interrupt::Listening::new();
     let opts = match args.options(cancel) {
         Ok(o) => o,
         Err(e) => {
@@ -296,12 +299,20 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                     eprintln!("slide: {e}");
                 }
             }
-            out.write_all(a.out.as_bytes())?;
-            if let Some((board, goal)) = &a.stream {
-                if let Some(e) = stream_fast(solver, board, goal, args.notation(), out)? {
-                    bad = true;
-                    eprintln!("slide: {e}");
+            let mut write = |out: &mut BufWriter<_>| -> std::io::Result<()> {
+                out.write_all(a.out.as_bytes())?;
+                if let Some((board, goal)) = &a.stream {
+                    if let Some(e) = stream_fast(solver, board, goal, args.notation(), out)? {
+                        bad = true;
+                        eprintln!("slide: {e}");
+                    }
                 }
+                Ok(())
+            };
+            match &bar {
+                // On a terminal the answer goes out while the bar is cleared, on a line of its own.
+                Some(b) => b.suspend(|| write(out).and_then(|()| out.flush()))?,
+                None => write(out)?,
             }
             if let Some(b) = &bar {
                 b.inc(1);
@@ -352,6 +363,9 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
                 }
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
+                }
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    continue; // a blank line: nothing to answer (its number still counts)
                 }
                 match String::from_utf8(std::mem::take(&mut buf)) {
                     Ok(text) => chunk.push((number, "line", Input::Text(text))),
@@ -525,23 +539,24 @@ impl Job<'_> {
         }
         // The method is the library's choice (the one planning point): fast mode above 25 cells unless a search
         // option is given, or everywhere with --fast.
-        match self.solver.plan(&board, goal, &self.opts) {
+        let search = match self.solver.plan(&board, goal, &self.opts) {
             Ok(slide::Plan::Fast) => {
                 return self.fast(number, what, &board, goal, want_moves, start)
             }
-            Ok(_) => {}
+            Ok(plan) => matches!(plan, slide::Plan::Search(_) | slide::Plan::MtmSearch),
             Err(e) => return self.error(number, what, &explain(&e)),
-        }
-        if board.shape().cells() > 20
+        };
+        if search
+            && board.shape().cells() > LONG_SEARCH_CELLS
             && self.opts.timeout.is_none()
             && self.opts.max_nodes.is_none()
             && self.opts.weight.is_none()
             && !self.quiet
             && !self.warned.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
-            eprintln!(
-                "slide: note: optimal search on {} can take hours; --timeout S bounds it, --within W or --fast answer sooner",
-                board.shape()
+            long_search_note(
+                board.shape(),
+                "--timeout S bounds it, --within W or --fast answer sooner",
             );
         }
         let opts = if parallel {
@@ -863,18 +878,28 @@ impl Job<'_> {
             };
         }
         let lower = board.manhattan_to(goal).unwrap_or(0);
-        let result = if want_moves {
-            slide::fast::fast_moves(self.solver, board, goal).map(|m| (m.len() as u64, Some(m)))
-        } else {
-            slide::fast::fast_length(self.solver, board, goal).map(|n| (n, None))
+        // A board a few moves from the goal gets its optimum, from a small bounded search; else fast mode's
+        // solution with every move followed by its reverse cancelled (the moves are held below STREAM_CELLS).
+        let near = near_optimum(self.solver, board, goal, lower);
+        let result = match &near {
+            Some(m) => Ok((m.len() as u64, Some(m.clone()))),
+            None if want_moves || board.shape().cells() <= STREAM_CELLS => {
+                slide::fast::fast_moves(self.solver, board, goal).and_then(|m| {
+                    let m = slide::Moves::from_tiles(board, &m)?
+                        .simplify()
+                        .tiles(board)?;
+                    Ok((m.len() as u64, Some(m)))
+                })
+            }
+            None => slide::fast::fast_length(self.solver, board, goal).map(|n| (n, None)),
         };
         let (len, moves) = match result {
-            Ok(r) => r,
+            Ok((len, moves)) => (len, moves.filter(|_| want_moves)),
             Err(e) => return self.error(number, what, &explain(&e)),
         };
         let seconds = start.elapsed().as_secs_f64();
         // Up to 9 cells fast mode answers from the complete tables: optimal.
-        let optimal = board.shape().cells() <= 9 || board.shape().is_line();
+        let optimal = near.is_some() || board.shape().cells() <= 9 || board.shape().is_line();
         let mut out = String::new();
         use std::fmt::Write as _;
         if self.args.json {
@@ -913,6 +938,36 @@ impl Job<'_> {
             stream: None,
         }
     }
+}
+
+/// Boards whose Manhattan distance to the goal is at most this are first searched (IDA*, Manhattan with linear
+/// conflicts, at most [`NEAR_NODES`] nodes) for their optimum before fast mode answers.
+const NEAR_DISTANCE: u64 = 24;
+
+/// The node budget of the search for a near board's optimum.
+const NEAR_NODES: u64 = 200_000;
+
+/// An optimal solution (tiles) of a board within a few moves of the goal (Manhattan distance `lower`), found by a
+/// small bounded search; `None` when the board is farther or the search did not prove one.
+fn near_optimum(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    lower: u64,
+) -> Option<Vec<slide::Tile>> {
+    if lower > NEAR_DISTANCE {
+        return None;
+    }
+    let opts = SolveOptions::builder()
+        .method(Method::Search)
+        .heuristic(HeuristicChoice::LinearConflict)
+        .max_nodes(NEAR_NODES)
+        .build();
+    let s = solver.solve_with(board, goal, &opts).ok()?;
+    if !s.is_optimal() {
+        return None;
+    }
+    s.into_moves()
 }
 
 /// Writes a fast-mode solution too long to hold: the length first (a counting pass), then the moves as the

@@ -252,6 +252,13 @@ pub(crate) fn batch(
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
                 }
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    // A blank line: nothing to answer (its number still counts).
+                    if reader.buffer().is_empty() {
+                        out.flush()?;
+                    }
+                    continue;
+                }
                 match std::str::from_utf8(&buf) {
                     Ok(text) => answer(text),
                     Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to() + 1)),

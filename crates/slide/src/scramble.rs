@@ -65,6 +65,23 @@ impl Scrambler {
     /// The board reached from `goal` by `moves` random moves, never undoing the move just made (when another
     /// exists).
     pub fn walk(&mut self, goal: &Board, moves: u64) -> Board {
+        self.walk_recording(goal, moves, None)
+    }
+
+    /// [`walk`](Scrambler::walk), with the tiles moved along the way (the same board for the same seed): playing
+    /// them from `goal` gives the board.
+    pub fn walk_with_tiles(&mut self, goal: &Board, moves: u64) -> (Board, Vec<Tile>) {
+        let mut tiles = Vec::new();
+        let b = self.walk_recording(goal, moves, Some(&mut tiles));
+        (b, tiles)
+    }
+
+    fn walk_recording(
+        &mut self,
+        goal: &Board,
+        moves: u64,
+        mut record: Option<&mut Vec<Tile>>,
+    ) -> Board {
         let mut b = goal.clone();
         let shape = b.shape();
         let mut prev: Option<usize> = None;
@@ -85,6 +102,9 @@ impl Scrambler {
             let c = options[self.rng.random_range(0..k)];
             let t = b.tiles()[c];
             b.apply(t).expect("a neighbour of the blank");
+            if let Some(r) = record.as_deref_mut() {
+                r.push(t);
+            }
             prev = Some(here);
         }
         b
@@ -95,6 +115,20 @@ impl Scrambler {
 mod tests {
     use super::*;
     use crate::board::Shape;
+
+    #[test]
+    fn a_walk_with_its_tiles_is_the_same_walk() {
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let plain = Scrambler::new(3).walk(&goal, 40);
+        let (b, tiles) = Scrambler::new(3).walk_with_tiles(&goal, 40);
+        assert_eq!(b, plain);
+        assert_eq!(tiles.len(), 40);
+        let mut at = goal.clone();
+        for &t in &tiles {
+            at.apply(t).unwrap();
+        }
+        assert_eq!(at, b);
+    }
 
     #[test]
     fn uniform_is_solvable_and_spread() {

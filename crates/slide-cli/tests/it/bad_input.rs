@@ -29,9 +29,11 @@ fn as_arg(b: &BadBoard) -> Option<&str> {
     (!s.contains('\0') && s.len() < 100_000).then_some(s)
 }
 
-/// Can this be one line of standard input? (A line cannot hold a line feed.)
+/// Can this be one line of standard input? (A line cannot hold a line feed; a blank line of ordinary length is
+/// skipped, not answered.)
 fn as_line(b: &BadBoard) -> bool {
-    !b.text.contains(&b'\n')
+    let blank = b.text.len() < 1 << 20 && b.text.iter().all(u8::is_ascii_whitespace);
+    !b.text.contains(&b'\n') && !blank
 }
 
 /// The malformed boards the command line takes, grouped by their `--shape` (one run each).

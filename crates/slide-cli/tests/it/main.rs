@@ -9,6 +9,7 @@ mod bad_input;
 #[path = "../../../slide/tests/it/catalogue.rs"]
 mod catalogue;
 mod cli;
+mod cli_edges;
 mod examples;
 mod history;
 mod metric;

@@ -550,7 +550,13 @@ fn scramble_moves_take_the_goal_to_each_board() {
                     .unwrap_or_else(|| panic!("no tab: {line:?}"));
                 let mut g = Grid::goal(rows, cols);
                 g.play(n, seq);
-                assert_eq!(g.slash(), board, "{n}: {seq}");
+                // A single row has no '/': its slash format is its JSON rows.
+                let want = if rows == 1 {
+                    format!("[[{}]]", g.slash().replace(' ', ","))
+                } else {
+                    g.slash()
+                };
+                assert_eq!(want, board, "{n}: {seq}");
                 let stm = match n {
                     "tiles" => seq.split_whitespace().count(),
                     "short" => short_len(seq),
