@@ -6,6 +6,7 @@
 //! `TypeError`. Work that can take long runs with the GIL released, on a thread of its own, while the calling thread
 //! watches for Ctrl-C (`KeyboardInterrupt`) and stops the searches through their cancel flag.
 
+use slide::SolveError;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -103,7 +104,7 @@ pub(crate) fn lib_err(e: Error, context: &str) -> PyErr {
         format!("{context}: {e}")
     };
     match e {
-        Error::LimitReached { .. } => LimitReached::new_err(text),
+        Error::Solve(SolveError::LimitReached { .. }) => LimitReached::new_err(text),
         _ => BoardError::new_err(text),
     }
 }

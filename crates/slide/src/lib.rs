@@ -60,7 +60,7 @@ pub mod store;
 pub use analyse::{Analysis, BoardAnalysis, Count, Hint, Summary};
 pub use board::notation;
 pub use board::{Board, Cell, CellProblem, Direction, Pattern, Shape, Tile, MAX_CELLS};
-pub use error::{Error, OptionError, Result};
+pub use error::{Error, OptionError, ParseError, RenderError, Result, SolveError, StoreError};
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
 pub use progress::{NoProgress, Progress};

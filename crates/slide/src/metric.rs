@@ -1,5 +1,6 @@
 //! The move metric: how moves are counted — single-tile moves (STM) or multi-tile moves (MTM).
 
+use crate::SolveError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -72,12 +73,14 @@ impl FromStr for Metric {
         Metric::ALL
             .into_iter()
             .find(|m| m.name().eq_ignore_ascii_case(t))
-            .ok_or_else(|| Error::InvalidOption {
-                option: "metric".into(),
-                reason: format!(
-                    "unknown metric {:?}: expected stm or mtm",
-                    t.chars().take(20).collect::<String>()
-                ),
+            .ok_or_else(|| {
+                Error::Solve(SolveError::InvalidOption {
+                    option: "metric".into(),
+                    reason: format!(
+                        "unknown metric {:?}: expected stm or mtm",
+                        t.chars().take(20).collect::<String>()
+                    ),
+                })
             })
     }
 }

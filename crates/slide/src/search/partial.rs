@@ -19,6 +19,7 @@ use crate::exact::packed::PackedTable;
 use crate::metric::Metric;
 use crate::progress::Progress;
 use crate::search::pdb::PatternSpace;
+use crate::StoreError;
 
 /// What a partial goal's table depends on: the shape, the cells of the fixed tiles (in reading order), the
 /// blank's fixed cell (or none) and the metric. Patterns that fix the same cells share a table, whatever tiles
@@ -100,9 +101,9 @@ impl PartialTable {
         let space = PatternSpace::partial(key.shape, &key.cells, key.blank, key.metric)?;
         let bits_needed = 32 - (histogram.len() as u32).leading_zeros();
         if Some(table.len()) != key.states() || table.bits() != bits_needed.max(1) {
-            return Err(Error::Cache(
+            return Err(Error::Store(StoreError::Unusable(
                 "partial-goal table does not fit its pattern".into(),
-            ));
+            )));
         }
         Ok(PartialTable {
             key: key.clone(),

@@ -1,6 +1,7 @@
 //! The search drivers: IDA* with the chosen heuristic, the fallback to weighted search and fast mode, the trial
 //! among alternative partitions, and the MTM search.
 
+use crate::SolveError;
 use std::borrow::Cow;
 use std::time::Instant;
 
@@ -163,7 +164,7 @@ impl Solver {
     ) -> Result<Solution> {
         let shape = board.shape();
         if shape.cells() > MAX_SEARCH_CELLS {
-            return Err(Error::SearchTooLarge { shape });
+            return Err(Error::Solve(SolveError::SearchTooLarge { shape }));
         }
         let frame = Frame::new(goal);
         // The default that stands for alternatives (5 × 5) chooses among them like an explicit '|'.
@@ -444,8 +445,8 @@ fn geometry_lower_bound(g: &Geometry, pos: &[u8]) -> u64 {
 
 /// The error for a [`PartitionSpec::Either`] with no alternative (only an API caller can build one).
 fn no_alternative() -> Error {
-    Error::InvalidOption {
+    Error::Solve(SolveError::InvalidOption {
         option: "pdb".into(),
         reason: "alternative partitions ('|') need at least one partition".into(),
-    }
+    })
 }

@@ -1,6 +1,7 @@
 //! Loading, building and keeping tables: complete tables, pattern databases, MTM label tables and partial goals' tables,
 //! each loaded from the store or built (and saved) once per solver by one loader.
 
+use crate::{SolveError, StoreError};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -115,7 +116,7 @@ impl Solver {
                 Some(t) => Ok(t),
                 None => self.first_table(i, shape, blank, metric),
             },
-            None => Err(Error::NoTable { shape }),
+            None => Err(Error::Solve(SolveError::NoTable { shape })),
         }
     }
 
@@ -183,7 +184,11 @@ impl Solver {
             let m = match store.map(&name) {
                 Ok(Some(m)) => m,
                 Ok(None) => return None,
-                Err(e) => return Some(Err(Error::Cache(format!("cannot map {place}: {e}")))),
+                Err(e) => {
+                    return Some(Err(Error::Store(StoreError::Unusable(format!(
+                        "cannot map {place}: {e}"
+                    )))))
+                }
             };
             let known = store.verified(&name, &m.stamp);
             match cache::map(m.bytes, meta, &place, known) {
@@ -656,9 +661,9 @@ impl PdbRecipe<'_> {
 
 /// The error for a pattern whose database cannot be indexed.
 fn too_large() -> Error {
-    Error::BadPartition {
+    Error::Solve(SolveError::BadPartition {
         reason: "pattern too large".into(),
-    }
+    })
 }
 
 impl Recipe for PdbRecipe<'_> {
@@ -783,11 +788,11 @@ impl Recipe for PartialRecipe<'_> {
         let len = match key.states() {
             Some(len) if needed <= self.limit => len,
             _ => {
-                return Err(Error::TooMuchMemory {
+                return Err(Error::Solve(SolveError::TooMuchMemory {
                     what: self.what(),
                     needed,
                     limit: self.limit,
-                })
+                }))
             }
         };
         Ok(Meta {

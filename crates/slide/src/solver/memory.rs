@@ -9,6 +9,7 @@ use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{
     IndexChoice, PdbIndex, PdbLayout, PDB_BITS, SPARSE_MAX_ENTRIES, SPARSE_MAX_WIDE_BYTES,
 };
+use crate::SolveError;
 
 use super::Solver;
 #[cfg(doc)]
@@ -229,11 +230,11 @@ impl Solver {
 
     pub(super) fn check_memory(&self, what: &str, needed: u64) -> Result<()> {
         match self.max_memory {
-            Some(limit) if needed > limit => Err(Error::TooMuchMemory {
+            Some(limit) if needed > limit => Err(Error::Solve(SolveError::TooMuchMemory {
                 what: what.to_string(),
                 needed,
                 limit,
-            }),
+            })),
             _ => Ok(()),
         }
     }

@@ -1,5 +1,6 @@
 //! Tests of the solver: planning, builds and their locks, lines, limits, weights and the fallback.
 
+use crate::SolveError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -306,12 +307,12 @@ fn plans() {
     };
     assert!(matches!(
         s.plan(&fifteen, &Board::goal(fifteen.shape()), &table),
-        Err(Error::NoTable { .. })
+        Err(Error::Solve(SolveError::NoTable { .. }))
     ));
     let nine = Board::goal(Shape::new(9, 9).unwrap());
     assert!(matches!(
         s.plan(&nine, &nine, &weighted),
-        Err(Error::SearchTooLarge { .. })
+        Err(Error::Solve(SolveError::SearchTooLarge { .. }))
     ));
 }
 
@@ -426,7 +427,7 @@ fn weights_outside_their_range_are_errors() {
                     ..Default::default()
                 };
                 match s.solve_with(board, &goal, &opts) {
-                    Err(Error::InvalidOption { option, reason }) => {
+                    Err(Error::Solve(SolveError::InvalidOption { option, reason })) => {
                         assert_eq!(option, "weight");
                         assert!(reason.contains(&MAX_WEIGHT.to_string()), "{reason}");
                     }

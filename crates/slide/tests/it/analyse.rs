@@ -2,6 +2,7 @@
 //! the plain breadth-first search of `slide-reference` (boards as `Vec<u8>`, a `HashMap`), a count of shortest
 //! paths over that search, a brute-force enumeration of move sequences, and its own replay of moves.
 
+use slide::{ParseError, SolveError};
 use std::collections::{HashMap, HashSet};
 
 use slide::{Board, Error, Moves, Scrambler, Shape, SolveOptions, Solver, Tile};
@@ -336,7 +337,10 @@ fn illegal_moves_and_shape_mismatches_are_errors() {
     let e = Solver::global()
         .analyse(&b, &g, &m, &SolveOptions::default())
         .unwrap_err();
-    assert!(matches!(e, Error::BadMove { index: 2, .. }), "{e}");
+    assert!(
+        matches!(e, Error::Parse(ParseError::BadMove { index: 2, .. })),
+        "{e}"
+    );
     let b4 = Board::parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15").unwrap();
     let e = Solver::global()
         .hint(
@@ -345,7 +349,10 @@ fn illegal_moves_and_shape_mismatches_are_errors() {
             &SolveOptions::default(),
         )
         .unwrap_err();
-    assert!(matches!(e, Error::ShapeMismatch { .. }), "{e}");
+    assert!(
+        matches!(e, Error::Solve(SolveError::ShapeMismatch { .. })),
+        "{e}"
+    );
 }
 
 #[test]
@@ -446,6 +453,9 @@ fn counts_and_lists_of_near_4x4_boards_match_brute_force() {
     };
     match Solver::global().count_optimal_with(&far, &g, &opts) {
         Ok(c) => assert!(!c.proven, "{c:?}"),
-        Err(e) => assert!(matches!(e, Error::LimitReached { .. }), "{e}"),
+        Err(e) => assert!(
+            matches!(e, Error::Solve(SolveError::LimitReached { .. })),
+            "{e}"
+        ),
     }
 }

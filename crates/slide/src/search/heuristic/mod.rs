@@ -10,6 +10,7 @@
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
+use crate::SolveError;
 
 mod manhattan;
 mod max;
@@ -56,7 +57,7 @@ impl Geometry {
         let n = shape.cells();
         if n > MAX_SEARCH_CELLS || blank_goal >= n {
             return Err(if n > MAX_SEARCH_CELLS {
-                Error::SearchTooLarge { shape }
+                Error::Solve(SolveError::SearchTooLarge { shape })
             } else {
                 Error::Internal(format!("goal blank cell {blank_goal} is off the board"))
             });

@@ -21,6 +21,7 @@ use crate::board::Shape;
 use crate::error::{Error, Result};
 use crate::exact::bfs::StateSpace;
 use crate::exact::rank::{MaskCursor, MultisetRanker};
+use crate::SolveError;
 
 /// The label arrangements of a shape under multi-tile moves, with the axis of the first push: rank = 2 ·
 /// arrangement + axis (0 vertical, 1 horizontal). Paths alternate axes; every push costs 1.
@@ -53,13 +54,13 @@ impl LabelSpace {
     /// [`MAX_LABEL_ENTRIES`] states.
     pub fn new(shape: Shape, blank_goal: usize, layout: Layout) -> Result<LabelSpace> {
         let too_large = || {
-            Error::InvalidOption {
+            Error::Solve(SolveError::InvalidOption {
             option: "metric".into(),
             reason: format!(
                 "MTM search on {shape} needs a label table larger than {MAX_LABEL_ENTRIES} entries (above 12 \
                  cells MTM covers 4x4, 3x5, 5x3 and boards of two rows or columns)"
             ),
-        }
+        })
         };
         if shape.cells() > 32 || blank_goal >= shape.cells() {
             return Err(too_large());

@@ -23,6 +23,7 @@ use crate::exact::bfs::{bfs_compact, bfs_unit, UNSEEN as UNSEEN_BYTE};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
 use crate::progress::Progress;
+use crate::SolveError;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -514,7 +515,7 @@ impl Pdb {
 
 /// A pattern of `k` tiles whose database cannot be indexed on this machine.
 fn too_large(shape: Shape, k: usize) -> Error {
-    Error::BadPartition {
+    Error::Solve(SolveError::BadPartition {
         reason: format!("a pattern of {k} tiles is too large to index on {shape}"),
-    }
+    })
 }

@@ -53,6 +53,7 @@ use crate::board::Shape;
 use crate::error::{Error, Result};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
+use crate::StoreError;
 use rayon::prelude::*;
 
 /// A blank-bit entry `e` of a placement on the cells `used` (a bit per cell, `n` cells) with its bits per free cell
@@ -188,7 +189,7 @@ impl Pdb {
         (layout, index): (PdbLayout, PdbIndex),
     ) -> Result<Pdb> {
         let ranker = PartialRanker::new(shape.cells(), cells.len())
-            .ok_or_else(|| Error::Cache("pattern does not fit".into()))?;
+            .ok_or_else(|| Error::Store(StoreError::Unusable("pattern does not fit".into())))?;
         let zero = if layout == PdbLayout::Zero {
             Some(ZeroIndex::shared(shape, cells.len())?)
         } else {
@@ -202,9 +203,9 @@ impl Pdb {
         );
         if Some(table.len()) != len || Some(table.bits()) != layout.bits(shape.cells(), cells.len())
         {
-            return Err(Error::Cache(
+            return Err(Error::Store(StoreError::Unusable(
                 "pattern database does not fit its pattern".into(),
-            ));
+            )));
         }
         Ok(Pdb {
             shape,

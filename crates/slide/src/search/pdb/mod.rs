@@ -50,6 +50,7 @@ use crate::board::Shape;
 use crate::error::{Error, Result};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
+use crate::SolveError;
 use std::sync::Arc;
 
 mod build;
@@ -135,10 +136,10 @@ impl std::str::FromStr for IndexChoice {
             "auto" => Ok(IndexChoice::Auto),
             "dense" => Ok(IndexChoice::Dense),
             "sparse" => Ok(IndexChoice::Sparse),
-            _ => Err(Error::InvalidOption {
+            _ => Err(Error::Solve(SolveError::InvalidOption {
                 option: "pdb-index".into(),
                 reason: format!("'{s}' is not one of auto, dense, sparse"),
-            }),
+            })),
         }
     }
 }
