@@ -259,6 +259,12 @@ pub enum ParseError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SolveError {
+    /// The threads of a table build could not be started (the system is out of threads or memory).
+    #[error("internal error: cannot start the build's threads: {reason} (a bug in slide; please report it)")]
+    Threads {
+        /// What the system said.
+        reason: String,
+    },
     /// A board and its goal of different shapes.
     #[error("shape mismatch: the board is {board} but the goal is {goal}")]
     ShapeMismatch {
@@ -331,6 +337,42 @@ pub enum SolveError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
+    /// A table file that could not be read.
+    #[error("table cache: cannot read {file}: {reason}")]
+    Unreadable {
+        /// The file, as the store names it.
+        file: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// A table file whose bytes do not make the table they claim (a bad header, size or checksum).
+    #[error("table cache: {file} is damaged: {what}")]
+    Damaged {
+        /// The file, as the store names it.
+        file: String,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// A table file written by another version of the file format.
+    #[error(
+        "table cache: {file} has format version {version}, this slide writes version {expected}"
+    )]
+    OtherVersion {
+        /// The file, as the store names it.
+        file: String,
+        /// The file's format version.
+        version: u32,
+        /// The version this slide writes.
+        expected: u32,
+    },
+    /// A table file that holds another table than the one asked for.
+    #[error("table cache: {file} holds another table ({found})")]
+    OtherTable {
+        /// The file, as the store names it.
+        file: String,
+        /// The table it holds: kind, shape, blank and metric.
+        found: String,
+    },
     /// A table file could not be used, for a reason other than the ones below (the caller usually rebuilds it).
     #[error("table cache: {0}")]
     Unusable(String),
@@ -340,6 +382,22 @@ pub enum StoreError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RenderError {
+    /// The drawing library or an encoder refused a picture of ours.
+    #[error("internal error: {step}: {reason} (a bug in slide; please report it)")]
+    Draw {
+        /// What was being done, such as "encoding the PNG".
+        step: String,
+        /// What the drawing library or the encoder said.
+        reason: String,
+    },
+    /// No memory for a picture of this size (a smaller one may be drawn).
+    #[error("internal error: no pixmap of {width} × {height} (a bug in slide; please report it)")]
+    NoPixmap {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
     /// A picture or animation over a size limit (see docs/limits.md).
     #[error("picture too large: {reason}")]
     PictureTooLarge {

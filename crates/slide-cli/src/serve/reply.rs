@@ -187,7 +187,16 @@ pub fn error_status(e: &slide::Error) -> u16 {
         E::Solve(SolveError::TooMuchMemory { .. })
         | E::Cancelled
         | E::Solve(SolveError::LimitReached { .. }) => 503,
-        E::Store(StoreError::Unusable(_)) | E::Internal(_) => 500,
+        E::Store(
+            StoreError::Unusable(_)
+            | StoreError::Unreadable { .. }
+            | StoreError::Damaged { .. }
+            | StoreError::OtherVersion { .. }
+            | StoreError::OtherTable { .. },
+        )
+        | E::Render(RenderError::Draw { .. } | RenderError::NoPixmap { .. })
+        | E::Solve(SolveError::Threads { .. })
+        | E::Internal(_) => 500,
         _ => 500,
     }
 }

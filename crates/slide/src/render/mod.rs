@@ -483,10 +483,14 @@ fn usvg_options() -> &'static resvg::usvg::Options<'static> {
 
 /// Draws an SVG document of ours into an opaque RGBA pixmap.
 fn rasterize(svg: &str, width: u32, height: u32) -> Result<resvg::tiny_skia::Pixmap> {
-    let tree = resvg::usvg::Tree::from_str(svg, usvg_options())
-        .map_err(|e| Error::Internal(format!("drawing the SVG: {e}")))?;
+    let tree = resvg::usvg::Tree::from_str(svg, usvg_options()).map_err(|e| {
+        Error::Render(RenderError::Draw {
+            step: "drawing the SVG".into(),
+            reason: e.to_string(),
+        })
+    })?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
-        .ok_or_else(|| Error::Internal(format!("no pixmap of {width} × {height}")))?;
+        .ok_or(Error::Render(RenderError::NoPixmap { width, height }))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::identity(),
@@ -501,7 +505,12 @@ pub fn png(board: &Board, goal: &Board, style: &Style) -> Result<Vec<u8>> {
     let layout = Layout::new(board, style)?;
     rasterize(&doc, layout.width, layout.height)?
         .encode_png()
-        .map_err(|e| Error::Internal(format!("encoding the PNG: {e}")))
+        .map_err(|e| {
+            Error::Render(RenderError::Draw {
+                step: "encoding the PNG".into(),
+                reason: e.to_string(),
+            })
+        })
 }
 
 /// An animated SVG of a move sequence played from `start` (SMIL `<animateTransform>`; viewers without SMIL show
@@ -799,7 +808,10 @@ fn gif_at(
 }
 
 fn gif_error(e: ::gif::EncodingError) -> Error {
-    Error::Internal(format!("encoding the GIF: {e}"))
+    Error::Render(RenderError::Draw {
+        step: "encoding the GIF".into(),
+        reason: e.to_string(),
+    })
 }
 
 /// Writes frames into a GIF: maps them to the palette, keeps only what changed, times them.

@@ -4,7 +4,7 @@
 //! plotters estimates text widths for its layout without any font file; the SVG names generic font families and
 //! the viewer draws the text.
 
-use crate::SolveError;
+use crate::{RenderError, SolveError};
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
@@ -15,7 +15,10 @@ use crate::{Metric, Shape};
 pub const CHART_SIZE: (u32, u32) = (800, 480);
 
 fn chart_error(e: impl std::fmt::Display) -> Error {
-    Error::Internal(format!("drawing a chart: {e}"))
+    Error::Render(RenderError::Draw {
+        step: "drawing a chart".into(),
+        reason: e.to_string(),
+    })
 }
 
 const BAR: RGBColor = RGBColor(0x4a, 0x78, 0xb0);

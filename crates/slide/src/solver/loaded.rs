@@ -439,7 +439,11 @@ fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
                 .num_threads(threads)
                 .thread_name(|i| format!("slide-build-{i}"))
                 .build()
-                .map_err(|e| Error::Internal(format!("cannot start the build's threads: {e}")))?;
+                .map_err(|e| {
+                    Error::Solve(SolveError::Threads {
+                        reason: e.to_string(),
+                    })
+                })?;
             pool.install(build)
         });
         match worker.join() {
