@@ -86,6 +86,48 @@ pub struct Hint {
     pub tiles: Vec<Tile>,
 }
 
+impl Hint {
+    /// The hint with the board it was given for, as the faces write it; `metric` is the one the hint was asked in
+    /// (named in the JSON only when it is MTM). The face fills [`BoardHint::notation`] when a notation is asked for.
+    pub fn on(&self, board: &Board, metric: Metric) -> BoardHint {
+        BoardHint {
+            board: board.rows(),
+            moves: self.distance,
+            hints: self.tiles.clone(),
+            metric: (metric == Metric::Mtm).then_some(metric),
+            notation: None,
+        }
+    }
+}
+
+/// A [`Hint`] with the board it was given for ([`Hint::on`]). Serialised (serde), it is the JSON object of
+/// `slide hint --json`: `{"board": [[…]], "moves": D, "hints": [tiles]}`, with `"metric": "mtm"` in MTM (where a
+/// hint is a push, named by its farthest tile) and `"notation": [moves]` when a notation is asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct BoardHint {
+    /// The board, as rows.
+    pub board: Vec<Vec<Tile>>,
+    /// The least number of moves ([`Hint::distance`]).
+    pub moves: i64,
+    /// The tiles whose move starts a shortest solution ([`Hint::tiles`]).
+    pub hints: Vec<Tile>,
+    /// The metric, when it is MTM.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<Metric>,
+    /// Each hint written in a notation, when one is asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notation: Option<Vec<String>>,
+}
+
+impl BoardHint {
+    /// The JSON object of `slide hint --json` (one line, no trailing newline):
+    /// `{"board": [[4,1,2],[5,0,3]], "moves": 5, "hints": [2,4]}`.
+    pub fn to_json(&self) -> String {
+        crate::solver::to_json(self)
+    }
+}
+
 /// The number of shortest solutions ([`Solver::count_optimal_with`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Count {
@@ -112,6 +154,17 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// The JSON line that ends a batch of analyses (`slide analyse --json`; no trailing newline):
+    /// `{"summary": {"analysed": 3, "solved": 2, "optimal": 1, "over": {"2": 1}, "mean_over": 1.0}}`.
+    pub fn to_json(&self) -> String {
+        /// The summary under its one key.
+        #[derive(Serialize)]
+        struct Line<'a> {
+            summary: &'a Summary,
+        }
+        crate::solver::to_json(&Line { summary: self })
+    }
+
     /// Counts one analysis in.
     pub fn add(&mut self, a: &Analysis) {
         self.analysed += 1;
