@@ -459,3 +459,36 @@ fn counts_and_lists_of_near_4x4_boards_match_brute_force() {
         ),
     }
 }
+
+#[test]
+fn summary_and_hint_json_are_the_faces_lines() {
+    let mut s = slide::Summary::default();
+    assert_eq!(
+        s.to_json(),
+        r#"{"summary": {"analysed": 0, "solved": 0, "optimal": 0, "over": {}, "mean_over": 0.0}}"#
+    );
+    s.analysed = 3;
+    s.solved = 2;
+    s.optimal = 1;
+    s.over.insert(2, 1);
+    s.mean_over = 1.0;
+    assert_eq!(
+        s.to_json(),
+        r#"{"summary": {"analysed": 3, "solved": 2, "optimal": 1, "over": {"2": 1}, "mean_over": 1.0}}"#
+    );
+    let b = slide::Board::parse("[[4,1,2],[5,0,3]]").unwrap();
+    let h = slide::Hint {
+        distance: 5,
+        tiles: vec![2, 4],
+    };
+    assert_eq!(
+        h.on(&b, slide::Metric::Stm).to_json(),
+        r#"{"board": [[4,1,2],[5,0,3]], "moves": 5, "hints": [2,4]}"#
+    );
+    let mut j = h.on(&b, slide::Metric::Mtm);
+    j.notation = Some(vec!["D".into(), "L\"".into()]);
+    assert_eq!(
+        j.to_json(),
+        r#"{"board": [[4,1,2],[5,0,3]], "moves": 5, "hints": [2,4], "metric": "mtm", "notation": ["D","L\""]}"#
+    );
+}
