@@ -2,8 +2,7 @@
 //! library names (`timeout`, `max_nodes`, `weight`); the command line and the server add, here and only here,
 //! which flag or field a user sets to change it, so that the library's sentence stays the same through every face.
 
-use slide::{Error, OptionError};
-use slide::{ParseError, SolveError};
+use slide::{Error, OptionError, ParseError, SolveError};
 
 /// The command-line flag of a library option, for the options the flags of `solve` and `bench` set.
 pub fn flag_of(option: &str) -> Option<&'static str> {

@@ -2,11 +2,10 @@
 //! count a sequence), thin faces over `slide::notation`.
 
 use crate::explain::explain;
-use slide::ParseError;
 use std::io::{BufRead, Read, Write};
 
 use slide::notation::{self, Written};
-use slide::{Board, Notation};
+use slide::{Board, Notation, ParseError};
 
 use crate::solve::slash;
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};

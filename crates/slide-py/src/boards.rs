@@ -1,8 +1,8 @@
 //! Boards, goals and shapes from Python values (lists of rows, strings, NumPy arrays), checked, with messages that name the board and the cell.
 
-use slide::{ParseError, SolveError};
 use super::*;
 use pyo3::types::PyFloat;
+use slide::{ParseError, SolveError};
 use slide::{Cell, CellProblem};
 
 /// A prefix for messages about one of several boards (empty for a single one).

@@ -6,7 +6,6 @@
 //! `TypeError`. Work that can take long runs with the GIL released, on a thread of its own, while the calling thread
 //! watches for Ctrl-C (`KeyboardInterrupt`) and stops the searches through their cancel flag.
 
-use slide::SolveError;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -21,6 +20,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
+use slide::SolveError;
 use slide::engine::frame::Frame;
 use slide::notation::{self, Written};
 use slide::Scrambler;

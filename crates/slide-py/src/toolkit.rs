@@ -1,7 +1,7 @@
 //! The speedsolver's toolkit: `scramble`, `apply`, `analyse`, `hint`, `render`, `solve_stages`, `stats`.
 
-use slide::{ParseError, SolveError};
 use super::*;
+use slide::{ParseError, SolveError};
 
 /// Uniformly random solvable boards of a shape (or random walks of `walk` moves from the goal), reproducible with
 /// `seed`: one board (a list of rows) when `count` is None, else a list of `count` boards.

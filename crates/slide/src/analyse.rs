@@ -8,7 +8,6 @@
 //! exactly one per move, so each later position costs at most the iterations up to one less than the last
 //! distance), and counts and lists from one complete IDA* iteration at the least number of moves.
 
-use crate::SolveError;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
 
@@ -24,6 +23,7 @@ use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::{count_paths, Counted, Limits};
 use crate::solver::{Method, Plan, Solution, SolveOptions, Solver};
+use crate::SolveError;
 
 /// What a move sequence played from a board does, move by move. Serialised (serde) as `{"solves": true,
 /// "length": 7, "mtm_length": 5, "optimal": 5, "over": 2, "distances": [...], "mistakes": [...]}`: the dict of
@@ -353,7 +353,8 @@ impl Solver {
     /// which the board is not closer to the goal).
     ///
     /// Exact: from the complete table up to 12 cells; above, by IDA* under `opts` (heuristic, limits; a limit
-    /// that stops a search gives [`SolveError::LimitReached`](crate::SolveError::LimitReached)). An illegal move gives [`ParseError::BadMove`](crate::ParseError::BadMove).
+    /// that stops a search gives [`SolveError::LimitReached`]). An illegal move gives
+    /// [`ParseError::BadMove`](crate::ParseError::BadMove).
     ///
     /// With `opts.metric` [`Metric::Mtm`] the moves are taken as pushes, the maximal runs of one direction that
     /// [`Moves::mtm_len`] counts: `optimal` and `over` count pushes, `distances` holds the MTM distance after each
@@ -553,7 +554,7 @@ impl Solver {
     ///
     /// From the complete table up to 12 cells (a move is a hint when it leads one move closer); above, by IDA*
     /// under `opts`: the board is solved once, and every other move is checked by a search no deeper than the
-    /// distance less one. A limit that stops a search gives [`SolveError::LimitReached`](crate::SolveError::LimitReached).
+    /// distance less one. A limit that stops a search gives [`SolveError::LimitReached`].
     ///
     /// ```
     /// use slide::{Board, SolveOptions, Solver};
@@ -613,7 +614,7 @@ impl Solver {
     }
 
     /// Whether `child` of a board at distance `d` (by search under `opts`) is at distance `d - 1`: a search no
-    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`SolveError::LimitReached`](crate::SolveError::LimitReached) naming
+    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`SolveError::LimitReached`] naming
     /// `the_move`.
     fn one_closer(
         &self,
@@ -727,7 +728,7 @@ impl Solver {
     }
 
     /// [`Solver::count_optimal`] under `opts`. Above 12 cells the board is solved by IDA* (under `opts`; a limit
-    /// that stops it gives [`SolveError::LimitReached`](crate::SolveError::LimitReached)), then one complete IDA* iteration at the least number of moves
+    /// that stops it gives [`SolveError::LimitReached`]), then one complete IDA* iteration at the least number of moves
     /// counts every sequence of that length (only immediate backtracks pruned); a limit that stops it gives the
     /// count so far, not `proven`.
     pub fn count_optimal_with(
@@ -820,7 +821,7 @@ impl Solver {
 
     /// [`Solver::optimal_solutions`] under `opts`. Above 12 cells: the board solved by IDA*, then an IDA*
     /// iteration at the least number of moves that stops once it has `limit` sequences (in the search's order,
-    /// not ascending); a limit that stops either search gives [`SolveError::LimitReached`](crate::SolveError::LimitReached).
+    /// not ascending); a limit that stops either search gives [`SolveError::LimitReached`].
     pub fn optimal_solutions_with(
         &self,
         board: &Board,
@@ -870,7 +871,7 @@ impl Solver {
     /// (the count) and a walk down it (the list, pushes in ascending order of their tiles); single rows and columns
     /// have one; above, MTM IDA* solves the board under `opts`, then one complete iteration at that number of
     /// pushes counts ([`crate::search::mtm::count`]). With `stop_when_kept` (the list), a limit that stops a
-    /// search is [`SolveError::LimitReached`](crate::SolveError::LimitReached); without (the count), the count so far, not `proven`.
+    /// search is [`SolveError::LimitReached`]; without (the count), the count so far, not `proven`.
     fn shortest_mtm(
         &self,
         board: &Board,

@@ -13,8 +13,7 @@
 //! ```
 
 use crate::board::{Board, Shape};
-use crate::error::{Error, Result};
-use crate::ParseError;
+use crate::error::{Error, ParseError, Result};
 
 /// The text of `data/korf100.txt`: Korf (1985), 100 random 15-puzzle instances, blank-first goal.
 pub const KORF100: &str = include_str!("../data/korf100.txt");

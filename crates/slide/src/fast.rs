@@ -41,8 +41,7 @@
 //! ```
 
 use crate::board::{Board, Shape, Tile};
-use crate::error::{Error, Result};
-use crate::SolveError;
+use crate::error::{Error, Result, SolveError};
 
 /// Boards of at most this many cells are solved exactly by the solver's complete tables.
 pub(crate) const EXACT_CELLS: usize = 9;
@@ -64,7 +63,7 @@ const MARGIN: isize = 2;
 /// Errors when the shapes differ or `goal` cannot be reached from `board` (nothing is emitted then); never panics
 /// on a valid board. Boards of at most 9 cells and single rows or columns get an optimal answer; larger boards a
 /// valid one, of about 2.65 n³ moves for a random n × n board. The error for an unsolvable board is
-/// [`SolveError::Unsolvable`](crate::SolveError::Unsolvable) with the parity reason.
+/// [`SolveError::Unsolvable`] with the parity reason.
 pub fn solve_fast(
     solver: &dyn ExactSolver,
     board: &Board,

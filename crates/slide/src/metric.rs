@@ -1,10 +1,8 @@
 //! The move metric: how moves are counted — single-tile moves (STM) or multi-tile moves (MTM).
-
-use crate::SolveError;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 
 /// How moves are counted.
 ///

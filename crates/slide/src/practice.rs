@@ -15,12 +15,10 @@
 //! assert_eq!(Kind::Mo3.current(&times, Better::Lower), Some(Score::Dnf));
 //! assert_eq!(Kind::Single.best(&times, Better::Lower), Some(Score::Value(10.0)));
 //! ```
-
-use crate::SolveError;
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::notation::Written;
 use crate::{Board, Shape};
 
@@ -250,8 +248,9 @@ pub struct Replay {
 /// default goal, with `times_ms`, the time of each single-tile move in milliseconds since the start (as many as the
 /// moves, never decreasing). Unless `dnf`, the moves must end on the goal.
 ///
-/// Errors: [`ParseError::BadMove`](crate::ParseError::BadMove) naming the first illegal move as it was written, [`SolveError::InvalidOption`](crate::SolveError::InvalidOption) (`times_ms`,
-/// `moves`) for times that do not match the moves or moves that stop short of the goal.
+/// Errors: [`ParseError::BadMove`](crate::ParseError::BadMove) naming the first illegal move as it was written,
+/// [`SolveError::InvalidOption`] (`times_ms`, `moves`) for times that do not match the moves or moves that stop
+/// short of the goal.
 ///
 /// ```
 /// use slide::{notation, practice, Board};

@@ -2,8 +2,7 @@
 //! that every face reading structured values calls, with errors that name the row and the column.
 
 use super::{parse, Board, Shape, MAX_CELLS};
-use crate::error::{Error, Result};
-use crate::ParseError;
+use crate::error::{Error, ParseError, Result};
 
 /// One value given for a cell of a board, or a row of them, as a face read it from structured data.
 ///
@@ -34,7 +33,7 @@ impl Cell {
     }
 }
 
-/// What is wrong with one cell of a board given as values ([`ParseError::BadCell`](crate::ParseError::BadCell)).
+/// What is wrong with one cell of a board given as values ([`ParseError::BadCell`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CellProblem {
@@ -52,8 +51,9 @@ pub enum CellProblem {
 impl Board {
     /// A board from values that are already cells: rows (lists of numbers of equal length), or a flat list of
     /// numbers whose shape is `shape` or, without one, a square. Row and column (from 1) name a cell that is not a
-    /// whole number ([`ParseError::BadCell`](crate::ParseError::BadCell)) and a row that is not a list ([`ParseError::RowNotAList`](crate::ParseError::RowNotAList)); the numbers are then
-    /// checked as every board's are (ragged rows, duplicates, a blank, the range), with the same errors as text.
+    /// whole number ([`ParseError::BadCell`]) and a row that is not a list ([`ParseError::RowNotAList`]); the
+    /// numbers are then checked as every board's are (ragged rows, duplicates, a blank, the range), with the same
+    /// errors as text.
     ///
     /// ```
     /// use slide::{Board, Cell};

@@ -10,11 +10,9 @@ mod shape;
 pub use cells::{Cell, CellProblem};
 pub use pattern::Pattern;
 pub use shape::{Shape, MAX_CELLS};
-
-use crate::{ParseError, SolveError};
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result, SolveError};
 
 /// A tile number; `0` is the blank.
 pub type Tile = u32;

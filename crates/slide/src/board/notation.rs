@@ -29,12 +29,12 @@
 //! assert_eq!(tiles.invert().apply(&end).unwrap(), start);
 //! ```
 
-use crate::ParseError;
 use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Direction, Tile};
 use crate::error::{Error, Result};
+use crate::ParseError;
 
 /// The longest move sequence the reader accepts: ten million single-tile moves. A count such as `R99999999999`
 /// is rejected before anything is allocated. Sequences built in memory (a solver's answer) have no such limit.
@@ -131,7 +131,7 @@ impl Moves {
 
     /// The moves of `tiles` (each the tile that slides into the blank) played from `start`.
     ///
-    /// Errors with [`ParseError::BadMove`](crate::ParseError::BadMove) at the first tile that is not next to the blank.
+    /// Errors with [`ParseError::BadMove`] at the first tile that is not next to the blank.
     pub fn from_tiles(start: &Board, tiles: &[Tile]) -> Result<Moves> {
         let cells = start.shape().cells();
         let mut b = start.clone();
@@ -213,7 +213,7 @@ impl Moves {
         Moves { blank: out }
     }
 
-    /// The board after playing the moves from `start`; errors with [`ParseError::BadMove`](crate::ParseError::BadMove) at the first illegal move,
+    /// The board after playing the moves from `start`; errors with [`ParseError::BadMove`] at the first illegal move,
     /// written as a tile letter (`move 7 (U): no tile below the blank`).
     pub fn apply(&self, start: &Board) -> Result<Board> {
         self.apply_as(start, Notation::Long)
@@ -255,7 +255,7 @@ impl Moves {
     }
 
     /// The sequence written in `notation`. [`Notation::Tiles`] needs the start board (else
-    /// [`ParseError::NeedsBoard`](crate::ParseError::NeedsBoard)); the letter notations ignore it.
+    /// [`ParseError::NeedsBoard`]); the letter notations ignore it.
     pub fn format(&self, notation: Notation, start: Option<&Board>) -> Result<String> {
         let Some(w) = LetterWriter::new(notation) else {
             let start = start.ok_or(Error::Parse(ParseError::NeedsBoard))?;
@@ -275,7 +275,7 @@ impl Moves {
 
 impl FromStr for Moves {
     type Err = Error;
-    /// Reads tile letters, long or short; tile numbers give [`ParseError::NeedsBoard`](crate::ParseError::NeedsBoard) (use [`read`] and
+    /// Reads tile letters, long or short; tile numbers give [`ParseError::NeedsBoard`] (use [`read`] and
     /// [`Written::resolve`]).
     fn from_str(text: &str) -> Result<Moves> {
         match read(text, false)? {
@@ -410,7 +410,7 @@ impl Written {
         }
     }
 
-    /// The moves, when they were written as letters; tile numbers give [`ParseError::NeedsBoard`](crate::ParseError::NeedsBoard).
+    /// The moves, when they were written as letters; tile numbers give [`ParseError::NeedsBoard`].
     pub fn moves(&self) -> Result<&Moves> {
         match self {
             Written::Tiles(_) => Err(Error::Parse(ParseError::NeedsBoard)),
@@ -460,7 +460,7 @@ impl Written {
 /// blank's when `blank_letters` is set. Which kind is decided by the first character that is not a separator.
 ///
 /// Errors name the column (1-based, in characters): `unknown letter 'X' at column 4`, `count 0 at column 3`,
-/// a number that is not one; and more than [`MAX_MOVES`] moves gives [`ParseError::TooManyMoves`](crate::ParseError::TooManyMoves).
+/// a number that is not one; and more than [`MAX_MOVES`] moves gives [`ParseError::TooManyMoves`].
 ///
 /// ```
 /// use slide::notation::{read, Written};

@@ -12,8 +12,7 @@
 //! Every failure is an [`Error`] naming what is wrong and where; nothing here panics.
 
 use crate::board::{Board, Pattern, Shape, Tile};
-use crate::error::{Error, Result};
-use crate::ParseError;
+use crate::error::{Error, ParseError, Result};
 
 impl Board {
     /// Reads a board in any supported format; see the formats in [`Board::parse_with_shape`].

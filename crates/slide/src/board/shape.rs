@@ -1,9 +1,7 @@
 //! Board dimensions: [`Shape`], checked on construction, and the cell arithmetic every layer uses.
-
-use crate::ParseError;
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 
 /// The most cells a board may have (2048 × 2048). Parsing, parity and the fast solver work up to this size.
 pub const MAX_CELLS: usize = 1 << 22;

@@ -16,13 +16,11 @@
 //!
 //! [`bfs_unit`] is the search for spaces whose every move costs 1 (a zero-aware pattern space, ranked so that
 //! neighbours lie close): a byte per state in 64-bit words, scanned eight at a time, with no compare-and-swap.
-
-use crate::SolveError;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::packed::PackedTable;
 use crate::progress::Progress;
 

@@ -14,12 +14,12 @@
 //! This module encodes, decodes and checks; it does no file I/O. Where the bytes go is a [`crate::store::Store`]'s
 //! business (the [`crate::store::FileStore`] writes them atomically into a directory).
 
-use crate::StoreError;
 use std::io::{Read, Write};
 
 use crate::board::Shape;
 use crate::error::{Error, Result};
 use crate::exact::packed::{PackedTable, SharedBytes};
+use crate::StoreError;
 
 /// The version of the file layout and of the tables' meaning; files of another version are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;

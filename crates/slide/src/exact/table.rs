@@ -17,13 +17,12 @@
 
 use crate::board::frame::canonical_goal;
 use crate::board::{Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError, StoreError};
 use crate::exact::bfs::{bfs, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::{permutation_parity, PartialRanker};
 use crate::metric::Metric;
 use crate::progress::Progress;
-use crate::{SolveError, StoreError};
 
 /// The most cells a complete table covers.
 pub const MAX_TABLE_CELLS: usize = 12;

@@ -21,7 +21,6 @@
 
 pub mod plot;
 
-use crate::{RenderError, SolveError};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
@@ -29,6 +28,7 @@ use std::sync::{Arc, OnceLock};
 use crate::board::{Board, Tile};
 use crate::error::{Error, Result};
 use crate::notation::Moves;
+use crate::{RenderError, SolveError};
 
 /// The default length of a picture's longer side, in pixels.
 pub const DEFAULT_SIZE: u32 = 400;

@@ -3,12 +3,10 @@
 //!
 //! plotters estimates text widths for its layout without any font file; the SVG names generic font families and
 //! the viewer draws the text.
-
-use crate::{RenderError, SolveError};
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, RenderError, Result, SolveError};
 use crate::{Metric, Shape};
 
 /// The size of a chart in pixels (width, height).

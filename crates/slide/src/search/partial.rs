@@ -13,13 +13,12 @@
 //! kept for states no goal reaches). An optimal move sequence is read by walking down the table.
 
 use crate::board::{Board, Pattern, Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::exact::bfs::{bfs, UNSEEN};
 use crate::exact::packed::PackedTable;
 use crate::metric::Metric;
 use crate::progress::Progress;
 use crate::search::pdb::PatternSpace;
-use crate::StoreError;
 
 /// What a partial goal's table depends on: the shape, the cells of the fixed tiles (in reading order), the
 /// blank's fixed cell (or none) and the metric. Patterns that fix the same cells share a table, whatever tiles

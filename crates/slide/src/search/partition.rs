@@ -1,10 +1,9 @@
 //! Disjoint partitions of the goal cells into patterns: the defaults for each shape and the user's choices.
 
 use crate::board::{Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result, SolveError};
 use crate::search::heuristic::MAX_SEARCH_CELLS;
 use crate::search::pdb::PdbLayout;
-use crate::{ParseError, SolveError};
 
 /// How the user names a partition.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! The search drivers: IDA* with the chosen heuristic, the fallback to weighted search and fast mode, the trial
 //! among alternative partitions, and the MTM search.
 
-use crate::SolveError;
 use std::borrow::Cow;
 use std::time::Instant;
 
@@ -14,6 +13,7 @@ use crate::search::heuristic::{Eval, Geometry, LinearConflict, Manhattan, MAX_SE
 use crate::search::partition::PartitionSpec;
 use crate::search::pruning::MovePruner;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
+use crate::SolveError;
 
 use super::options::weight_fraction;
 use super::Outcome as Proven;

@@ -1,7 +1,6 @@
 //! Loading, building and keeping tables: complete tables, pattern databases, MTM label tables and partial goals' tables,
 //! each loaded from the store or built (and saved) once per solver by one loader.
 
-use crate::{SolveError, StoreError};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -20,6 +19,7 @@ use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb, PdbIndex, PdbLayout};
 use crate::store::{FileStore, Store};
+use crate::{SolveError, StoreError};
 
 use super::memory::{
     partial_build_bytes, pdb_build_need, table_build_bytes, DEFAULT_PARTIAL_MEMORY,

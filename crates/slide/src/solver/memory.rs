@@ -3,13 +3,12 @@
 
 use crate::board::frame::Frame;
 use crate::board::{Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::search::partial::PartialKey;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{
     IndexChoice, PdbIndex, PdbLayout, PDB_BITS, SPARSE_MAX_ENTRIES, SPARSE_MAX_WIDE_BYTES,
 };
-use crate::SolveError;
 
 use super::Solver;
 #[cfg(doc)]

@@ -6,7 +6,6 @@
 //! search drivers (`drive.rs`), the distributed split (`split.rs`), partial goals (`pattern.rs`) and state-space facts
 //! (`stats.rs`).
 
-use crate::SolveError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -20,6 +19,7 @@ use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
 use crate::store::Store;
+use crate::SolveError;
 
 mod builder;
 mod drive;
@@ -155,7 +155,7 @@ impl Solver {
     }
 
     /// The least number of moves in `metric` from `board` to `goal`, or -1 when it cannot be reached. In MTM only
-    /// boards of at most 12 cells and single rows and columns are answered (else [`SolveError::InvalidOption`](crate::SolveError::InvalidOption)).
+    /// boards of at most 12 cells and single rows and columns are answered (else [`SolveError::InvalidOption`]).
     ///
     /// ```
     /// use slide::{Board, Metric, Solver};

@@ -1,13 +1,12 @@
 //! Partial goals ([`crate::Pattern`]): planning, answers by table or search, and stages.
 
 use crate::board::{Board, Pattern, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::metric::Metric;
 use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Geometry, PatternManhattan};
 use crate::search::partial::PartialKey;
 use crate::search::Outcome;
-use crate::SolveError;
 
 use super::drive::{pruner_for, IdaJob};
 use super::memory::{partial_build_bytes, DEFAULT_PARTIAL_MEMORY};
@@ -23,9 +22,10 @@ impl Solver {
     /// ([`SolverBuilder::max_memory`], else [`DEFAULT_PARTIAL_MEMORY`]). Over the budget, or with [`Method::Search`],
     /// an STM partial goal is searched by IDA* with the Manhattan distance of the pattern's tiles
     /// (`Plan::Search(HeuristicChoice::Manhattan)`, exact, under the limits); an MTM one is refused
-    /// ([`SolveError::InvalidOption`](crate::SolveError::InvalidOption), `metric`). [`Method::Table`] insists on the table ([`SolveError::TooMuchMemory`](crate::SolveError::TooMuchMemory) over the
-    /// budget). [`Method::Fast`] and a weight are refused ([`SolveError::InvalidOption`](crate::SolveError::InvalidOption), `goal`), and so is a board of more
-    /// than 64 cells ([`SolveError::PatternTooLarge`](crate::SolveError::PatternTooLarge)).
+    /// ([`SolveError::InvalidOption`], `metric`). [`Method::Table`] insists on the table
+    /// ([`SolveError::TooMuchMemory`] over the budget). [`Method::Fast`] and a weight are refused
+    /// ([`SolveError::InvalidOption`], `goal`), and so is a board of more than 64 cells
+    /// ([`SolveError::PatternTooLarge`]).
     ///
     /// ```
     /// use slide::{Board, Pattern, Plan, SolveOptions, Solver};

@@ -2,12 +2,11 @@
 
 use crate::board::frame::Frame;
 use crate::board::Board;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::table::MAX_TABLE_CELLS;
 use crate::metric::Metric;
 use crate::search::heuristic::MAX_SEARCH_CELLS;
 use crate::search::partition::{self, PartitionSpec};
-use crate::SolveError;
 
 use super::loaded::metric_slot;
 use super::memory::pdb_needs_memory;
@@ -28,9 +27,9 @@ impl Solver {
     ///
     /// In [`Metric::Mtm`] the complete tables answer boards of at most 12 cells, and IDA* over pushes guided by
     /// label tables ([`Plan::MtmSearch`]) answers larger ones (and smaller ones with [`Method::Search`]); lines are
-    /// arithmetic. A weight, a heuristic choice or fast mode is refused with [`SolveError::InvalidOption`](crate::SolveError::InvalidOption) (`metric`),
+    /// arithmetic. A weight, a heuristic choice or fast mode is refused with [`SolveError::InvalidOption`] (`metric`),
     /// as is a shape whose label tables would be too large, and [`Method::Table`] above 12 cells with
-    /// [`SolveError::NoTable`](crate::SolveError::NoTable). MTM tables and label tables are always loaded or built, whatever
+    /// [`SolveError::NoTable`]. MTM tables and label tables are always loaded or built, whatever
     /// [`SolveOptions::wait_for_builds`] says.
     ///
     /// ```

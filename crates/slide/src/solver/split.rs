@@ -3,12 +3,11 @@
 
 use crate::board::frame::Frame;
 use crate::board::{Board, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result, SolveError};
 use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::pruning::MovePruner;
 use crate::search::{search_subtree, split_threshold, Frontier, Limits, Subtree};
-use crate::{ParseError, SolveError};
 
 use super::drive::pruner_for;
 use super::{SolveOptions, Solver};

@@ -2,10 +2,9 @@
 
 use crate::board::frame::Frame;
 use crate::board::{Board, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::table::MAX_TABLE_CELLS;
 use crate::metric::Metric;
-use crate::SolveError;
 
 use super::Solver;
 

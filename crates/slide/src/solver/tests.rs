@@ -1,6 +1,5 @@
 //! Tests of the solver: planning, builds and their locks, lines, limits, weights and the fallback.
 
-use crate::SolveError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,6 +10,7 @@ use crate::error::Error;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
 use crate::solver::loaded::READ_IN_ABOVE;
+use crate::SolveError;
 
 /// Blank-bit files over the read-in size are read into memory even when mapping, unless the solver maps them
 /// all ([`SolverBuilder::read_in_above`]); the answers are the same.

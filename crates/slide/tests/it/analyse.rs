@@ -1,11 +1,11 @@
 //! Checks hints, counts and lists of shortest solutions and move-by-move analyses against references written here:
 //! the plain breadth-first search of `slide-reference` (boards as `Vec<u8>`, a `HashMap`), a count of shortest
 //! paths over that search, a brute-force enumeration of move sequences, and its own replay of moves.
-
-use slide::{ParseError, SolveError};
 use std::collections::{HashMap, HashSet};
 
-use slide::{Board, Error, Moves, Scrambler, Shape, SolveOptions, Solver, Tile};
+use slide::{
+    Board, Error, Moves, ParseError, Scrambler, Shape, SolveError, SolveOptions, Solver, Tile,
+};
 use slide_reference::{goal, goal_with_blank, neighbours, permutations, replay, Metric, Reference};
 
 use crate::support::board;

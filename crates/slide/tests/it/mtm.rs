@@ -3,8 +3,7 @@
 //! board's distance — with every returned move sequence replayed and its number of pushes counted here.
 
 use slide::engine::SolverExt;
-use slide::SolveError;
-use slide::{Board, CacheDir, Error, Method, Metric, SolveOptions, Solver};
+use slide::{Board, CacheDir, Error, Method, Metric, SolveError, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
 use crate::support::counted;

@@ -2,12 +2,10 @@
 //! boards (`slide-reference`) for 3 × 3, and over the pattern's abstract states (the fixed tiles' cells and the
 //! blank's, a `HashMap` and a queue) for 4 × 4; every returned move sequence replayed to a matching board, its
 //! length (pushes, in MTM) equal to the distance.
-
-use slide::SolveError;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveOptions, Solver};
+use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveError, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
 use crate::support::counted;

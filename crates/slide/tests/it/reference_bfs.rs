@@ -2,11 +2,9 @@
 //! breadth-first search over boards stored as `Vec<u8>` (row-major, 0 the blank) with a `HashMap`, its own
 //! permutation enumeration, its own move replay and its own board symmetries. Nothing here uses slide's ranking,
 //! tables or frames; the library is only asked for answers.
-
-use slide::{ParseError, SolveError};
 use std::collections::HashSet;
 
-use slide::{Board, Shape, Solver};
+use slide::{Board, ParseError, Shape, SolveError, Solver};
 
 use crate::support::{board, counted, quiet_solver, shape};
 

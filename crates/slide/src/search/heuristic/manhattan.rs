@@ -3,8 +3,7 @@
 
 use super::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::board::Shape;
-use crate::error::{Error, Result};
-use crate::SolveError;
+use crate::error::{Error, Result, SolveError};
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
 #[derive(Debug, Clone)]

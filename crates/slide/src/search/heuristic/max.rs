@@ -3,8 +3,7 @@
 use super::pdb_eval::PdbEval;
 use super::probe::{PdbAhead, PdbProbe, PdbUndo};
 use super::{layouts, Eval};
-use crate::error::{Error, Result};
-use crate::SolveError;
+use crate::error::{Error, Result, SolveError};
 
 /// Most partitions [`PdbMax`] maximises over.
 pub const MAX_PARTITIONS: usize = 4;

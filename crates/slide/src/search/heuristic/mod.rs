@@ -9,8 +9,7 @@
 //! over partitions ([`PdbMax`]).
 
 use crate::board::Shape;
-use crate::error::{Error, Result};
-use crate::SolveError;
+use crate::error::{Error, Result, SolveError};
 
 mod manhattan;
 mod max;

@@ -4,9 +4,8 @@ use super::manhattan::Manhattan;
 use super::mixed::Mixed;
 use super::view::{PdbSet, View};
 use super::{layouts, Geometry, MAX_SEARCH_CELLS};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::search::pdb::{PdbLayout, MAX_PATTERN};
-use crate::SolveError;
 
 /// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
 /// goal allows it: `h = md + 2 * max(Σ extra, Σ reflected extra)`.

@@ -18,10 +18,9 @@
 use super::ida::LABELS;
 use super::{counts, goal_labels, Layout, MAX_LABEL_ENTRIES};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::bfs::StateSpace;
 use crate::exact::rank::{MaskCursor, MultisetRanker};
-use crate::SolveError;
 
 /// The label arrangements of a shape under multi-tile moves, with the axis of the first push: rank = 2 ·
 /// arrangement + axis (0 vertical, 1 horizontal). Paths alternate axes; every push costs 1.

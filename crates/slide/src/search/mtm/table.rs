@@ -3,12 +3,11 @@
 use super::space::LabelSpace;
 use super::{label_space_size, Layout};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError, StoreError};
 use crate::exact::bfs::{bfs_compact, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::MultisetRanker;
 use crate::progress::Progress;
-use crate::{SolveError, StoreError};
 
 /// Bits per arrangement in a label table ([`LABEL_ENCODING`]).
 pub const CODE_BITS: u32 = 4;

@@ -18,12 +18,11 @@ use super::zero_index::ZeroIndex;
 use super::zero_space::{ZeroBuildSpace, ZeroSpace};
 use super::{Pdb, PdbIndex, PdbLayout, MAX_PATTERN, PDB_BITS};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::bfs::{bfs_compact, bfs_unit, UNSEEN as UNSEEN_BYTE};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
 use crate::progress::Progress;
-use crate::SolveError;
 use rayon::prelude::*;
 use std::sync::Arc;
 

@@ -50,10 +50,9 @@ use super::pattern::ManhattanTable;
 use super::zero_index::ZeroIndex;
 use super::{Pdb, PdbIndex, PdbLayout, MAX_PATTERN, PDB_BITS};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
-use crate::StoreError;
 use rayon::prelude::*;
 
 /// A blank-bit entry `e` of a placement on the cells `used` (a bit per cell, `n` cells) with its bits per free cell

@@ -47,10 +47,9 @@
 //! layout, and its lookups.
 
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
-use crate::SolveError;
 use std::sync::Arc;
 
 mod build;

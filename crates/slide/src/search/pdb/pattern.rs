@@ -11,11 +11,10 @@
 
 use super::MAX_PATTERN;
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::bfs::StateSpace;
 use crate::exact::rank::PartialRanker;
 use crate::metric::Metric;
-use crate::SolveError;
 
 /// The abstract space of a pattern with the blank, searched by the BFS engine.
 #[derive(Debug, Clone)]

@@ -15,9 +15,8 @@
 
 use super::MAX_PATTERN;
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::rank::SubsetRanker;
-use crate::SolveError;
 use rayon::prelude::*;
 use std::sync::Arc;
 
