@@ -11,9 +11,10 @@ use crate::board::Shape;
 ///
 /// ```
 /// use slide::{Error, ParseError};
-/// let e = slide::Board::parse("1 2 3/4 5 6").unwrap_err();
-/// assert_eq!(e, Error::Parse(ParseError::NoBlank));
-/// assert_eq!(e.to_string(), ParseError::NoBlank.to_string());
+/// let e = slide::Board::parse("  ").unwrap_err();
+/// assert_eq!(e, Error::Parse(ParseError::Empty));
+/// assert_eq!(e.to_string(), ParseError::Empty.to_string());
+/// assert!(e.to_string().starts_with("empty input: "));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
