@@ -42,7 +42,7 @@ impl Pattern {
     /// Reads a pattern, taking `shape` for flat lists and checking it against rows ([`Board::parse_with_shape`]).
     ///
     /// ```
-    /// use slide::{Error, Pattern};
+    /// use slide::{Error, ParseError, Pattern};
     /// let s = "4x4".parse().unwrap();
     /// let e = Pattern::parse_with_shape("1 2 3 4 x x x x x x x x x x x", Some(s)).unwrap_err();
     /// assert!(matches!(e, Error::Parse(ParseError::PatternCount { expected: 16, found: 15, .. })));
