@@ -2,7 +2,7 @@
 //! library names (`timeout`, `max_nodes`, `weight`); the command line and the server add, here and only here,
 //! which flag or field a user sets to change it, so that the library's sentence stays the same through every face.
 
-use slide::{Error, OptionError};
+use slide::{Error, OptionError, ParseError, SolveError};
 
 /// The command-line flag of a library option, for the options the flags of `solve` and `bench` set.
 pub fn flag_of(option: &str) -> Option<&'static str> {
@@ -47,9 +47,9 @@ pub fn fielded(e: &OptionError) -> String {
 /// ```
 pub fn explain(e: &Error) -> String {
     match e {
-        Error::UnknownShape { .. } => format!("{e} (--shape RxC)"),
-        Error::TooMuchMemory { .. } => format!("{e} (--max-memory)"),
-        Error::InvalidOption { option, reason } => match flag_of(option) {
+        Error::Parse(ParseError::UnknownShape { .. }) => format!("{e} (--shape RxC)"),
+        Error::Solve(SolveError::TooMuchMemory { .. }) => format!("{e} (--max-memory)"),
+        Error::Solve(SolveError::InvalidOption { option, reason }) => match flag_of(option) {
             Some(flag) => format!("{flag}: {reason}"),
             None => e.to_string(),
         },
@@ -61,9 +61,9 @@ pub fn explain(e: &Error) -> String {
 /// that changes what it is about where there is one.
 pub fn explain_http(e: &Error) -> String {
     match e {
-        Error::UnknownShape { .. } => format!("{e} (\"shape\")"),
-        Error::TooMuchMemory { .. } => format!("{e} (--max-memory)"),
-        Error::InvalidOption { option, reason } => match field_of(option) {
+        Error::Parse(ParseError::UnknownShape { .. }) => format!("{e} (\"shape\")"),
+        Error::Solve(SolveError::TooMuchMemory { .. }) => format!("{e} (--max-memory)"),
+        Error::Solve(SolveError::InvalidOption { option, reason }) => match field_of(option) {
             Some(field) => format!("{field}: {reason}"),
             None => e.to_string(),
         },

@@ -550,7 +550,7 @@ fn scramble_moves(
     let with = |method| slide::SolveOptions::builder().method(method).build();
     // Optimal where a complete table answers at once; above that, fast mode.
     let solution = match solver.solve_with(board, goal, &with(slide::Method::Table)) {
-        Err(slide::Error::NoTable { .. }) => {
+        Err(slide::Error::Solve(slide::SolveError::NoTable { .. })) => {
             solver.solve_with(board, goal, &with(slide::Method::Fast))
         }
         r => r,

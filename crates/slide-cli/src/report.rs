@@ -78,50 +78,28 @@ pub fn analysis_json(board: &Board, a: &slide::Analysis) -> String {
 }
 
 /// The JSON line that ends a batch of analyses: `{"summary": {"analysed": …, "solved": …, "optimal": …, "over":
-/// {"2": …, "4": …}, "mean_over": …}}`.
+/// {"2": …, "4": …}, "mean_over": …}}` ([`slide::Summary::to_json`]).
 pub fn summary_json(s: &slide::Summary) -> String {
-    let over: Vec<String> = s
-        .over
-        .iter()
-        .map(|(k, v)| format!("\"{k}\": {v}"))
-        .collect();
-    format!(
-        "{{\"summary\": {{\"analysed\": {}, \"solved\": {}, \"optimal\": {}, \"over\": {{{}}}, \"mean_over\": {}}}}}",
-        s.analysed,
-        s.solved,
-        s.optimal,
-        over.join(", "),
-        serde_json::Value::from(s.mean_over)
-    )
+    s.to_json()
 }
 
-/// The JSON object of a hint (`slide hint --json`): `{"board": [[…]], "moves": D, "hints": [tiles]}`, with
-/// `"metric": "mtm"` in MTM (where a hint is a push, named by its farthest tile) and `"notation": [moves]` when a
-/// notation is asked for.
+/// The JSON object of a hint (`slide hint --json`): the library's [`slide::BoardHint`], `{"board": [[…]], "moves":
+/// D, "hints": [tiles]}`, with `"metric": "mtm"` in MTM (where a hint is a push, named by its farthest tile) and
+/// `"notation": [moves]` when a notation is asked for.
 pub fn hint_json(
     board: &Board,
     h: &slide::Hint,
     notation: Option<Notation>,
     metric: slide::Metric,
 ) -> String {
-    let mut out = format!(
-        "{{\"board\": {board}, \"moves\": {}, \"hints\": [{}]",
-        h.distance,
-        join(&h.tiles, ",")
-    );
-    if metric == slide::Metric::Mtm {
-        out.push_str(", \"metric\": \"mtm\"");
-    }
-    if let Some(n) = notation {
-        let letters: Vec<String> = h
-            .tiles
+    let mut json = h.on(board, metric);
+    json.notation = notation.map(|n| {
+        h.tiles
             .iter()
             .map(|&t| hint_written(board, t, n, metric))
-            .collect();
-        let _ = write!(out, ", \"notation\": {}", serde_json::json!(letters));
-    }
-    out.push('}');
-    out
+            .collect()
+    });
+    json.to_json()
 }
 
 /// One hint written in `notation`: in STM the tile `t` (next to the blank), in MTM the push that ends with `t`

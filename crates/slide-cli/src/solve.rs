@@ -779,10 +779,10 @@ impl Job<'_> {
             solution.distance().map(|d| d as i64)
         };
         let Some(d) = distance else {
-            let e = slide::Error::LimitReached {
+            let e = slide::Error::Solve(slide::SolveError::LimitReached {
                 what: "the least number of moves".into(),
                 lower_bound: solution.lower_bound(),
-            };
+            });
             return self.error(number, what, &explain(&e));
         };
         match (&extra, self.args.json) {

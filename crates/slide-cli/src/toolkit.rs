@@ -5,7 +5,7 @@ use crate::explain::explain;
 use std::io::{BufRead, Read, Write};
 
 use slide::notation::{self, Written};
-use slide::{Board, Notation};
+use slide::{Board, Notation, ParseError};
 
 use crate::solve::slash;
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
@@ -144,7 +144,9 @@ pub fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
         let write = |m: &slide::Moves, n: Notation| -> Result<String, String> {
             // The start board for tiles: the inverse starts where the sequence ends.
             m.format(n, board.as_ref()).map_err(|e| match e {
-                slide::Error::NeedsBoard => "--notation tiles needs --board BOARD".into(),
+                slide::Error::Parse(slide::ParseError::NeedsBoard) => {
+                    "--notation tiles needs --board BOARD".into()
+                }
                 e => e.to_string(),
             })
         };
@@ -181,18 +183,24 @@ pub(crate) fn read(text: &str, blank: bool, column: usize) -> Result<Written, St
     use slide::Error;
     notation::read(text, blank).map_err(|e| {
         let e = match e {
-            Error::MoveSyntax { message, column: c } => Error::MoveSyntax {
-                message,
-                column: c + column,
-            },
-            Error::NotANumber { token, column: c } => Error::NotANumber {
-                token,
-                column: c + column,
-            },
-            Error::NumberTooLarge { token, column: c } => Error::NumberTooLarge {
-                token,
-                column: c + column,
-            },
+            Error::Parse(ParseError::MoveSyntax { message, column: c }) => {
+                Error::Parse(ParseError::MoveSyntax {
+                    message,
+                    column: c + column,
+                })
+            }
+            Error::Parse(ParseError::NotANumber { token, column: c }) => {
+                Error::Parse(ParseError::NotANumber {
+                    token,
+                    column: c + column,
+                })
+            }
+            Error::Parse(ParseError::NumberTooLarge { token, column: c }) => {
+                Error::Parse(ParseError::NumberTooLarge {
+                    token,
+                    column: c + column,
+                })
+            }
             e => e,
         };
         format!("moves: {}", explain(&e))

@@ -2,6 +2,7 @@
 
 use super::*;
 use pyo3::types::PyFloat;
+use slide::{ParseError, SolveError};
 use slide::{Cell, CellProblem};
 
 /// A prefix for messages about one of several boards (empty for a single one).
@@ -82,10 +83,10 @@ pub(crate) fn board_from(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<Boar
         }
         if arr.len() > MAX_CELLS {
             return Err(lib_err(
-                Error::TooLarge {
+                Error::Parse(ParseError::TooLarge {
                     cells: arr.len() as u128,
                     max: MAX_CELLS,
-                },
+                }),
                 context,
             ));
         }
@@ -105,10 +106,10 @@ pub(crate) fn board_from(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<Boar
     // errors, naming row and column, as the server's).
     let too_large = |cells: usize| {
         lib_err(
-            Error::TooLarge {
+            Error::Parse(ParseError::TooLarge {
                 cells: cells as u128,
                 max: MAX_CELLS,
-            },
+            }),
             context,
         )
     };
@@ -175,11 +176,11 @@ fn py_cell(v: &Bound<'_, PyAny>, row: bool, count: &mut usize) -> PyResult<Cell>
 /// not a list) raises `TypeError`, the rest `BoardError`; the message is the library's.
 fn cells_err(e: Error, context: &str) -> PyErr {
     match &e {
-        Error::BadCell {
+        Error::Parse(ParseError::BadCell {
             problem: CellProblem::NotANumber(_) | CellProblem::NotWhole(_),
             ..
-        }
-        | Error::RowNotAList { .. } => PyTypeError::new_err(at(context, &e.to_string())),
+        })
+        | Error::Parse(ParseError::RowNotAList { .. }) => PyTypeError::new_err(at(context, &e.to_string())),
         _ => lib_err(e, context),
     }
 }
@@ -252,10 +253,10 @@ pub(crate) fn pattern_text(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<St
     let rows = items(obj).unwrap_or_default();
     if rows.len() > MAX_CELLS {
         return Err(lib_err(
-            Error::TooLarge {
+            Error::Parse(ParseError::TooLarge {
                 cells: rows.len() as u128,
                 max: MAX_CELLS,
-            },
+            }),
             context,
         ));
     }
@@ -267,10 +268,10 @@ pub(crate) fn pattern_text(obj: &Bound<'_, PyAny>, context: &str) -> PyResult<St
                 cells = cells.saturating_add(vals.len());
                 if cells > MAX_CELLS {
                     return Err(lib_err(
-                        Error::TooLarge {
+                        Error::Parse(ParseError::TooLarge {
                             cells: cells as u128,
                             max: MAX_CELLS,
-                        },
+                        }),
                         context,
                     ));
                 }
@@ -329,10 +330,10 @@ pub(crate) fn goal_target(board: &Board, goal: Option<&Bound<'_, PyAny>>, contex
     };
     if shape != board.shape() {
         return Err(lib_err(
-            Error::ShapeMismatch {
+            Error::Solve(SolveError::ShapeMismatch {
                 board: board.shape(),
                 goal: shape,
-            },
+            }),
             context,
         ));
     }

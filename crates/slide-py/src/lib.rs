@@ -20,6 +20,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
+use slide::SolveError;
 use slide::engine::frame::Frame;
 use slide::notation::{self, Written};
 use slide::Scrambler;
@@ -138,7 +139,7 @@ pub(crate) fn lib_err(e: Error, context: &str) -> PyErr {
         format!("{context}: {e}")
     };
     match e {
-        Error::LimitReached { .. } => LimitReached::new_err(text),
+        Error::Solve(SolveError::LimitReached { .. }) => LimitReached::new_err(text),
         _ => BoardError::new_err(text),
     }
 }

@@ -1,6 +1,7 @@
 //! The speedsolver's toolkit: `scramble`, `apply`, `analyse`, `hint`, `render`, `solve_stages`, `stats`.
 
 use super::*;
+use slide::{ParseError, SolveError};
 
 /// Uniformly random solvable boards of a shape (or random walks of `walk` moves from the goal), reproducible with
 /// `seed`: one board (a list of rows) when `count` is None, else a list of `count` boards.
@@ -90,9 +91,9 @@ pub(crate) fn moves_from(board: &Board, moves: &Bound<'_, PyAny>, blank: bool) -
     for (i, t) in iter.enumerate() {
         if i == notation::MAX_MOVES {
             return Err(lib_err(
-                Error::TooManyMoves {
+                Error::Parse(ParseError::TooManyMoves {
                     max: notation::MAX_MOVES,
-                },
+                }),
                 "moves",
             ));
         }
@@ -204,10 +205,10 @@ pub(crate) fn render<'py>(
     let small = |v: i64, what: &str, range: String| {
         u32::try_from(v).map_err(|_| {
             lib_err(
-                Error::InvalidOption {
+                Error::Solve(SolveError::InvalidOption {
                     option: what.into(),
                     reason: format!("{v} is out of range: {range}"),
-                },
+                }),
                 "",
             )
         })

@@ -20,9 +20,11 @@ fn main() {
         size.parse()
     } else {
         size.parse::<usize>()
-            .map_err(|e| slide::Error::BadShape {
-                text: size.clone(),
-                reason: e.to_string(),
+            .map_err(|e| {
+                slide::Error::Parse(slide::ParseError::BadShape {
+                    text: size.clone(),
+                    reason: e.to_string(),
+                })
             })
             .and_then(|n| Shape::new(n, n))
     }

@@ -23,6 +23,7 @@ use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::{count_paths, Counted, Limits};
 use crate::solver::{Method, Plan, Solution, SolveOptions, Solver};
+use crate::SolveError;
 
 /// What a move sequence played from a board does, move by move. Serialised (serde) as `{"solves": true,
 /// "length": 7, "mtm_length": 5, "optimal": 5, "over": 2, "distances": [...], "mistakes": [...]}`: the dict of
@@ -85,6 +86,48 @@ pub struct Hint {
     pub tiles: Vec<Tile>,
 }
 
+impl Hint {
+    /// The hint with the board it was given for, as the faces write it; `metric` is the one the hint was asked in
+    /// (named in the JSON only when it is MTM). The face fills [`BoardHint::notation`] when a notation is asked for.
+    pub fn on(&self, board: &Board, metric: Metric) -> BoardHint {
+        BoardHint {
+            board: board.rows(),
+            moves: self.distance,
+            hints: self.tiles.clone(),
+            metric: (metric == Metric::Mtm).then_some(metric),
+            notation: None,
+        }
+    }
+}
+
+/// A [`Hint`] with the board it was given for ([`Hint::on`]). Serialised (serde), it is the JSON object of
+/// `slide hint --json`: `{"board": [[…]], "moves": D, "hints": [tiles]}`, with `"metric": "mtm"` in MTM (where a
+/// hint is a push, named by its farthest tile) and `"notation": [moves]` when a notation is asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct BoardHint {
+    /// The board, as rows.
+    pub board: Vec<Vec<Tile>>,
+    /// The least number of moves ([`Hint::distance`]).
+    pub moves: i64,
+    /// The tiles whose move starts a shortest solution ([`Hint::tiles`]).
+    pub hints: Vec<Tile>,
+    /// The metric, when it is MTM.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<Metric>,
+    /// Each hint written in a notation, when one is asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notation: Option<Vec<String>>,
+}
+
+impl BoardHint {
+    /// The JSON object of `slide hint --json` (one line, no trailing newline):
+    /// `{"board": [[4,1,2],[5,0,3]], "moves": 5, "hints": [2,4]}`.
+    pub fn to_json(&self) -> String {
+        crate::solver::to_json(self)
+    }
+}
+
 /// The number of shortest solutions ([`Solver::count_optimal_with`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Count {
@@ -111,6 +154,17 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// The JSON line that ends a batch of analyses (`slide analyse --json`; no trailing newline):
+    /// `{"summary": {"analysed": 3, "solved": 2, "optimal": 1, "over": {"2": 1}, "mean_over": 1.0}}`.
+    pub fn to_json(&self) -> String {
+        /// The summary under its one key.
+        #[derive(Serialize)]
+        struct Line<'a> {
+            summary: &'a Summary,
+        }
+        crate::solver::to_json(&Line { summary: self })
+    }
+
     /// Counts one analysis in.
     pub fn add(&mut self, a: &Analysis) {
         self.analysed += 1;
@@ -257,9 +311,11 @@ fn known(s: &Solution) -> Option<i64> {
 /// The proven least number of moves of a search's answer (-1 when the goal cannot be reached), or why there is
 /// none.
 fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
-    known(s).ok_or_else(|| Error::LimitReached {
-        what: what(),
-        lower_bound: s.lower_bound(),
+    known(s).ok_or_else(|| {
+        Error::Solve(SolveError::LimitReached {
+            what: what(),
+            lower_bound: s.lower_bound(),
+        })
     })
 }
 
@@ -267,10 +323,10 @@ impl Solver {
     fn exact(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Exact<'_>> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         if shape.is_line() {
             return Ok(Exact::Line);
@@ -297,7 +353,8 @@ impl Solver {
     /// which the board is not closer to the goal).
     ///
     /// Exact: from the complete table up to 12 cells; above, by IDA* under `opts` (heuristic, limits; a limit
-    /// that stops a search gives [`Error::LimitReached`]). An illegal move gives [`Error::BadMove`].
+    /// that stops a search gives [`SolveError::LimitReached`]). An illegal move gives
+    /// [`ParseError::BadMove`](crate::ParseError::BadMove).
     ///
     /// With `opts.metric` [`Metric::Mtm`] the moves are taken as pushes, the maximal runs of one direction that
     /// [`Moves::mtm_len`] counts: `optimal` and `over` count pushes, `distances` holds the MTM distance after each
@@ -404,10 +461,10 @@ impl Solver {
                                 path = None;
                             }
                             _ => {
-                                return Err(Error::LimitReached {
+                                return Err(Error::Solve(SolveError::LimitReached {
                                     what: format!("the distance after move {}", i + 1),
                                     lower_bound: s.lower_bound(),
-                                })
+                                }))
                             }
                         }
                     }
@@ -436,10 +493,10 @@ impl Solver {
     ) -> Result<Analysis> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         let end = moves.apply(board)?;
         let pushes = moves.mtm_len();
@@ -497,7 +554,7 @@ impl Solver {
     ///
     /// From the complete table up to 12 cells (a move is a hint when it leads one move closer); above, by IDA*
     /// under `opts`: the board is solved once, and every other move is checked by a search no deeper than the
-    /// distance less one. A limit that stops a search gives [`Error::LimitReached`].
+    /// distance less one. A limit that stops a search gives [`SolveError::LimitReached`].
     ///
     /// ```
     /// use slide::{Board, SolveOptions, Solver};
@@ -557,7 +614,7 @@ impl Solver {
     }
 
     /// Whether `child` of a board at distance `d` (by search under `opts`) is at distance `d - 1`: a search no
-    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`Error::LimitReached`] naming
+    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`SolveError::LimitReached`] naming
     /// `the_move`.
     fn one_closer(
         &self,
@@ -578,10 +635,10 @@ impl Solver {
         match known(&s) {
             Some(x) if x == d - 1 => Ok(true),
             None if s.lower_bound() as i64 > d - 1 => Ok(false),
-            _ => Err(Error::LimitReached {
+            _ => Err(Error::Solve(SolveError::LimitReached {
                 what: format!("whether {} starts a shortest solution", the_move()),
                 lower_bound: s.lower_bound(),
-            }),
+            })),
         }
     }
 
@@ -592,10 +649,10 @@ impl Solver {
     fn hint_mtm(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Hint> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         if board.unsolvable_reason(goal)?.is_some() {
             return Ok(Hint {
@@ -671,7 +728,7 @@ impl Solver {
     }
 
     /// [`Solver::count_optimal`] under `opts`. Above 12 cells the board is solved by IDA* (under `opts`; a limit
-    /// that stops it gives [`Error::LimitReached`]), then one complete IDA* iteration at the least number of moves
+    /// that stops it gives [`SolveError::LimitReached`]), then one complete IDA* iteration at the least number of moves
     /// counts every sequence of that length (only immediate backtracks pruned); a limit that stops it gives the
     /// count so far, not `proven`.
     pub fn count_optimal_with(
@@ -764,7 +821,7 @@ impl Solver {
 
     /// [`Solver::optimal_solutions`] under `opts`. Above 12 cells: the board solved by IDA*, then an IDA*
     /// iteration at the least number of moves that stops once it has `limit` sequences (in the search's order,
-    /// not ascending); a limit that stops either search gives [`Error::LimitReached`].
+    /// not ascending); a limit that stops either search gives [`SolveError::LimitReached`].
     pub fn optimal_solutions_with(
         &self,
         board: &Board,
@@ -791,10 +848,10 @@ impl Solver {
             Exact::Search(opts) => {
                 let (c, paths) = self.search_paths(board, goal, &opts, limit, true)?;
                 if c.stopped {
-                    return Err(Error::LimitReached {
+                    return Err(Error::Solve(SolveError::LimitReached {
                         what: "the list of shortest solutions".into(),
                         lower_bound: paths.first().map_or(0, |p| p.len() as u64),
-                    });
+                    }));
                 }
                 return Ok(paths);
             }
@@ -814,7 +871,7 @@ impl Solver {
     /// (the count) and a walk down it (the list, pushes in ascending order of their tiles); single rows and columns
     /// have one; above, MTM IDA* solves the board under `opts`, then one complete iteration at that number of
     /// pushes counts ([`crate::search::mtm::count`]). With `stop_when_kept` (the list), a limit that stops a
-    /// search is [`Error::LimitReached`]; without (the count), the count so far, not `proven`.
+    /// search is [`SolveError::LimitReached`]; without (the count), the count so far, not `proven`.
     fn shortest_mtm(
         &self,
         board: &Board,
@@ -825,10 +882,10 @@ impl Solver {
     ) -> Result<(Count, Vec<Vec<Tile>>)> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         let proven = |count, paths| {
             Ok((
@@ -904,10 +961,10 @@ impl Solver {
         let c =
             crate::search::mtm::count(board, goal, &tables, bound, &limits, keep, stop_when_kept)?;
         if c.stopped && stop_when_kept {
-            return Err(Error::LimitReached {
+            return Err(Error::Solve(SolveError::LimitReached {
                 what: "the list of shortest solutions".into(),
                 lower_bound: d as u64,
-            });
+            }));
         }
         let paths = c
             .paths

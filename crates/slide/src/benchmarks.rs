@@ -13,7 +13,7 @@
 //! ```
 
 use crate::board::{Board, Shape};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 
 /// The text of `data/korf100.txt`: Korf (1985), 100 random 15-puzzle instances, blank-first goal.
 pub const KORF100: &str = include_str!("../data/korf100.txt");
@@ -72,9 +72,11 @@ pub fn parse(text: &str) -> Result<Vec<Instance>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |reason: String| Error::BadInstance {
-            line: i + 1,
-            reason,
+        let bad = |reason: String| {
+            Error::Parse(ParseError::BadInstance {
+                line: i + 1,
+                reason,
+            })
         };
         let nums: Vec<&str> = line.split_whitespace().collect();
         if nums.len() < 7 {

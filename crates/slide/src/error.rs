@@ -1,14 +1,52 @@
-//! The library's typed error: every way a board, a goal or a request can be wrong.
+//! The library's typed errors, grouped by layer (input, solve, store, render) under the one top-level `Error`.
 
 use crate::board::Shape;
 
-/// Everything that can go wrong in the library, each naming what is wrong.
+/// Everything that can go wrong in the library, grouped by the layer it comes from: the input ([`ParseError`]), a
+/// solve or an analysis ([`SolveError`]), the table cache ([`StoreError`]) and pictures ([`RenderError`]), plus the
+/// two that belong to no layer: cancelled work and a fault in slide itself.
+///
+/// Each layer's error is wrapped transparently: an error says the same words whether it is held as a [`ParseError`]
+/// or as the [`Error`] that wraps it, and `?` turns a layer's error into an [`Error`].
+///
+/// ```
+/// use slide::{Error, ParseError};
+/// let e = slide::Board::parse("  ").unwrap_err();
+/// assert_eq!(e, Error::Parse(ParseError::Empty));
+/// assert_eq!(e.to_string(), ParseError::Empty.to_string());
+/// assert!(e.to_string().starts_with("empty input: "));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input is wrong: board text or values, moves, a goal pattern, a benchmark line.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A solve or an analysis cannot be done as asked: options, limits, shapes not covered, memory.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A cached table file cannot be used.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A picture or an animation cannot be drawn.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The work was cancelled (through a cancel flag) before it finished.
+    #[error("cancelled")]
+    Cancelled,
+    /// A fault in slide itself: a check that should never fail did.
+    #[error("internal error: {0} (a bug in slide; please report it)")]
+    Internal(String),
+}
+
+/// The input is wrong: a board written as text or given as values, a move sequence, a goal pattern, a line of a
+/// benchmark file.
 ///
 /// Parsing errors carry a 1-based `column` (character position in the input line) where one is known, so that
 /// a front end can point at it; the CLI adds the line number of a batch.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ParseError {
     /// The input holds nothing but white space.
     #[error("empty input: expected a board such as [[1,2,3],[4,0,5]] or 1 2 3/4 0 5")]
     Empty,
@@ -139,51 +177,12 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// A board and its goal of different shapes.
-    #[error("shape mismatch: the board is {board} but the goal is {goal}")]
-    ShapeMismatch {
-        /// The board's shape.
-        board: Shape,
-        /// The goal's shape.
-        goal: Shape,
-    },
     /// A move of a tile that is not next to the blank, or not on the board.
     #[error("illegal move: tile {tile} is not next to the blank")]
     IllegalMove {
         /// The tile asked to move.
         tile: u64,
     },
-    /// The goal cannot be reached from the board (for the calls that return only moves; [`crate::Solver`]'s
-    /// answers say so in the [`crate::Solution`] instead).
-    #[error("unsolvable: {reason}")]
-    Unsolvable {
-        /// Why: the parity argument.
-        reason: String,
-    },
-    /// No complete table covers this shape: tables cover 4 to 12 cells with at least two rows and two columns.
-    #[error("no complete table for {shape}: tables cover boards of at most 12 cells with at least two rows and two columns")]
-    NoTable {
-        /// The shape asked for.
-        shape: Shape,
-    },
-    /// Optimal search covers boards of at most 64 cells.
-    #[error("optimal search covers boards of at most 64 cells; {shape} has {}", shape.cells())]
-    SearchTooLarge {
-        /// The shape asked for.
-        shape: Shape,
-    },
-    /// A pattern or partition for pattern databases that cannot be used.
-    #[error("bad partition: {reason}")]
-    BadPartition {
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The work was cancelled (through a cancel flag) before it finished.
-    #[error("cancelled")]
-    Cancelled,
-    /// A fault in slide itself: a check that should never fail did.
-    #[error("internal error: {0} (a bug in slide; please report it)")]
-    Internal(String),
     /// A move that cannot be made on the board it is applied to (see [`crate::notation`]).
     #[error("move {index} ({token}): {reason}")]
     BadMove {
@@ -217,45 +216,12 @@ pub enum Error {
     /// Tile numbers asked for (or given) without the board they refer to.
     #[error("tile numbers need the start board: a tile's number does not say which way it moves")]
     NeedsBoard,
-    /// A table or pattern-database build would need more memory than allowed.
-    #[error("{what} needs {} MB of memory to build, more than the {} MB allowed", needed / 1_000_000, limit / 1_000_000)]
-    TooMuchMemory {
-        /// What would be built.
-        what: String,
-        /// Bytes it needs.
-        needed: u64,
-        /// Bytes allowed.
-        limit: u64,
-    },
     /// A line of a benchmark file ([`crate::benchmarks::parse`]) that is not an instance.
     #[error("line {line}: {reason}")]
     BadInstance {
         /// 1-based line number.
         line: usize,
         /// What is wrong with it.
-        reason: String,
-    },
-    /// An option outside its accepted range (see docs/limits.md).
-    #[error("{option}: {reason}")]
-    InvalidOption {
-        /// The option, as the library names it (for example `weight`).
-        option: String,
-        /// What is wrong with the value, and the accepted range.
-        reason: String,
-    },
-    /// A search limit (nodes, time, a cancel flag) stopped work that needs every search to finish, such as an
-    /// analysis or a hint above 12 cells.
-    #[error("a limit stopped the search before {what} was proven (the optimum is at least {lower_bound})")]
-    LimitReached {
-        /// What was being proven, such as "the distance after move 7".
-        what: String,
-        /// The proven lower bound on the searched board's least number of moves.
-        lower_bound: u64,
-    },
-    /// A picture or animation over a size limit (see docs/limits.md).
-    #[error("picture too large: {reason}")]
-    PictureTooLarge {
-        /// What is too large, and the limit.
         reason: String,
     },
     /// A goal pattern ([`crate::Pattern`]) with the wrong number of cells: it must name every cell of the board,
@@ -287,23 +253,172 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+}
+
+/// A solve or an analysis that cannot be done as asked: an option out of its range, a request the solver does not
+/// cover (shapes, sizes, partitions), a goal that cannot be reached, a memory budget or a search limit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// The threads of a table build could not be started (the system is out of threads or memory).
+    #[error("internal error: cannot start the build's threads: {reason} (a bug in slide; please report it)")]
+    Threads {
+        /// What the system said.
+        reason: String,
+    },
+    /// A board and its goal of different shapes.
+    #[error("shape mismatch: the board is {board} but the goal is {goal}")]
+    ShapeMismatch {
+        /// The board's shape.
+        board: Shape,
+        /// The goal's shape.
+        goal: Shape,
+    },
+    /// The goal cannot be reached from the board (for the calls that return only moves; [`crate::Solver`]'s
+    /// answers say so in the [`crate::Solution`] instead).
+    #[error("unsolvable: {reason}")]
+    Unsolvable {
+        /// Why: the parity argument.
+        reason: String,
+    },
+    /// No complete table covers this shape: tables cover 4 to 12 cells with at least two rows and two columns.
+    #[error("no complete table for {shape}: tables cover boards of at most 12 cells with at least two rows and two columns")]
+    NoTable {
+        /// The shape asked for.
+        shape: Shape,
+    },
+    /// Optimal search covers boards of at most 64 cells.
+    #[error("optimal search covers boards of at most 64 cells; {shape} has {}", shape.cells())]
+    SearchTooLarge {
+        /// The shape asked for.
+        shape: Shape,
+    },
+    /// A pattern or partition for pattern databases that cannot be used.
+    #[error("bad partition: {reason}")]
+    BadPartition {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A table or pattern-database build would need more memory than allowed.
+    #[error("{what} needs {} MB of memory to build, more than the {} MB allowed", needed / 1_000_000, limit / 1_000_000)]
+    TooMuchMemory {
+        /// What would be built.
+        what: String,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+    /// An option outside its accepted range (see docs/limits.md).
+    #[error("{option}: {reason}")]
+    InvalidOption {
+        /// The option, as the library names it (for example `weight`).
+        option: String,
+        /// What is wrong with the value, and the accepted range.
+        reason: String,
+    },
+    /// A search limit (nodes, time, a cancel flag) stopped work that needs every search to finish, such as an
+    /// analysis or a hint above 12 cells.
+    #[error("a limit stopped the search before {what} was proven (the optimum is at least {lower_bound})")]
+    LimitReached {
+        /// What was being proven, such as "the distance after move 7".
+        what: String,
+        /// The proven lower bound on the searched board's least number of moves.
+        lower_bound: u64,
+    },
     /// A partial goal on a board larger than the abstract search covers.
     #[error("partial goals cover boards of at most 64 cells; {shape} has {}", shape.cells())]
     PatternTooLarge {
         /// The board's shape.
         shape: Shape,
     },
-    /// A table file could not be used (the caller usually rebuilds it).
+}
+
+/// A cached table file that cannot be used; the solver usually rebuilds the table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// A table file that could not be read.
+    #[error("table cache: cannot read {file}: {reason}")]
+    Unreadable {
+        /// The file, as the store names it.
+        file: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// A table file whose bytes do not make the table they claim (a bad header, size or checksum).
+    #[error("table cache: {file} is damaged: {what}")]
+    Damaged {
+        /// The file, as the store names it.
+        file: String,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// A table file written by another version of the file format.
+    #[error(
+        "table cache: {file} has format version {version}, this slide writes version {expected}"
+    )]
+    OtherVersion {
+        /// The file, as the store names it.
+        file: String,
+        /// The file's format version.
+        version: u32,
+        /// The version this slide writes.
+        expected: u32,
+    },
+    /// A table file that holds another table than the one asked for.
+    #[error("table cache: {file} holds another table ({found})")]
+    OtherTable {
+        /// The file, as the store names it.
+        file: String,
+        /// The table it holds: kind, shape, blank and metric.
+        found: String,
+    },
+    /// A table file could not be used, for a reason other than the ones below (the caller usually rebuilds it).
     #[error("table cache: {0}")]
-    Cache(String),
+    Unusable(String),
+}
+
+/// A picture or an animation that cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The drawing library or an encoder refused a picture of ours.
+    #[error("internal error: {step}: {reason} (a bug in slide; please report it)")]
+    Draw {
+        /// What was being done, such as "encoding the PNG".
+        step: String,
+        /// What the drawing library or the encoder said.
+        reason: String,
+    },
+    /// No memory for a picture of this size (a smaller one may be drawn).
+    #[error("internal error: no pixmap of {width} × {height} (a bug in slide; please report it)")]
+    NoPixmap {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
+    /// A picture or animation over a size limit (see docs/limits.md).
+    #[error("picture too large: {reason}")]
+    PictureTooLarge {
+        /// What is too large, and the limit.
+        reason: String,
+    },
+}
+
+impl From<OptionError> for SolveError {
+    fn from(e: OptionError) -> SolveError {
+        SolveError::InvalidOption {
+            option: e.option.to_string(),
+            reason: e.reason,
+        }
+    }
 }
 
 impl From<OptionError> for Error {
     fn from(e: OptionError) -> Error {
-        Error::InvalidOption {
-            option: e.option.to_string(),
-            reason: e.reason,
-        }
+        Error::Solve(e.into())
     }
 }
 
@@ -312,7 +427,7 @@ impl From<OptionError> for Error {
 ///
 /// Every face (the command line, the server, Python) checks its values through these, so the same bad value gets
 /// the same [`reason`](OptionError::reason) everywhere; a face puts its own name of the option (`--timeout`,
-/// `"timeout"`) before it. It becomes [`Error::InvalidOption`] through `?`.
+/// `"timeout"`) before it. It becomes [`SolveError::InvalidOption`] through `?`.
 ///
 /// ```
 /// let e = slide::SolveOptions::builder().timeout_secs(-1.0).unwrap_err();

@@ -41,7 +41,7 @@
 //! ```
 
 use crate::board::{Board, Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 
 /// Boards of at most this many cells are solved exactly by the solver's complete tables.
 pub(crate) const EXACT_CELLS: usize = 9;
@@ -63,7 +63,7 @@ const MARGIN: isize = 2;
 /// Errors when the shapes differ or `goal` cannot be reached from `board` (nothing is emitted then); never panics
 /// on a valid board. Boards of at most 9 cells and single rows or columns get an optimal answer; larger boards a
 /// valid one, of about 2.65 n³ moves for a random n × n board. The error for an unsolvable board is
-/// [`Error::Unsolvable`] with the parity reason.
+/// [`SolveError::Unsolvable`] with the parity reason.
 pub fn solve_fast(
     solver: &dyn ExactSolver,
     board: &Board,
@@ -93,7 +93,7 @@ fn run<F: FnMut(Tile)>(
 ) -> Result<u64> {
     let shape = board.shape();
     if let Some(reason) = board.unsolvable_reason(goal)? {
-        return Err(Error::Unsolvable { reason });
+        return Err(Error::Solve(SolveError::Unsolvable { reason }));
     }
     if shape.is_line() || shape.cells() <= EXACT_CELLS {
         let moves = solver

@@ -1,9 +1,8 @@
 //! The move metric: how moves are counted — single-tile moves (STM) or multi-tile moves (MTM).
-
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 
 /// How moves are counted.
 ///
@@ -72,12 +71,14 @@ impl FromStr for Metric {
         Metric::ALL
             .into_iter()
             .find(|m| m.name().eq_ignore_ascii_case(t))
-            .ok_or_else(|| Error::InvalidOption {
-                option: "metric".into(),
-                reason: format!(
-                    "unknown metric {:?}: expected stm or mtm",
-                    t.chars().take(20).collect::<String>()
-                ),
+            .ok_or_else(|| {
+                Error::Solve(SolveError::InvalidOption {
+                    option: "metric".into(),
+                    reason: format!(
+                        "unknown metric {:?}: expected stm or mtm",
+                        t.chars().take(20).collect::<String>()
+                    ),
+                })
             })
     }
 }

@@ -15,11 +15,10 @@
 //! assert_eq!(Kind::Mo3.current(&times, Better::Lower), Some(Score::Dnf));
 //! assert_eq!(Kind::Single.best(&times, Better::Lower), Some(Score::Value(10.0)));
 //! ```
-
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::notation::Written;
 use crate::{Board, Shape};
 
@@ -249,8 +248,9 @@ pub struct Replay {
 /// default goal, with `times_ms`, the time of each single-tile move in milliseconds since the start (as many as the
 /// moves, never decreasing). Unless `dnf`, the moves must end on the goal.
 ///
-/// Errors: [`Error::BadMove`] naming the first illegal move as it was written, [`Error::InvalidOption`] (`times_ms`,
-/// `moves`) for times that do not match the moves or moves that stop short of the goal.
+/// Errors: [`ParseError::BadMove`](crate::ParseError::BadMove) naming the first illegal move as it was written,
+/// [`SolveError::InvalidOption`] (`times_ms`, `moves`) for times that do not match the moves or moves that stop
+/// short of the goal.
 ///
 /// ```
 /// use slide::{notation, practice, Board};
@@ -266,16 +266,16 @@ pub fn replay(scramble: &Board, moves: &Written, times_ms: &[u64], dnf: bool) ->
     let resolved = moves.resolve(scramble)?;
     let stm = resolved.stm_len();
     if times_ms.len() != stm {
-        return Err(Error::InvalidOption {
+        return Err(Error::Solve(SolveError::InvalidOption {
             option: "times_ms".into(),
             reason: format!(
                 "{} times for {stm} single-tile moves: give one time per single-tile move (R3 is three)",
                 times_ms.len()
             ),
-        });
+        }));
     }
     if let Some(i) = times_ms.windows(2).position(|w| w[1] < w[0]) {
-        return Err(Error::InvalidOption {
+        return Err(Error::Solve(SolveError::InvalidOption {
             option: "times_ms".into(),
             reason: format!(
                 "the time of move {} ({} ms) is before the time of move {} ({} ms): times never decrease",
@@ -284,16 +284,16 @@ pub fn replay(scramble: &Board, moves: &Written, times_ms: &[u64], dnf: bool) ->
                 i + 1,
                 times_ms[i]
             ),
-        });
+        }));
     }
     let solved = end == Board::goal(scramble.shape());
     if !solved && !dnf {
-        return Err(Error::InvalidOption {
+        return Err(Error::Solve(SolveError::InvalidOption {
             option: "moves".into(),
             reason: format!(
                 "the {stm} moves end on {end}, not on the goal: a solve that does not reach the goal is recorded with \"dnf\": true"
             ),
-        });
+        }));
     }
     Ok(Replay {
         shape: scramble.shape(),
@@ -309,6 +309,7 @@ pub fn replay(scramble: &Board, moves: &Written, times_ms: &[u64], dnf: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ParseError;
 
     const L: Better = Better::Lower;
 
@@ -434,6 +435,9 @@ mod tests {
         let r = replay(&b, &read("RD"), &[1, 2], true).unwrap();
         assert!(!r.solved);
         let e = replay(&b, &read("RDLLD"), &[1, 2, 3, 4, 5], true).unwrap_err();
-        assert!(matches!(e, Error::BadMove { index: 5, .. }), "{e}");
+        assert!(
+            matches!(e, Error::Parse(ParseError::BadMove { index: 5, .. })),
+            "{e}"
+        );
     }
 }

@@ -277,9 +277,10 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                         Reply::json(200, v.to_string())
                     }
                     Ok(a) => Reply::json(200, analysis_json(&board, &a)),
-                    Err(e @ (slide::Error::LimitReached { .. } | slide::Error::Cancelled)) => {
-                        Reply::error(error_status(&e), over_budget(&e, &opts))
-                    }
+                    Err(
+                        e @ (slide::Error::Solve(slide::SolveError::LimitReached { .. })
+                        | slide::Error::Cancelled),
+                    ) => Reply::error(error_status(&e), over_budget(&e, &opts)),
                     Err(e) => Reply::error(error_status(&e), explain_http(&e)),
                 },
             }

@@ -4,6 +4,7 @@
 use axum::body::Body;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use slide::{ParseError, RenderError, SolveError, StoreError};
 
 /// The page and the files it loads, compiled into the binary: (path, content type, body).
 pub(super) const ASSETS: &[(&str, &str, &str)] = &[
@@ -149,42 +150,53 @@ impl IntoResponse for Reply {
 /// The HTTP status for a library error from a solve or an analysis (the message goes in the body): 400 when the
 /// request is at fault, 503 when the server cannot do the work now (memory, a table it lacks, an analysis its budget
 /// stopped), 500 for its own failures. New
-/// variants of the (non-exhaustive) enum are 500 until they are placed here.
+/// variants of the (non-exhaustive) layer enums are 500 until they are placed here.
 pub fn error_status(e: &slide::Error) -> u16 {
     use slide::Error as E;
     match e {
-        E::Empty
-        | E::NotANumber { .. }
-        | E::NumberTooLarge { .. }
-        | E::JsonNumber { .. }
-        | E::Syntax { .. }
-        | E::Ragged { .. }
-        | E::WrongCount { .. }
-        | E::NotTheShape { .. }
-        | E::UnknownShape { .. }
-        | E::Duplicate { .. }
-        | E::OutOfRange { .. }
-        | E::NoBlank
-        | E::TooLarge { .. }
-        | E::BadShape { .. }
-        | E::ShapeMismatch { .. }
-        | E::IllegalMove { .. }
-        | E::BadInstance { .. }
-        | E::Unsolvable { .. }
-        | E::NoTable { .. }
-        | E::SearchTooLarge { .. }
-        | E::BadPartition { .. }
-        | E::InvalidOption { .. }
-        | E::BadMove { .. }
-        | E::MoveSyntax { .. }
-        | E::TooManyMoves { .. }
-        | E::UnknownNotation { .. }
-        | E::NeedsBoard
-        | E::PictureTooLarge { .. }
-        | E::BadCell { .. }
-        | E::RowNotAList { .. } => 400,
-        E::TooMuchMemory { .. } | E::Cancelled | E::LimitReached { .. } => 503,
-        E::Cache(_) | E::Internal(_) => 500,
+        E::Parse(ParseError::Empty)
+        | E::Parse(ParseError::NotANumber { .. })
+        | E::Parse(ParseError::NumberTooLarge { .. })
+        | E::Parse(ParseError::JsonNumber { .. })
+        | E::Parse(ParseError::Syntax { .. })
+        | E::Parse(ParseError::Ragged { .. })
+        | E::Parse(ParseError::WrongCount { .. })
+        | E::Parse(ParseError::NotTheShape { .. })
+        | E::Parse(ParseError::UnknownShape { .. })
+        | E::Parse(ParseError::Duplicate { .. })
+        | E::Parse(ParseError::OutOfRange { .. })
+        | E::Parse(ParseError::NoBlank)
+        | E::Parse(ParseError::TooLarge { .. })
+        | E::Parse(ParseError::BadShape { .. })
+        | E::Solve(SolveError::ShapeMismatch { .. })
+        | E::Parse(ParseError::IllegalMove { .. })
+        | E::Parse(ParseError::BadInstance { .. })
+        | E::Solve(SolveError::Unsolvable { .. })
+        | E::Solve(SolveError::NoTable { .. })
+        | E::Solve(SolveError::SearchTooLarge { .. })
+        | E::Solve(SolveError::BadPartition { .. })
+        | E::Solve(SolveError::InvalidOption { .. })
+        | E::Parse(ParseError::BadMove { .. })
+        | E::Parse(ParseError::MoveSyntax { .. })
+        | E::Parse(ParseError::TooManyMoves { .. })
+        | E::Parse(ParseError::UnknownNotation { .. })
+        | E::Parse(ParseError::NeedsBoard)
+        | E::Render(RenderError::PictureTooLarge { .. })
+        | E::Parse(ParseError::BadCell { .. })
+        | E::Parse(ParseError::RowNotAList { .. }) => 400,
+        E::Solve(SolveError::TooMuchMemory { .. })
+        | E::Cancelled
+        | E::Solve(SolveError::LimitReached { .. }) => 503,
+        E::Store(
+            StoreError::Unusable(_)
+            | StoreError::Unreadable { .. }
+            | StoreError::Damaged { .. }
+            | StoreError::OtherVersion { .. }
+            | StoreError::OtherTable { .. },
+        )
+        | E::Render(RenderError::Draw { .. } | RenderError::NoPixmap { .. })
+        | E::Solve(SolveError::Threads { .. })
+        | E::Internal(_) => 500,
         _ => 500,
     }
 }
@@ -195,51 +207,59 @@ mod tests {
 
     #[test]
     fn library_errors_map_to_statuses() {
-        assert_eq!(error_status(&slide::Error::NoBlank), 400);
         assert_eq!(
-            error_status(&slide::Error::NoTable {
+            error_status(&slide::Error::Parse(slide::ParseError::NoBlank)),
+            400
+        );
+        assert_eq!(
+            error_status(&slide::Error::Solve(slide::SolveError::NoTable {
                 shape: "4x4".parse().unwrap()
-            }),
+            })),
             400
         );
         assert_eq!(error_status(&slide::Error::Cancelled), 503);
         assert_eq!(
-            error_status(&slide::Error::LimitReached {
+            error_status(&slide::Error::Solve(slide::SolveError::LimitReached {
                 what: "the distance after move 7".into(),
                 lower_bound: 40
-            }),
+            })),
             503
         );
         assert_eq!(
-            error_status(&slide::Error::JsonNumber {
+            error_status(&slide::Error::Parse(slide::ParseError::JsonNumber {
                 token: "+5".into(),
                 column: 15,
                 reason: "JSON numbers have no '+' sign".into()
-            }),
+            })),
             400
         );
         assert_eq!(
-            error_status(&slide::Error::BadMove {
+            error_status(&slide::Error::Parse(slide::ParseError::BadMove {
                 index: 7,
                 token: "U".into(),
                 reason: "no tile below the blank".into()
-            }),
+            })),
             400
         );
         assert_eq!(error_status(&slide::Error::Internal("x".into())), 500);
         assert_eq!(
-            error_status(&slide::Error::TooMuchMemory {
+            error_status(&slide::Error::Solve(slide::SolveError::TooMuchMemory {
                 what: "a table".into(),
                 needed: 2,
                 limit: 1
-            }),
+            })),
             503
         );
-        assert_eq!(error_status(&slide::Error::Cache("disk".into())), 500);
         assert_eq!(
-            error_status(&slide::Error::PictureTooLarge {
+            error_status(&slide::Error::Store(slide::StoreError::Unusable(
+                "disk".into()
+            ))),
+            500
+        );
+        assert_eq!(
+            error_status(&slide::Error::Render(slide::RenderError::PictureTooLarge {
                 reason: "a GIF of 9 frames".into()
-            }),
+            })),
             400
         );
     }

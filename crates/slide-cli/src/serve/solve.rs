@@ -201,9 +201,9 @@ pub(super) fn check_board(board: &Board, goal: &Board) -> Result<(), Reply> {
     }
     if board.shape().cells() > MAX_SCRAMBLE_CELLS {
         // Bounded work and answers: fast mode would answer, but its moves grow as the cube of the side.
-        let e = slide::Error::SearchTooLarge {
+        let e = slide::Error::Solve(slide::SolveError::SearchTooLarge {
             shape: board.shape(),
-        };
+        });
         return Err(Reply::error(
             400,
             format!("{e}: the server answers boards of at most {MAX_SCRAMBLE_CELLS} cells"),

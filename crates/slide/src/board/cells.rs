@@ -2,7 +2,7 @@
 //! that every face reading structured values calls, with errors that name the row and the column.
 
 use super::{parse, Board, Shape, MAX_CELLS};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 
 /// One value given for a cell of a board, or a row of them, as a face read it from structured data.
 ///
@@ -33,7 +33,7 @@ impl Cell {
     }
 }
 
-/// What is wrong with one cell of a board given as values ([`Error::BadCell`]).
+/// What is wrong with one cell of a board given as values ([`ParseError::BadCell`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CellProblem {
@@ -51,8 +51,9 @@ pub enum CellProblem {
 impl Board {
     /// A board from values that are already cells: rows (lists of numbers of equal length), or a flat list of
     /// numbers whose shape is `shape` or, without one, a square. Row and column (from 1) name a cell that is not a
-    /// whole number ([`Error::BadCell`]) and a row that is not a list ([`Error::RowNotAList`]); the numbers are then
-    /// checked as every board's are (ragged rows, duplicates, a blank, the range), with the same errors as text.
+    /// whole number ([`ParseError::BadCell`]) and a row that is not a list ([`ParseError::RowNotAList`]); the
+    /// numbers are then checked as every board's are (ragged rows, duplicates, a blank, the range), with the same
+    /// errors as text.
     ///
     /// ```
     /// use slide::{Board, Cell};
@@ -69,7 +70,7 @@ impl Board {
     /// ```
     pub fn from_cells(items: &[Cell], shape: Option<Shape>) -> Result<Board> {
         let Some(first) = items.first() else {
-            return Err(Error::Empty);
+            return Err(Error::Parse(ParseError::Empty));
         };
         if !matches!(first, Cell::List(_)) {
             // A flat list: its shape is given, or a square.
@@ -89,10 +90,10 @@ impl Board {
         let mut cells = 0u128;
         for (r, item) in items.iter().enumerate() {
             let Cell::List(row) = item else {
-                return Err(Error::RowNotAList {
+                return Err(Error::Parse(ParseError::RowNotAList {
                     row: r + 1,
                     found: item.kind(),
-                });
+                }));
             };
             cells += row.len() as u128;
             too_many(cells.max(items.len() as u128 * row.len() as u128))?;
@@ -105,10 +106,10 @@ impl Board {
         }
         let board = Board::from_rows(&rows)?;
         match shape {
-            Some(given) if given != board.shape() => Err(Error::NotTheShape {
+            Some(given) if given != board.shape() => Err(Error::Parse(ParseError::NotTheShape {
                 given,
                 found: board.shape(),
-            }),
+            })),
             _ => Ok(board),
         }
     }
@@ -117,10 +118,10 @@ impl Board {
 /// More cells than any board holds.
 fn too_many(cells: u128) -> Result<()> {
     if cells > MAX_CELLS as u128 {
-        return Err(Error::TooLarge {
+        return Err(Error::Parse(ParseError::TooLarge {
             cells,
             max: MAX_CELLS,
-        });
+        }));
     }
     Ok(())
 }
@@ -133,11 +134,11 @@ fn number(cell: &Cell, row: usize, column: usize) -> Result<i64> {
         Cell::Fraction(text) => CellProblem::NotWhole(text.clone()),
         other => CellProblem::NotANumber(other.kind()),
     };
-    Err(Error::BadCell {
+    Err(Error::Parse(ParseError::BadCell {
         row,
         column,
         problem,
-    })
+    }))
 }
 
 #[cfg(test)]

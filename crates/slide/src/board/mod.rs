@@ -10,10 +10,9 @@ mod shape;
 pub use cells::{Cell, CellProblem};
 pub use pattern::Pattern;
 pub use shape::{Shape, MAX_CELLS};
-
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result, SolveError};
 
 /// A tile number; `0` is the blank.
 pub type Tile = u32;
@@ -106,16 +105,16 @@ impl Board {
     /// ```
     pub fn from_rows<T: Copy + Into<i64>>(rows: &[Vec<T>]) -> Result<Board> {
         if rows.is_empty() || rows.iter().all(|r| r.is_empty()) {
-            return Err(Error::Empty);
+            return Err(Error::Parse(ParseError::Empty));
         }
         let cols = rows[0].len();
         for (i, r) in rows.iter().enumerate() {
             if r.len() != cols {
-                return Err(Error::Ragged {
+                return Err(Error::Parse(ParseError::Ragged {
                     row: i + 1,
                     expected: cols,
                     found: r.len(),
-                });
+                }));
             }
         }
         let shape = Shape::new(rows.len(), cols)?;
@@ -211,7 +210,7 @@ impl Board {
             .shape
             .neighbors(self.blank)
             .find(|&c| self.tiles[c] == tile && tile != 0)
-            .ok_or(Error::IllegalMove { tile: tile as u64 })?;
+            .ok_or(Error::Parse(ParseError::IllegalMove { tile: tile as u64 }))?;
         self.tiles.swap(cell, self.blank);
         self.blank = cell;
         Ok(())
@@ -273,10 +272,10 @@ impl Board {
     /// ```
     pub fn manhattan_to(&self, goal: &Board) -> Result<u64> {
         if goal.shape != self.shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: self.shape,
                 goal: goal.shape,
-            });
+            }));
         }
         let goal_pos = goal.positions();
         Ok(self
@@ -295,10 +294,10 @@ impl Board {
     /// the blank moves, so the other tiles must already stand in the goal's order.
     pub fn is_solvable(&self, goal: &Board) -> Result<bool> {
         if goal.shape != self.shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: self.shape,
                 goal: goal.shape,
-            });
+            }));
         }
         Ok(solvability(self, goal).is_none())
     }
@@ -306,10 +305,10 @@ impl Board {
     /// Why `goal` cannot be reached from this board, or `None` when it can. Panics never; errors on shape mismatch.
     pub fn unsolvable_reason(&self, goal: &Board) -> Result<Option<String>> {
         if goal.shape != self.shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: self.shape,
                 goal: goal.shape,
-            });
+            }));
         }
         Ok(solvability(self, goal))
     }
@@ -390,11 +389,11 @@ mod tests {
         assert!("axb".parse::<Shape>().is_err());
         assert!(matches!(
             "5000x5000".parse::<Shape>(),
-            Err(Error::TooLarge { .. })
+            Err(Error::Parse(ParseError::TooLarge { .. }))
         ));
         assert!(matches!(
             "99999999999999999999999x2".parse::<Shape>(),
-            Err(Error::TooLarge { .. })
+            Err(Error::Parse(ParseError::TooLarge { .. }))
         ));
     }
 
@@ -403,19 +402,19 @@ mod tests {
         let s = Shape::new(2, 2).unwrap();
         assert!(matches!(
             Board::new(s, vec![0, 1, 2]),
-            Err(Error::WrongCount { .. })
+            Err(Error::Parse(ParseError::WrongCount { .. }))
         ));
         assert!(matches!(
             Board::new(s, vec![0, 1, 2, 4]),
-            Err(Error::OutOfRange { value: 4, .. })
+            Err(Error::Parse(ParseError::OutOfRange { value: 4, .. }))
         ));
         assert_eq!(
             Board::new(s, vec![0, 1, 1, 3]),
-            Err(Error::Duplicate {
+            Err(Error::Parse(ParseError::Duplicate {
                 value: 1,
                 first: 2,
                 second: 3
-            })
+            }))
         );
     }
 

@@ -34,6 +34,7 @@ use std::str::FromStr;
 
 use crate::board::{Board, Direction, Tile};
 use crate::error::{Error, Result};
+use crate::ParseError;
 
 /// The longest move sequence the reader accepts: ten million single-tile moves. A count such as `R99999999999`
 /// is rejected before anything is allocated. Sequences built in memory (a solver's answer) have no such limit.
@@ -93,8 +94,10 @@ impl FromStr for Notation {
         Notation::ALL
             .into_iter()
             .find(|n| n.name().eq_ignore_ascii_case(t))
-            .ok_or_else(|| Error::UnknownNotation {
-                name: shorten(text),
+            .ok_or_else(|| {
+                Error::Parse(ParseError::UnknownNotation {
+                    name: shorten(text),
+                })
             })
     }
 }
@@ -128,7 +131,7 @@ impl Moves {
 
     /// The moves of `tiles` (each the tile that slides into the blank) played from `start`.
     ///
-    /// Errors with [`Error::BadMove`] at the first tile that is not next to the blank.
+    /// Errors with [`ParseError::BadMove`] at the first tile that is not next to the blank.
     pub fn from_tiles(start: &Board, tiles: &[Tile]) -> Result<Moves> {
         let cells = start.shape().cells();
         let mut b = start.clone();
@@ -142,11 +145,11 @@ impl Moves {
                 } else {
                     format!("tile {t} is not next to the blank")
                 };
-                return Err(Error::BadMove {
+                return Err(Error::Parse(ParseError::BadMove {
                     index: i + 1,
                     token: t.to_string(),
                     reason,
-                });
+                }));
             };
             blank.push(d);
         }
@@ -210,7 +213,7 @@ impl Moves {
         Moves { blank: out }
     }
 
-    /// The board after playing the moves from `start`; errors with [`Error::BadMove`] at the first illegal move,
+    /// The board after playing the moves from `start`; errors with [`ParseError::BadMove`] at the first illegal move,
     /// written as a tile letter (`move 7 (U): no tile below the blank`).
     pub fn apply(&self, start: &Board) -> Result<Board> {
         self.apply_as(start, Notation::Long)
@@ -252,10 +255,10 @@ impl Moves {
     }
 
     /// The sequence written in `notation`. [`Notation::Tiles`] needs the start board (else
-    /// [`Error::NeedsBoard`]); the letter notations ignore it.
+    /// [`ParseError::NeedsBoard`]); the letter notations ignore it.
     pub fn format(&self, notation: Notation, start: Option<&Board>) -> Result<String> {
         let Some(w) = LetterWriter::new(notation) else {
-            let start = start.ok_or(Error::NeedsBoard)?;
+            let start = start.ok_or(Error::Parse(ParseError::NeedsBoard))?;
             let tiles = self.tiles(start)?;
             let mut s = String::with_capacity(tiles.len() * 3);
             for (i, t) in tiles.iter().enumerate() {
@@ -272,11 +275,11 @@ impl Moves {
 
 impl FromStr for Moves {
     type Err = Error;
-    /// Reads tile letters, long or short; tile numbers give [`Error::NeedsBoard`] (use [`read`] and
+    /// Reads tile letters, long or short; tile numbers give [`ParseError::NeedsBoard`] (use [`read`] and
     /// [`Written::resolve`]).
     fn from_str(text: &str) -> Result<Moves> {
         match read(text, false)? {
-            Written::Tiles(_) => Err(Error::NeedsBoard),
+            Written::Tiles(_) => Err(Error::Parse(ParseError::NeedsBoard)),
             Written::Letters { moves, .. } => Ok(moves),
         }
     }
@@ -294,11 +297,11 @@ fn bad_move(i: usize, d: Direction, notation: Notation) -> Error {
         Direction::Left => "left of",
         Direction::Right => "right of",
     };
-    Error::BadMove {
+    Error::Parse(ParseError::BadMove {
         index: i + 1,
         token: token.to_string(),
         reason: format!("no tile {side} the blank"),
-    }
+    })
 }
 
 /// Slides `tile` into the blank ([`Board::apply`]) and returns the blank's direction, in O(1); `None`, leaving the
@@ -407,10 +410,10 @@ impl Written {
         }
     }
 
-    /// The moves, when they were written as letters; tile numbers give [`Error::NeedsBoard`].
+    /// The moves, when they were written as letters; tile numbers give [`ParseError::NeedsBoard`].
     pub fn moves(&self) -> Result<&Moves> {
         match self {
-            Written::Tiles(_) => Err(Error::NeedsBoard),
+            Written::Tiles(_) => Err(Error::Parse(ParseError::NeedsBoard)),
             Written::Letters { moves, .. } => Ok(moves),
         }
     }
@@ -457,7 +460,7 @@ impl Written {
 /// blank's when `blank_letters` is set. Which kind is decided by the first character that is not a separator.
 ///
 /// Errors name the column (1-based, in characters): `unknown letter 'X' at column 4`, `count 0 at column 3`,
-/// a number that is not one; and more than [`MAX_MOVES`] moves gives [`Error::TooManyMoves`].
+/// a number that is not one; and more than [`MAX_MOVES`] moves gives [`ParseError::TooManyMoves`].
 ///
 /// ```
 /// use slide::notation::{read, Written};
@@ -521,17 +524,19 @@ fn read_tiles(text: &str) -> Result<Vec<Tile>> {
             column += 1;
         }
         if !digits {
-            return Err(Error::NotANumber {
+            return Err(Error::Parse(ParseError::NotANumber {
                 token: shorten(&token),
                 column: start,
-            });
+            }));
         }
-        let t: Tile = token.parse().map_err(|_| Error::NumberTooLarge {
-            token: shorten(&token),
-            column: start,
+        let t: Tile = token.parse().map_err(|_| {
+            Error::Parse(ParseError::NumberTooLarge {
+                token: shorten(&token),
+                column: start,
+            })
         })?;
         if out.len() == MAX_MOVES {
-            return Err(Error::TooManyMoves { max: MAX_MOVES });
+            return Err(Error::Parse(ParseError::TooManyMoves { max: MAX_MOVES }));
         }
         out.push(t);
     }
@@ -544,7 +549,8 @@ fn read_letters(text: &str, blank_letters: bool) -> Result<(Moves, bool)> {
     let mut counted = false;
     let mut column = 0; // characters before the current one
     let mut chars = text.chars().peekable();
-    let syntax = |message: String, column: usize| Error::MoveSyntax { message, column };
+    let syntax =
+        |message: String, column: usize| Error::Parse(ParseError::MoveSyntax { message, column });
     while let Some(c) = chars.next() {
         column += 1;
         if is_separator(c) {
@@ -587,7 +593,7 @@ fn read_letters(text: &str, blank_letters: bool) -> Result<(Moves, bool)> {
             count
         };
         if count > MAX_MOVES - out.len() {
-            return Err(Error::TooManyMoves { max: MAX_MOVES });
+            return Err(Error::Parse(ParseError::TooManyMoves { max: MAX_MOVES }));
         }
         out.extend(std::iter::repeat_n(d, count));
     }
@@ -643,7 +649,10 @@ mod tests {
         assert_eq!(m.format(Notation::Long, None).unwrap(), "RDLLU");
         assert_eq!(m.format(Notation::Short, None).unwrap(), "RDL2U");
         assert_eq!(m.format(Notation::Blank, None).unwrap(), "LURRD");
-        assert_eq!(m.format(Notation::Tiles, None), Err(Error::NeedsBoard));
+        assert_eq!(
+            m.format(Notation::Tiles, None),
+            Err(Error::Parse(ParseError::NeedsBoard))
+        );
         let m: Moves = "R2U2LD".parse().unwrap();
         assert_eq!((m.stm_len(), m.mtm_len()), (6, 4));
         assert_eq!(m.format(Notation::Long, None).unwrap(), "RRUULD");
@@ -691,18 +700,21 @@ mod tests {
         let e = read("3 5", false).unwrap().resolve(&start).unwrap_err();
         assert_eq!(
             e,
-            Error::BadMove {
+            Error::Parse(ParseError::BadMove {
                 index: 2,
                 token: "5".into(),
                 reason: "tile 5 is not next to the blank".into()
-            }
+            })
         );
         let e = read("0", false).unwrap().resolve(&start).unwrap_err();
         assert_eq!(e.to_string(), "move 1 (0): 0 is the blank, not a tile");
         let e = read("9", false).unwrap().resolve(&start).unwrap_err();
         assert_eq!(e.to_string(), "move 1 (9): no tile 9 on a board of 6 cells");
         assert_eq!(read("", false).unwrap().notation(), Notation::Long);
-        assert_eq!("5 4".parse::<Moves>(), Err(Error::NeedsBoard));
+        assert_eq!(
+            "5 4".parse::<Moves>(),
+            Err(Error::Parse(ParseError::NeedsBoard))
+        );
     }
 
     #[test]
@@ -866,7 +878,7 @@ mod tests {
                     prop_assert_eq!(m.tiles(&start).unwrap(), tiles.clone());
                     prop_assert_eq!(Moves::from_tiles(&start, &tiles).unwrap(), m.clone());
                 }
-                (Err(Error::BadMove { index, token, .. }), Some((i, l))) => {
+                (Err(Error::Parse(ParseError::BadMove { index, token, .. })), Some((i, l))) => {
                     prop_assert_eq!(index, i);
                     prop_assert_eq!(token, l.to_string());
                 }
@@ -904,10 +916,10 @@ mod tests {
                 Err(e) => {
                     let known = matches!(
                         e,
-                        Error::MoveSyntax { .. }
-                            | Error::NotANumber { .. }
-                            | Error::NumberTooLarge { .. }
-                            | Error::TooManyMoves { .. }
+                        Error::Parse(ParseError::MoveSyntax { .. })
+                            | Error::Parse(ParseError::NotANumber { .. })
+                            | Error::Parse(ParseError::NumberTooLarge { .. })
+                            | Error::Parse(ParseError::TooManyMoves { .. })
                     );
                     prop_assert!(known, "{}", e);
                 }

@@ -12,7 +12,7 @@
 //! Every failure is an [`Error`] naming what is wrong and where; nothing here panics.
 
 use crate::board::{Board, Pattern, Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 
 impl Board {
     /// Reads a board in any supported format; see the formats in [`Board::parse_with_shape`].
@@ -76,7 +76,7 @@ fn read_values(text: &str, shape: Option<Shape>, any: bool) -> Result<(Shape, Ve
     };
     p.skip_ws();
     if p.i == p.s.len() {
-        return Err(Error::Empty);
+        return Err(Error::Parse(ParseError::Empty));
     }
     let mut rows: Vec<usize> = Vec::new(); // lengths of the rows, empty for a flat list
     let mut vals: Vec<i64> = Vec::new();
@@ -104,7 +104,7 @@ fn read_values(text: &str, shape: Option<Shape>, any: bool) -> Result<(Shape, Ve
                     _ => return Err(p.syntax("expected ',' or ']' after a row")),
                 }
             },
-            Some(b']') => return Err(Error::Empty),
+            Some(b']') => return Err(Error::Parse(ParseError::Empty)),
             _ => p.list(&mut vals, b']')?,
         }
         p.skip_ws();
@@ -129,7 +129,7 @@ fn read_values(text: &str, shape: Option<Shape>, any: bool) -> Result<(Shape, Ve
         }
     }
     if vals.is_empty() {
-        return Err(Error::Empty);
+        return Err(Error::Parse(ParseError::Empty));
     }
     let shape = if rows.is_empty() {
         match shape {
@@ -139,25 +139,25 @@ fn read_values(text: &str, shape: Option<Shape>, any: bool) -> Result<(Shape, Ve
     } else {
         let cols = rows[0];
         if let Some((r, &len)) = rows.iter().enumerate().find(|(_, &l)| l != cols) {
-            return Err(Error::Ragged {
+            return Err(Error::Parse(ParseError::Ragged {
                 row: r + 1,
                 expected: cols,
                 found: len,
-            });
+            }));
         }
         let found = Shape::new(rows.len(), cols)?;
         if let Some(s) = shape {
             if s != found {
                 return Err(if s.cells() == found.cells() {
-                    Error::NotTheShape { given: s, found }
+                    Error::Parse(ParseError::NotTheShape { given: s, found })
                 } else if any && vals.contains(&ANY) {
                     pattern_count(s, &vals)
                 } else {
-                    Error::WrongCount {
+                    Error::Parse(ParseError::WrongCount {
                         shape: s,
                         expected: s.cells(),
                         found: vals.len(),
-                    }
+                    })
                 });
             }
         }
@@ -169,13 +169,13 @@ fn read_values(text: &str, shape: Option<Shape>, any: bool) -> Result<(Shape, Ve
 /// The error of a pattern whose values do not fill `shape`.
 fn pattern_count(shape: Shape, vals: &[i64]) -> Error {
     let any = vals.iter().filter(|&&v| v == ANY).count();
-    Error::PatternCount {
+    Error::Parse(ParseError::PatternCount {
         shape,
         expected: shape.cells(),
         found: vals.len(),
         fixed: vals.len() - any,
         any,
-    }
+    })
 }
 
 /// **The** pattern validator: a pattern without `x` is a board, checked by [`validate`] (only "no blank" is
@@ -186,9 +186,11 @@ pub(crate) fn validate_pattern(shape: Shape, vals: &[i64]) -> Result<Pattern> {
     if !vals.contains(&ANY) {
         return match validate(shape, vals) {
             Ok(b) => Ok(Pattern::from_board(&b)),
-            Err(Error::NoBlank) => Err(Error::PatternUnmatchable {
-                reason: "it has no 0 and no x, so no cell is left for the blank".into(),
-            }),
+            Err(Error::Parse(ParseError::NoBlank)) => {
+                Err(Error::Parse(ParseError::PatternUnmatchable {
+                    reason: "it has no 0 and no x, so no cell is left for the blank".into(),
+                }))
+            }
             Err(e) => Err(e),
         };
     }
@@ -201,11 +203,11 @@ pub(crate) fn validate_pattern(shape: Shape, vals: &[i64]) -> Result<Pattern> {
         if (0..n as i64).contains(&v) {
             let f = &mut first[v as usize];
             if *f != u32::MAX {
-                return Err(Error::Duplicate {
+                return Err(Error::Parse(ParseError::Duplicate {
                     value: v as u64,
                     first: *f as usize + 1,
                     second: cell + 1,
-                });
+                }));
             }
             *f = cell as u32;
         }
@@ -215,11 +217,11 @@ pub(crate) fn validate_pattern(shape: Shape, vals: &[i64]) -> Result<Pattern> {
         if v == ANY {
             cells.push(None);
         } else if v < 0 || v >= n as i64 {
-            return Err(Error::OutOfRange {
+            return Err(Error::Parse(ParseError::OutOfRange {
                 value: v as i128,
                 cells: n,
                 max: n - 1,
-            });
+            }));
         } else {
             cells.push(Some(v as Tile));
         }
@@ -233,37 +235,37 @@ pub(crate) fn validate_pattern(shape: Shape, vals: &[i64]) -> Result<Pattern> {
 pub(crate) fn validate(shape: Shape, vals: &[i64]) -> Result<Board> {
     let n = shape.cells();
     if vals.len() != n {
-        return Err(Error::WrongCount {
+        return Err(Error::Parse(ParseError::WrongCount {
             shape,
             expected: n,
             found: vals.len(),
-        });
+        }));
     }
     let mut first = vec![u32::MAX; n];
     for (cell, &v) in vals.iter().enumerate() {
         if (0..n as i64).contains(&v) {
             let f = &mut first[v as usize];
             if *f != u32::MAX {
-                return Err(Error::Duplicate {
+                return Err(Error::Parse(ParseError::Duplicate {
                     value: v as u64,
                     first: *f as usize + 1,
                     second: cell + 1,
-                });
+                }));
             }
             *f = cell as u32;
         }
     }
     if first[0] == u32::MAX {
-        return Err(Error::NoBlank);
+        return Err(Error::Parse(ParseError::NoBlank));
     }
     let mut tiles = Vec::with_capacity(n);
     for &v in vals {
         if v < 0 || v >= n as i64 {
-            return Err(Error::OutOfRange {
+            return Err(Error::Parse(ParseError::OutOfRange {
                 value: v as i128,
                 cells: n,
                 max: n - 1,
-            });
+            }));
         }
         tiles.push(v as Tile);
     }
@@ -276,7 +278,7 @@ pub(crate) fn square_shape(len: usize) -> Result<Shape> {
     if r >= 2 && r * r == len {
         Shape::new(r, r)
     } else {
-        Err(Error::UnknownShape { found: len })
+        Err(Error::Parse(ParseError::UnknownShape { found: len }))
     }
 }
 
@@ -318,10 +320,10 @@ impl Parser<'_> {
             Some(c) => format!(", found {c:?}"),
             None => ", found the end of the input".to_string(),
         };
-        Error::Syntax {
+        Error::Parse(ParseError::Syntax {
             message: format!("{message}{found}"),
             column: self.column(self.i),
-        }
+        })
     }
 
     fn expect(&mut self, c: u8, what: &str) -> Result<()> {
@@ -430,12 +432,12 @@ impl Parser<'_> {
             let token: String = self.text[start..token_end].chars().take(24).collect();
             let column = self.column(start);
             if overflow && end == self.i {
-                return Err(Error::NumberTooLarge { token, column });
+                return Err(Error::Parse(ParseError::NumberTooLarge { token, column }));
             }
             if self.any {
-                return Err(Error::PatternSymbol { token, column });
+                return Err(Error::Parse(ParseError::PatternSymbol { token, column }));
             }
-            return Err(Error::NotANumber { token, column });
+            return Err(Error::Parse(ParseError::NotANumber { token, column }));
         }
         if self.json {
             let reason = if self.s[start] == b'+' {
@@ -446,11 +448,11 @@ impl Parser<'_> {
                 None
             };
             if let Some(reason) = reason {
-                return Err(Error::JsonNumber {
+                return Err(Error::Parse(ParseError::JsonNumber {
                     token: self.text[start..self.i].chars().take(24).collect(),
                     column: self.column(start),
                     reason: reason.into(),
-                });
+                }));
             }
         }
         Ok(if neg { -v } else { v })
@@ -541,11 +543,11 @@ mod tests {
             let e = Board::parse(text).unwrap_err();
             let msg = e.to_string();
             match e {
-                Error::JsonNumber {
+                Error::Parse(ParseError::JsonNumber {
                     token: t,
                     column: c,
                     reason,
-                } => assert!(
+                }) => assert!(
                     t == token && c == column && reason.contains(why),
                     "{text}: {msg}"
                 ),
@@ -561,7 +563,7 @@ mod tests {
         let s = Shape::new(2, 3).unwrap();
         assert!(matches!(
             Board::parse_with_shape("[1,2,3,4,0,+5]", Some(s)),
-            Err(Error::JsonNumber { column: 12, .. })
+            Err(Error::Parse(ParseError::JsonNumber { column: 12, .. }))
         ));
         // The rest of JSON's number rules were already enforced: fractions, exponents, a lone sign or dot.
         for text in [
@@ -573,7 +575,10 @@ mod tests {
             "[[1,2,3],[4,0,0x5]]",
         ] {
             assert!(
-                matches!(Board::parse(text), Err(Error::NotANumber { .. })),
+                matches!(
+                    Board::parse(text),
+                    Err(Error::Parse(ParseError::NotANumber { .. }))
+                ),
                 "{text}: {:?}",
                 Board::parse(text)
             );
@@ -585,7 +590,7 @@ mod tests {
         );
         assert!(matches!(
             Board::parse("[[1,2,3],[4,-0,0]]"),
-            Err(Error::Duplicate { value: 0, .. })
+            Err(Error::Parse(ParseError::Duplicate { value: 0, .. }))
         ));
         // The other formats are not JSON: a '+' sign and leading zeros read as before there.
         let want = Board::parse("[[1,2,3],[4,0,5]]").unwrap();
@@ -613,22 +618,22 @@ mod validator_tests {
     fn same_values_same_error() {
         let shape = Shape::new(2, 3).unwrap();
         for (vals, want) in [
-            (vec![1i64, 2, 3, 4, 5, 6], Error::NoBlank),
+            (vec![1i64, 2, 3, 4, 5, 6], Error::Parse(ParseError::NoBlank)),
             (
                 vec![1, 2, 3, 4, 4, 0],
-                Error::Duplicate {
+                Error::Parse(ParseError::Duplicate {
                     value: 4,
                     first: 4,
                     second: 5,
-                },
+                }),
             ),
             (
                 vec![1, 2, 3, 4, 9, 0],
-                Error::OutOfRange {
+                Error::Parse(ParseError::OutOfRange {
                     value: 9,
                     cells: 6,
                     max: 5,
-                },
+                }),
             ),
         ] {
             let text = format!(

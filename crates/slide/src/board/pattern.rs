@@ -42,10 +42,10 @@ impl Pattern {
     /// Reads a pattern, taking `shape` for flat lists and checking it against rows ([`Board::parse_with_shape`]).
     ///
     /// ```
-    /// use slide::{Error, Pattern};
+    /// use slide::{Error, ParseError, Pattern};
     /// let s = "4x4".parse().unwrap();
     /// let e = Pattern::parse_with_shape("1 2 3 4 x x x x x x x x x x x", Some(s)).unwrap_err();
-    /// assert!(matches!(e, Error::PatternCount { expected: 16, found: 15, .. }));
+    /// assert!(matches!(e, Error::Parse(ParseError::PatternCount { expected: 16, found: 15, .. })));
     /// assert!(e.to_string().contains("needs 12 x"), "{e}");
     /// ```
     pub fn parse_with_shape(text: &str, shape: Option<Shape>) -> Result<Pattern> {
@@ -156,6 +156,7 @@ impl std::str::FromStr for Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ParseError;
 
     fn err(s: &str) -> Error {
         Pattern::parse(s).unwrap_err()
@@ -166,55 +167,64 @@ mod tests {
         // A tile twice, with the cells named.
         assert_eq!(
             err("1 2 1/x x x/x x x"),
-            Error::Duplicate {
+            Error::Parse(ParseError::Duplicate {
                 value: 1,
                 first: 1,
                 second: 3
-            }
+            })
         );
         // The wrong number of x for the shape given.
         let s: Shape = "3x3".parse().unwrap();
         let e = Pattern::parse_with_shape("1 2 3 x x x x x", Some(s)).unwrap_err();
         assert_eq!(
             e,
-            Error::PatternCount {
+            Error::Parse(ParseError::PatternCount {
                 shape: s,
                 expected: 9,
                 found: 8,
                 fixed: 3,
                 any: 5
-            }
+            })
         );
         assert!(e.to_string().contains("needs 6 x"), "{e}");
         let e = Pattern::parse_with_shape("1 2 3/x x x/x x x/x x x", Some(s)).unwrap_err();
-        assert!(matches!(e, Error::PatternCount { found: 12, .. }), "{e}");
+        assert!(
+            matches!(e, Error::Parse(ParseError::PatternCount { found: 12, .. })),
+            "{e}"
+        );
         // Unknown symbols, with their column.
         assert_eq!(
             err("1 2 3/x y x/x x x"),
-            Error::PatternSymbol {
+            Error::Parse(ParseError::PatternSymbol {
                 token: "y".into(),
                 column: 9
-            }
+            })
         );
         assert!(matches!(
             err("1 2 3/x xx x/x x x"),
-            Error::PatternSymbol { .. }
+            Error::Parse(ParseError::PatternSymbol { .. })
         ));
         assert!(matches!(
             err("1 2 ?/x x x/x x x"),
-            Error::PatternSymbol { .. }
+            Error::Parse(ParseError::PatternSymbol { .. })
         ));
         // Out of range.
         assert!(matches!(
             err("1 2 9/x x x/x x x"),
-            Error::OutOfRange { value: 9, .. }
+            Error::Parse(ParseError::OutOfRange { value: 9, .. })
         ));
         // No cell for the blank: no board matches.
         let e = err("1 2 3/4 5 6/7 8 9");
-        assert!(matches!(e, Error::PatternUnmatchable { .. }), "{e}");
+        assert!(
+            matches!(e, Error::Parse(ParseError::PatternUnmatchable { .. })),
+            "{e}"
+        );
         assert!(e.to_string().contains("no 0 and no x"), "{e}");
         // Ragged rows as for boards.
-        assert!(matches!(err("1 2 3/x x/x x x"), Error::Ragged { .. }));
+        assert!(matches!(
+            err("1 2 3/x x/x x x"),
+            Error::Parse(ParseError::Ragged { .. })
+        ));
     }
 
     #[test]

@@ -1,8 +1,7 @@
 //! Board dimensions: [`Shape`], checked on construction, and the cell arithmetic every layer uses.
-
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result};
 
 /// The most cells a board may have (2048 × 2048). Parsing, parity and the fast solver work up to this size.
 pub const MAX_CELLS: usize = 1 << 22;
@@ -45,16 +44,16 @@ impl Shape {
     pub fn new(rows: usize, cols: usize) -> Result<Shape> {
         let cells = rows as u128 * cols as u128;
         if rows == 0 || cols == 0 || cells < 2 {
-            return Err(Error::BadShape {
+            return Err(Error::Parse(ParseError::BadShape {
                 text: format!("{rows}x{cols}"),
                 reason: "a board needs at least two cells".into(),
-            });
+            }));
         }
         if cells > MAX_CELLS as u128 {
-            return Err(Error::TooLarge {
+            return Err(Error::Parse(ParseError::TooLarge {
                 cells,
                 max: MAX_CELLS,
-            });
+            }));
         }
         Ok(Shape { rows, cols })
     }
@@ -151,9 +150,11 @@ impl std::str::FromStr for Shape {
     type Err = Error;
     /// Reads `RxC` (also `R×C`, `RXC`, `R*C`).
     fn from_str(text: &str) -> Result<Shape> {
-        let bad = |reason: &str| Error::BadShape {
-            text: text.chars().take(40).collect(),
-            reason: reason.into(),
+        let bad = |reason: &str| {
+            Error::Parse(ParseError::BadShape {
+                text: text.chars().take(40).collect(),
+                reason: reason.into(),
+            })
         };
         let t = text.trim();
         let mut parts = t.split(['x', 'X', '×', '*']);
@@ -165,9 +166,11 @@ impl std::str::FromStr for Shape {
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad("rows and columns must be whole numbers"));
             }
-            s.parse::<usize>().map_err(|_| Error::TooLarge {
-                cells: u128::MAX,
-                max: MAX_CELLS,
+            s.parse::<usize>().map_err(|_| {
+                Error::Parse(ParseError::TooLarge {
+                    cells: u128::MAX,
+                    max: MAX_CELLS,
+                })
             })
         };
         Shape::new(num(r)?, num(c)?)

@@ -16,12 +16,11 @@
 //!
 //! [`bfs_unit`] is the search for spaces whose every move costs 1 (a zero-aware pattern space, ranked so that
 //! neighbours lie close): a byte per state in 64-bit words, scanned eight at a time, with no compare-and-swap.
-
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::packed::PackedTable;
 use crate::progress::Progress;
 
@@ -85,10 +84,12 @@ pub fn bfs<S: StateSpace>(
     cancel: Option<&AtomicBool>,
 ) -> Result<Distances> {
     let size = space.size();
-    let n = usize::try_from(size).map_err(|_| Error::TooMuchMemory {
-        what: "a state space".into(),
-        needed: size,
-        limit: usize::MAX as u64,
+    let n = usize::try_from(size).map_err(|_| {
+        Error::Solve(SolveError::TooMuchMemory {
+            what: "a state space".into(),
+            needed: size,
+            limit: usize::MAX as u64,
+        })
     })?;
     // While searching, a byte holds the distance in its low 7 bits ([`OPEN`] when not reached yet) and [`DONE`]
     // once the state has been expanded, so that each state is expanded exactly once.
@@ -270,12 +271,13 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
     settle: F,
 ) -> Result<Vec<u64>> {
     let size = space.size();
-    let words =
-        usize::try_from(size.div_ceil(CELLS_PER_WORD)).map_err(|_| Error::TooMuchMemory {
+    let words = usize::try_from(size.div_ceil(CELLS_PER_WORD)).map_err(|_| {
+        Error::Solve(SolveError::TooMuchMemory {
             what: "a state space".into(),
             needed: size / 4,
             limit: usize::MAX as u64,
-        })?;
+        })
+    })?;
     let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
     // SAFETY: AtomicU64 has the same size and alignment as u64 on every platform that has it, and `raw` is not
     // otherwise used while `cells` lives.
@@ -398,11 +400,11 @@ pub fn bfs_unit<S: StateSpace>(
 ) -> Result<(PackedTable, Vec<u64>)> {
     let size = space.size();
     if size > isize::MAX as u64 / 2 {
-        return Err(Error::TooMuchMemory {
+        return Err(Error::Solve(SolveError::TooMuchMemory {
             what: "a state space".into(),
             needed: size,
             limit: isize::MAX as u64 / 2,
-        });
+        }));
     }
     let words = PackedTable::words_for(8, size);
     let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);

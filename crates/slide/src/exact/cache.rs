@@ -19,6 +19,7 @@ use std::io::{Read, Write};
 use crate::board::Shape;
 use crate::error::{Error, Result};
 use crate::exact::packed::{PackedTable, SharedBytes};
+use crate::StoreError;
 
 /// The version of the file layout and of the tables' meaning; files of another version are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
@@ -162,8 +163,18 @@ pub fn read(
     expected: &Meta,
     name: &str,
 ) -> Result<(Meta, PackedTable)> {
-    let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
-    let bad = |what: &str| Error::Cache(format!("{name} is damaged: {what}"));
+    let io = |e: std::io::Error| {
+        Error::Store(StoreError::Unreadable {
+            file: name.to_string(),
+            reason: e.to_string(),
+        })
+    };
+    let bad = |what: &str| {
+        Error::Store(StoreError::Damaged {
+            file: name.to_string(),
+            what: what.to_string(),
+        })
+    };
     let h = read_header(input, file_len, expected, name)?;
     let words = h.words;
     let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
@@ -218,9 +229,10 @@ pub fn map(
     let h = read_header(&mut &all[..], all.len() as u64, expected, name)?;
     let offset = h.offset as usize;
     if !verified && !h.checksum_ok(&all[offset..]) {
-        return Err(Error::Cache(format!(
-            "{name} is damaged: checksum mismatch"
-        )));
+        return Err(Error::Store(StoreError::Damaged {
+            file: name.to_string(),
+            what: "checksum mismatch".into(),
+        }));
     }
     let Some(table) = PackedTable::from_shared(h.meta.bits, h.meta.len, bytes, offset) else {
         return Ok(None);
@@ -231,8 +243,18 @@ pub fn map(
 /// Reads and checks a table file's header against the expected metadata and the file's length; `input` is left at
 /// the words.
 fn read_header(input: &mut dyn Read, file_len: u64, expected: &Meta, name: &str) -> Result<Header> {
-    let io = |e: std::io::Error| Error::Cache(format!("cannot read {name}: {e}"));
-    let bad = |what: &str| Error::Cache(format!("{name} is damaged: {what}"));
+    let io = |e: std::io::Error| {
+        Error::Store(StoreError::Unreadable {
+            file: name.to_string(),
+            reason: e.to_string(),
+        })
+    };
+    let bad = |what: &str| {
+        Error::Store(StoreError::Damaged {
+            file: name.to_string(),
+            what: what.to_string(),
+        })
+    };
     let mut head = [0u8; HEADER];
     if file_len < HEADER as u64 || input.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
         return Err(bad("not a slide table file"));
@@ -240,9 +262,11 @@ fn read_header(input: &mut dyn Read, file_len: u64, expected: &Meta, name: &str)
     let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
     if version != FORMAT_VERSION {
-        return Err(Error::Cache(format!(
-            "{name} has format version {version}, this slide writes version {FORMAT_VERSION}"
-        )));
+        return Err(Error::Store(StoreError::OtherVersion {
+            file: name.to_string(),
+            version,
+            expected: FORMAT_VERSION,
+        }));
     }
     let m = u32_at(12) as usize;
     let sum = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
@@ -254,10 +278,13 @@ fn read_header(input: &mut dyn Read, file_len: u64, expected: &Meta, name: &str)
     input.read_exact(&mut meta_bytes).map_err(io)?;
     let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(|_| bad("unreadable metadata"))?;
     if !meta.same_table(expected) {
-        return Err(Error::Cache(format!(
-            "{name} holds another table ({} {} blank {} {})",
-            meta.kind, meta.shape, meta.blank, meta.metric
-        )));
+        return Err(Error::Store(StoreError::OtherTable {
+            file: name.to_string(),
+            found: format!(
+                "{} {} blank {} {}",
+                meta.kind, meta.shape, meta.blank, meta.metric
+            ),
+        }));
     }
     if !(1..=32).contains(&meta.bits) {
         return Err(bad("bad entry width"));

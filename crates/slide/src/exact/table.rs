@@ -17,7 +17,7 @@
 
 use crate::board::frame::canonical_goal;
 use crate::board::{Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError, StoreError};
 use crate::exact::bfs::{bfs, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::{permutation_parity, PartialRanker};
@@ -102,7 +102,7 @@ impl FullSpace {
             return Err(if blank_goal >= n {
                 Error::Internal(format!("goal blank cell {blank_goal} is off the board"))
             } else {
-                Error::NoTable { shape }
+                Error::Solve(SolveError::NoTable { shape })
             });
         }
         let ranker = PartialRanker::new(n, n - 2).expect("n <= 12");
@@ -414,7 +414,9 @@ impl CompleteTable {
     ) -> Result<CompleteTable> {
         let space = FullSpace::with_metric(shape, blank_goal, metric)?;
         if table.len() != space.states() || histogram.iter().sum::<u64>() != space.states() {
-            return Err(Error::Cache("table does not fit its shape".into()));
+            return Err(Error::Store(StoreError::Unusable(
+                "table does not fit its shape".into(),
+            )));
         }
         let t = CompleteTable {
             space,
@@ -424,10 +426,14 @@ impl CompleteTable {
             antipodes,
         };
         if t.table.get(t.space.goal_rank) != 0 || t.table.bits() > 8 {
-            return Err(Error::Cache("the goal's entry is not 0".into()));
+            return Err(Error::Store(StoreError::Unusable(
+                "the goal's entry is not 0".into(),
+            )));
         }
         if encoding == Encoding::Exact && (t.histogram.len() as u64) > (1u64 << t.table.bits()) {
-            return Err(Error::Cache("entries too narrow for the diameter".into()));
+            return Err(Error::Store(StoreError::Unusable(
+                "entries too narrow for the diameter".into(),
+            )));
         }
         Ok(t)
     }

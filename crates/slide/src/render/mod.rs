@@ -28,6 +28,7 @@ use std::sync::{Arc, OnceLock};
 use crate::board::{Board, Tile};
 use crate::error::{Error, Result};
 use crate::notation::Moves;
+use crate::{RenderError, SolveError};
 
 /// The default length of a picture's longer side, in pixels.
 pub const DEFAULT_SIZE: u32 = 400;
@@ -91,10 +92,10 @@ impl std::str::FromStr for Scheme {
         match s {
             "plain" => Ok(Scheme::Plain),
             "fringe" => Ok(Scheme::Fringe),
-            _ => Err(Error::InvalidOption {
+            _ => Err(Error::Solve(SolveError::InvalidOption {
                 option: "scheme".into(),
                 reason: format!("unknown colour scheme {s:?}: expected plain or fringe"),
-            }),
+            })),
         }
     }
 }
@@ -105,10 +106,10 @@ impl std::str::FromStr for Theme {
         match s {
             "light" => Ok(Theme::Light),
             "dark" => Ok(Theme::Dark),
-            _ => Err(Error::InvalidOption {
+            _ => Err(Error::Solve(SolveError::InvalidOption {
                 option: "theme".into(),
                 reason: format!("unknown theme {s:?}: expected light or dark"),
-            }),
+            })),
         }
     }
 }
@@ -220,13 +221,13 @@ impl Style {
 
     fn check(&self) -> Result<()> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "size".into(),
                 reason: format!(
                     "{} pixels is out of range: {MIN_SIZE} to {MAX_SIZE}",
                     self.size
                 ),
-            });
+            }));
         }
         Ok(())
     }
@@ -272,22 +273,22 @@ impl Default for Animation {
 impl Animation {
     fn check(&self) -> Result<()> {
         if !(MIN_TPS..=MAX_TPS).contains(&self.tps) {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "tps".into(),
                 reason: format!(
                     "{} tiles per second is out of range: {MIN_TPS} to {MAX_TPS}",
                     self.tps
                 ),
-            });
+            }));
         }
         if self.inbetweens > MAX_INBETWEENS {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "inbetweens".into(),
                 reason: format!(
                     "{} in-between frames is out of range: 0 to {MAX_INBETWEENS}",
                     self.inbetweens
                 ),
-            });
+            }));
         }
         Ok(())
     }
@@ -329,13 +330,13 @@ impl Layout {
         style.check()?;
         let shape = board.shape();
         if shape.cells() > MAX_CELLS {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "board".into(),
                 reason: format!(
                     "a picture shows at most {MAX_CELLS} cells; {shape} has {}",
                     shape.cells()
                 ),
-            });
+            }));
         }
         let (rows, cols) = (shape.rows(), shape.cols());
         let longer = rows.max(cols) as f64 + 2.0 * MARGIN;
@@ -439,10 +440,10 @@ fn document(
 
 fn check_goal(board: &Board, goal: &Board) -> Result<()> {
     if board.shape() != goal.shape() {
-        return Err(Error::ShapeMismatch {
+        return Err(Error::Solve(SolveError::ShapeMismatch {
             board: board.shape(),
             goal: goal.shape(),
-        });
+        }));
     }
     Ok(())
 }
@@ -482,10 +483,14 @@ fn usvg_options() -> &'static resvg::usvg::Options<'static> {
 
 /// Draws an SVG document of ours into an opaque RGBA pixmap.
 fn rasterize(svg: &str, width: u32, height: u32) -> Result<resvg::tiny_skia::Pixmap> {
-    let tree = resvg::usvg::Tree::from_str(svg, usvg_options())
-        .map_err(|e| Error::Internal(format!("drawing the SVG: {e}")))?;
+    let tree = resvg::usvg::Tree::from_str(svg, usvg_options()).map_err(|e| {
+        Error::Render(RenderError::Draw {
+            step: "drawing the SVG".into(),
+            reason: e.to_string(),
+        })
+    })?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(width, height)
-        .ok_or_else(|| Error::Internal(format!("no pixmap of {width} × {height}")))?;
+        .ok_or(Error::Render(RenderError::NoPixmap { width, height }))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::identity(),
@@ -500,7 +505,12 @@ pub fn png(board: &Board, goal: &Board, style: &Style) -> Result<Vec<u8>> {
     let layout = Layout::new(board, style)?;
     rasterize(&doc, layout.width, layout.height)?
         .encode_png()
-        .map_err(|e| Error::Internal(format!("encoding the PNG: {e}")))
+        .map_err(|e| {
+            Error::Render(RenderError::Draw {
+                step: "encoding the PNG".into(),
+                reason: e.to_string(),
+            })
+        })
 }
 
 /// An animated SVG of a move sequence played from `start` (SMIL `<animateTransform>`; viewers without SMIL show
@@ -516,13 +526,13 @@ pub fn animated_svg(
     animation.check()?;
     let layout = Layout::new(start, style)?;
     if moves.len() > MAX_SVG_MOVES {
-        return Err(Error::InvalidOption {
+        return Err(Error::Solve(SolveError::InvalidOption {
             option: "moves".into(),
             reason: format!(
                 "an animated SVG plays at most {MAX_SVG_MOVES} moves; this sequence has {}",
                 moves.len()
             ),
-        });
+        }));
     }
     // Key frames of each tile that moves: (time, x, y).
     let mut keys: HashMap<Tile, Vec<(f64, f64, f64)>> = HashMap::new();
@@ -640,9 +650,11 @@ pub fn gif_timed_until(
     times_ms: &[u64],
     stop: &dyn Fn() -> bool,
 ) -> Result<Vec<u8>> {
-    let bad = |reason: String| Error::InvalidOption {
-        option: "times_ms".into(),
-        reason,
+    let bad = |reason: String| {
+        Error::Solve(SolveError::InvalidOption {
+            option: "times_ms".into(),
+            reason,
+        })
     };
     if times_ms.len() != moves.len() {
         return Err(bad(format!(
@@ -690,7 +702,7 @@ fn gif_at(
     let frames = moves.len() as u64 * (1 + u64::from(k)) + 1;
     let pixels = u64::from(layout.width) * u64::from(layout.height);
     if frames.saturating_mul(pixels) > MAX_GIF_PIXELS {
-        return Err(Error::PictureTooLarge {
+        return Err(Error::Render(RenderError::PictureTooLarge {
             reason: format!(
                 "a GIF of {frames} frames of {} × {} pixels holds {} pixels, more than the limit of \
                  {MAX_GIF_PIXELS} (frames × width × height); use a smaller size, fewer in-between frames or \
@@ -699,17 +711,17 @@ fn gif_at(
                 layout.height,
                 frames.saturating_mul(pixels)
             ),
-        });
+        }));
     }
     let cells = start.shape().cells() as u64;
     if frames.saturating_mul(cells) > MAX_GIF_TILES {
-        return Err(Error::PictureTooLarge {
+        return Err(Error::Render(RenderError::PictureTooLarge {
             reason: format!(
                 "a GIF of {frames} frames of a board of {cells} cells draws {} cells, more than the limit of \
                  {MAX_GIF_TILES} (frames × cells); use fewer in-between frames or fewer moves",
                 frames.saturating_mul(cells)
             ),
-        });
+        }));
     }
     moves.apply(start)?; // the error names the first illegal move
     let (w, h) = (layout.width as u16, layout.height as u16);
@@ -796,7 +808,10 @@ fn gif_at(
 }
 
 fn gif_error(e: ::gif::EncodingError) -> Error {
-    Error::Internal(format!("encoding the GIF: {e}"))
+    Error::Render(RenderError::Draw {
+        step: "encoding the GIF".into(),
+        reason: e.to_string(),
+    })
 }
 
 /// Writes frames into a GIF: maps them to the palette, keeps only what changed, times them.

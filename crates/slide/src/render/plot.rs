@@ -3,18 +3,20 @@
 //!
 //! plotters estimates text widths for its layout without any font file; the SVG names generic font families and
 //! the viewer draws the text.
-
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, RenderError, Result, SolveError};
 use crate::{Metric, Shape};
 
 /// The size of a chart in pixels (width, height).
 pub const CHART_SIZE: (u32, u32) = (800, 480);
 
 fn chart_error(e: impl std::fmt::Display) -> Error {
-    Error::Internal(format!("drawing a chart: {e}"))
+    Error::Render(RenderError::Draw {
+        step: "drawing a chart".into(),
+        reason: e.to_string(),
+    })
 }
 
 const BAR: RGBColor = RGBColor(0x4a, 0x78, 0xb0);
@@ -33,10 +35,10 @@ fn metric_title(metric: Metric) -> &'static str {
 /// metric. `histogram[d]` is the number of states at distance `d`; it must not be empty.
 pub fn distance_chart(shape: Shape, metric: Metric, histogram: &[u64]) -> Result<String> {
     let Some(god) = histogram.len().checked_sub(1) else {
-        return Err(Error::InvalidOption {
+        return Err(Error::Solve(SolveError::InvalidOption {
             option: "histogram".into(),
             reason: "no distances to plot".into(),
-        });
+        }));
     };
     let god = god as u32;
     let top = histogram.iter().copied().max().unwrap_or(1).max(1);
@@ -127,10 +129,10 @@ pub struct BenchPoint {
 /// with `title` (for example the set's name). `points` must not be empty.
 pub fn bench_chart(title: &str, points: &[BenchPoint]) -> Result<String> {
     if points.is_empty() {
-        return Err(Error::InvalidOption {
+        return Err(Error::Solve(SolveError::InvalidOption {
             option: "points".into(),
             reason: "no instances to plot".into(),
-        });
+        }));
     }
     let lo = points.iter().map(|p| p.id).min().unwrap_or(0);
     let hi = points.iter().map(|p| p.id).max().unwrap_or(0);

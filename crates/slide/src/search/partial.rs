@@ -13,7 +13,7 @@
 //! kept for states no goal reaches). An optimal move sequence is read by walking down the table.
 
 use crate::board::{Board, Pattern, Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::exact::bfs::{bfs, UNSEEN};
 use crate::exact::packed::PackedTable;
 use crate::metric::Metric;
@@ -100,9 +100,9 @@ impl PartialTable {
         let space = PatternSpace::partial(key.shape, &key.cells, key.blank, key.metric)?;
         let bits_needed = 32 - (histogram.len() as u32).leading_zeros();
         if Some(table.len()) != key.states() || table.bits() != bits_needed.max(1) {
-            return Err(Error::Cache(
+            return Err(Error::Store(StoreError::Unusable(
                 "partial-goal table does not fit its pattern".into(),
-            ));
+            )));
         }
         Ok(PartialTable {
             key: key.clone(),

@@ -1,7 +1,7 @@
 //! Disjoint partitions of the goal cells into patterns: the defaults for each shape and the user's choices.
 
 use crate::board::{Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result, SolveError};
 use crate::search::heuristic::MAX_SEARCH_CELLS;
 use crate::search::pdb::PdbLayout;
 
@@ -203,9 +203,11 @@ impl std::str::FromStr for PartitionSpec {
     type Err = Error;
     /// `default`, `6-6-3`, `7-8`, … or tile lists separated by `/`; several joined by `+` are maximised.
     fn from_str(s: &str) -> Result<PartitionSpec> {
-        let bad = |reason: &str| Error::BadShape {
-            text: s.chars().take(60).collect(),
-            reason: reason.into(),
+        let bad = |reason: &str| {
+            Error::Parse(ParseError::BadShape {
+                text: s.chars().take(60).collect(),
+                reason: reason.into(),
+            })
         };
         let t = s.trim();
         // Alternatives ('|') bind more loosely than maxima ('+'): `a+b|c` is `(a+b)|c`.
@@ -306,7 +308,7 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
     // Saturating: sizes given in code may be anything (parsed ones are at most MAX_SEARCH_CELLS - 1).
     let total = sizes.iter().fold(0usize, |a, &k| a.saturating_add(k));
     if total != n - 1 {
-        return Err(Error::BadPartition {
+        return Err(Error::Solve(SolveError::BadPartition {
             reason: format!(
                 "pattern sizes {} add up to {total}, but {shape} has {} tiles",
                 sizes
@@ -316,7 +318,7 @@ pub fn by_sizes(shape: Shape, blank: usize, sizes: &[usize]) -> Result<Vec<Vec<u
                     .join("-"),
                 n - 1
             ),
-        });
+        }));
     }
     if (shape.rows(), shape.cols()) == (4, 4) && blank == 15 {
         let known: Option<Vec<Vec<u8>>> = match sizes {
@@ -450,12 +452,12 @@ pub fn resolve(
                     vec![0, 1, 2, 5, 6, 7],
                 ])
             } else {
-                Err(Error::InvalidOption {
+                Err(Error::Solve(SolveError::InvalidOption {
                     option: "pdb".into(),
                     reason: format!(
                         "'alt' names a second layout only on 5x5 (blank's goal in a corner), not on {shape}"
                     ),
-                })
+                }))
             }
         }
         PartitionSpec::Tiles(pats) => {
@@ -464,18 +466,18 @@ pub fn resolve(
             for p in pats {
                 let mut cells = Vec::new();
                 for &t in p {
-                    let c = tile_cell(t)
-                        .filter(|_| t != 0)
-                        .ok_or_else(|| Error::BadPartition {
+                    let c = tile_cell(t).filter(|_| t != 0).ok_or_else(|| {
+                        Error::Solve(SolveError::BadPartition {
                             reason: format!(
                                 "pattern tile {t} is not a tile of this board (1..{})",
                                 shape.cells() - 1
                             ),
-                        })?;
+                        })
+                    })?;
                     if std::mem::replace(&mut seen[c], true) {
-                        return Err(Error::BadPartition {
+                        return Err(Error::Solve(SolveError::BadPartition {
                             reason: format!("tile {t} is in two patterns"),
-                        });
+                        }));
                     }
                     cells.push(c as u8);
                 }

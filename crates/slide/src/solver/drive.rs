@@ -13,6 +13,7 @@ use crate::search::heuristic::{Eval, Geometry, LinearConflict, Manhattan, MAX_SE
 use crate::search::partition::PartitionSpec;
 use crate::search::pruning::MovePruner;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
+use crate::SolveError;
 
 use super::options::weight_fraction;
 use super::Outcome as Proven;
@@ -165,7 +166,7 @@ impl Solver {
     ) -> Result<Solution> {
         let shape = board.shape();
         if shape.cells() > MAX_SEARCH_CELLS {
-            return Err(Error::SearchTooLarge { shape });
+            return Err(Error::Solve(SolveError::SearchTooLarge { shape }));
         }
         let frame = Frame::new(goal);
         // The default that stands for alternatives (5 × 5) chooses among them like an explicit '|'.
@@ -450,8 +451,8 @@ fn geometry_lower_bound(g: &Geometry, pos: &[u8]) -> u64 {
 
 /// The error for a [`PartitionSpec::Either`] with no alternative (only an API caller can build one).
 fn no_alternative() -> Error {
-    Error::InvalidOption {
+    Error::Solve(SolveError::InvalidOption {
         option: "pdb".into(),
         reason: "alternative partitions ('|') need at least one partition".into(),
-    }
+    })
 }

@@ -19,6 +19,7 @@ use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{PatternSpace, Pdb, PdbIndex, PdbLayout};
 use crate::store::{FileStore, Store};
+use crate::{SolveError, StoreError};
 
 use super::memory::{
     partial_build_bytes, pdb_build_need, table_build_bytes, DEFAULT_PARTIAL_MEMORY,
@@ -115,7 +116,7 @@ impl Solver {
                 Some(t) => Ok(t),
                 None => self.first_table(i, shape, blank, metric),
             },
-            None => Err(Error::NoTable { shape }),
+            None => Err(Error::Solve(SolveError::NoTable { shape })),
         }
     }
 
@@ -183,7 +184,11 @@ impl Solver {
             let m = match store.map(&name) {
                 Ok(Some(m)) => m,
                 Ok(None) => return None,
-                Err(e) => return Some(Err(Error::Cache(format!("cannot map {place}: {e}")))),
+                Err(e) => {
+                    return Some(Err(Error::Store(StoreError::Unusable(format!(
+                        "cannot map {place}: {e}"
+                    )))))
+                }
             };
             let known = store.verified(&name, &m.stamp);
             match cache::map(m.bytes, meta, &place, known) {
@@ -434,7 +439,11 @@ fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
                 .num_threads(threads)
                 .thread_name(|i| format!("slide-build-{i}"))
                 .build()
-                .map_err(|e| Error::Internal(format!("cannot start the build's threads: {e}")))?;
+                .map_err(|e| {
+                    Error::Solve(SolveError::Threads {
+                        reason: e.to_string(),
+                    })
+                })?;
             pool.install(build)
         });
         match worker.join() {
@@ -656,9 +665,9 @@ impl PdbRecipe<'_> {
 
 /// The error for a pattern whose database cannot be indexed.
 fn too_large() -> Error {
-    Error::BadPartition {
+    Error::Solve(SolveError::BadPartition {
         reason: "pattern too large".into(),
-    }
+    })
 }
 
 impl Recipe for PdbRecipe<'_> {
@@ -783,11 +792,11 @@ impl Recipe for PartialRecipe<'_> {
         let len = match key.states() {
             Some(len) if needed <= self.limit => len,
             _ => {
-                return Err(Error::TooMuchMemory {
+                return Err(Error::Solve(SolveError::TooMuchMemory {
                     what: self.what(),
                     needed,
                     limit: self.limit,
-                })
+                }))
             }
         };
         Ok(Meta {

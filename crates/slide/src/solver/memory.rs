@@ -3,7 +3,7 @@
 
 use crate::board::frame::Frame;
 use crate::board::{Shape, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::search::partial::PartialKey;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{
@@ -229,11 +229,11 @@ impl Solver {
 
     pub(super) fn check_memory(&self, what: &str, needed: u64) -> Result<()> {
         match self.max_memory {
-            Some(limit) if needed > limit => Err(Error::TooMuchMemory {
+            Some(limit) if needed > limit => Err(Error::Solve(SolveError::TooMuchMemory {
                 what: what.to_string(),
                 needed,
                 limit,
-            }),
+            })),
             _ => Ok(()),
         }
     }

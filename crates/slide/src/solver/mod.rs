@@ -19,6 +19,7 @@ use crate::search::mtm::{LabelTable, Layout};
 use crate::search::partial::{PartialKey, PartialTable};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
 use crate::store::Store;
+use crate::SolveError;
 
 mod builder;
 mod drive;
@@ -154,7 +155,7 @@ impl Solver {
     }
 
     /// The least number of moves in `metric` from `board` to `goal`, or -1 when it cannot be reached. In MTM only
-    /// boards of at most 12 cells and single rows and columns are answered (else [`Error::InvalidOption`]).
+    /// boards of at most 12 cells and single rows and columns are answered (else [`SolveError::InvalidOption`]).
     ///
     /// ```
     /// use slide::{Board, Metric, Solver};
@@ -185,10 +186,10 @@ impl Solver {
     fn fast_distance(&self, board: &Board, goal: &Board, metric: Metric) -> Result<Option<i64>> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         if shape.is_line() || shape.cells() > MAX_TABLE_CELLS {
             return Ok(None);

@@ -117,7 +117,7 @@ pub struct SolveOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Bounded-suboptimal search: a solution at most this many times the least number of moves. From 1 to
     /// [`MAX_WEIGHT`]; anything else (NaN, infinite, below 1, above the cap) is
-    /// [`Error::InvalidOption`](crate::Error::InvalidOption).
+    /// [`SolveError::InvalidOption`](crate::SolveError::InvalidOption).
     pub weight: Option<f64>,
     /// IDA* only: give up before searching past this many moves. A board whose optimum is larger gets an answer
     /// with no moves, not optimal, and a proven `lower_bound` above it (the question "is the optimum at most
@@ -196,7 +196,7 @@ pub const MAX_WEIGHT: f64 = 100.0;
 
 /// A weight in `1 ..= MAX_WEIGHT` as the fraction `num / 1000`, rounded down so that the search's weight is never
 /// more than `w` (the bound then holds for `w`); anything else is an
-/// [`Error::InvalidOption`](crate::Error::InvalidOption).
+/// [`SolveError::InvalidOption`](crate::SolveError::InvalidOption).
 pub(super) fn weight_fraction(w: f64) -> Result<(u32, u32)> {
     let w = SolveOptions::check_weight(w)?;
     // At most 100 000: no overflow, and `h * num` stays far below u32::MAX for any estimate of a 64-cell board.

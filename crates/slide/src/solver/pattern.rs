@@ -1,7 +1,7 @@
 //! Partial goals ([`crate::Pattern`]): planning, answers by table or search, and stages.
 
 use crate::board::{Board, Pattern, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::metric::Metric;
 use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Geometry, PatternManhattan};
@@ -22,9 +22,10 @@ impl Solver {
     /// ([`SolverBuilder::max_memory`], else [`DEFAULT_PARTIAL_MEMORY`]). Over the budget, or with [`Method::Search`],
     /// an STM partial goal is searched by IDA* with the Manhattan distance of the pattern's tiles
     /// (`Plan::Search(HeuristicChoice::Manhattan)`, exact, under the limits); an MTM one is refused
-    /// ([`Error::InvalidOption`], `metric`). [`Method::Table`] insists on the table ([`Error::TooMuchMemory`] over the
-    /// budget). [`Method::Fast`] and a weight are refused ([`Error::InvalidOption`], `goal`), and so is a board of more
-    /// than 64 cells ([`Error::PatternTooLarge`]).
+    /// ([`SolveError::InvalidOption`], `metric`). [`Method::Table`] insists on the table
+    /// ([`SolveError::TooMuchMemory`] over the budget). [`Method::Fast`] and a weight are refused
+    /// ([`SolveError::InvalidOption`], `goal`), and so is a board of more than 64 cells
+    /// ([`SolveError::PatternTooLarge`]).
     ///
     /// ```
     /// use slide::{Board, Pattern, Plan, SolveOptions, Solver};
@@ -38,22 +39,22 @@ impl Solver {
     pub fn plan_pattern(&self, board: &Board, goal: &Pattern, opts: &SolveOptions) -> Result<Plan> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         if let Some(g) = goal.board() {
             return self.plan(board, &g, opts);
         }
         if shape.cells() > 64 {
-            return Err(Error::PatternTooLarge { shape });
+            return Err(Error::Solve(SolveError::PatternTooLarge { shape }));
         }
         if opts.weight.is_some() || opts.method == Method::Fast {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "goal".into(),
                 reason: "a partial goal (a pattern with x) is answered exactly, by the table of its pattern's states or by IDA*; fast mode and weights do not apply".into(),
-            });
+            }));
         }
         let key = PartialKey::of(goal, opts.metric);
         let loaded = self
@@ -66,21 +67,21 @@ impl Solver {
         let search = Plan::Search(HeuristicChoice::Manhattan);
         match (opts.method, opts.metric) {
             (Method::Search, Metric::Stm) => Ok(search),
-            (Method::Search, Metric::Mtm) => Err(Error::InvalidOption {
+            (Method::Search, Metric::Mtm) => Err(Error::Solve(SolveError::InvalidOption {
                 option: "metric".into(),
                 reason: "MTM partial goals are answered by the table of the pattern's states only (no search)".into(),
-            }),
+            })),
             (Method::Table, _) => Ok(Plan::Partial),
             _ if fits => Ok(Plan::Partial),
             (_, Metric::Stm) => Ok(search),
-            (_, Metric::Mtm) => Err(Error::InvalidOption {
+            (_, Metric::Mtm) => Err(Error::Solve(SolveError::InvalidOption {
                 option: "metric".into(),
                 reason: format!(
                     "MTM partial goals over the memory budget are not available: the table of this pattern's states needs {} MB, {} MB are allowed (in STM such goals are searched by IDA*)",
                     partial_build_bytes(&key) / 1_000_000,
                     limit / 1_000_000
                 ),
-            }),
+            })),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use crate::board::frame::Frame;
 use crate::board::Board;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::table::MAX_TABLE_CELLS;
 use crate::metric::Metric;
 use crate::search::heuristic::MAX_SEARCH_CELLS;
@@ -27,9 +27,9 @@ impl Solver {
     ///
     /// In [`Metric::Mtm`] the complete tables answer boards of at most 12 cells, and IDA* over pushes guided by
     /// label tables ([`Plan::MtmSearch`]) answers larger ones (and smaller ones with [`Method::Search`]); lines are
-    /// arithmetic. A weight, a heuristic choice or fast mode is refused with [`Error::InvalidOption`] (`metric`),
+    /// arithmetic. A weight, a heuristic choice or fast mode is refused with [`SolveError::InvalidOption`] (`metric`),
     /// as is a shape whose label tables would be too large, and [`Method::Table`] above 12 cells with
-    /// [`Error::NoTable`]. MTM tables and label tables are always loaded or built, whatever
+    /// [`SolveError::NoTable`]. MTM tables and label tables are always loaded or built, whatever
     /// [`SolveOptions::wait_for_builds`] says.
     ///
     /// ```
@@ -48,10 +48,10 @@ impl Solver {
     pub fn plan(&self, board: &Board, goal: &Board, opts: &SolveOptions) -> Result<Plan> {
         let shape = board.shape();
         if goal.shape() != shape {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::Solve(SolveError::ShapeMismatch {
                 board: shape,
                 goal: goal.shape(),
-            });
+            }));
         }
         if shape.is_line() {
             return Ok(Plan::Line);
@@ -59,10 +59,10 @@ impl Solver {
         let cells = shape.cells();
         if opts.metric == Metric::Mtm {
             let refuse = |reason: String| {
-                Err(Error::InvalidOption {
+                Err(Error::Solve(SolveError::InvalidOption {
                     option: "metric".into(),
                     reason,
-                })
+                }))
             };
             if opts.weight.is_some() || !matches!(opts.heuristic, HeuristicChoice::Auto) {
                 return refuse(
@@ -81,7 +81,7 @@ impl Solver {
                     }
                     Ok(Plan::MtmSearch)
                 }
-                Method::Table => Err(Error::NoTable { shape }),
+                Method::Table => Err(Error::Solve(SolveError::NoTable { shape })),
                 Method::Fast => refuse("MTM has no fast mode".into()),
             };
         }
@@ -94,13 +94,17 @@ impl Solver {
         };
         let lc = Plan::Search(HeuristicChoice::LinearConflict);
         Ok(match method {
-            Method::Table if cells > MAX_TABLE_CELLS => return Err(Error::NoTable { shape }),
+            Method::Table if cells > MAX_TABLE_CELLS => {
+                return Err(Error::Solve(SolveError::NoTable { shape }))
+            }
             Method::Table if opts.wait_for_builds || self.table_ready_in(goal, Metric::Stm) => {
                 Plan::Table
             }
             Method::Table => lc,
             Method::Fast => Plan::Fast,
-            _ if cells > MAX_SEARCH_CELLS => return Err(Error::SearchTooLarge { shape }),
+            _ if cells > MAX_SEARCH_CELLS => {
+                return Err(Error::Solve(SolveError::SearchTooLarge { shape }))
+            }
             _ => match &opts.heuristic {
                 HeuristicChoice::Auto => match auto_heuristic(cells) {
                     HeuristicChoice::Pdb(spec) => self.pdb_plan(goal, spec, opts),

@@ -436,7 +436,8 @@ mod json {
     }
 
     /// The formatter: serde_json's compact form, but `", "` and `": "` inside objects, floats as Rust's `Display` writes them (`2`,
-    /// `1.25`) except the value of a `"seconds"` field, written with six decimals (`0.007078`).
+    /// `1.25`) except the value of a `"seconds"` field, written with six decimals (`0.007078`), and of a `"mean_over"`
+    /// field ([`crate::Summary`]), written as serde_json writes it (`1.0`).
     #[derive(Default)]
     struct Spaced {
         /// True while an object key is written.
@@ -487,6 +488,10 @@ mod json {
         ) -> io::Result<()> {
             if self.key == "seconds" {
                 write!(writer, "{value:.6}")
+            } else if self.key == "mean_over" {
+                // As serde_json writes a float: always with a fraction or an exponent (`1.0`), null when not finite.
+                let text = serde_json::to_string(&value).unwrap_or_else(|_| "null".into());
+                writer.write_all(text.as_bytes())
             } else {
                 write!(writer, "{value}")
             }

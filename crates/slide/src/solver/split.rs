@@ -3,7 +3,7 @@
 
 use crate::board::frame::Frame;
 use crate::board::{Board, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, ParseError, Result, SolveError};
 use crate::search::choose::EvalJob;
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::search::pruning::MovePruner;
@@ -19,18 +19,18 @@ impl Solver {
     fn search_setup(&self, board: &Board, goal: &Board) -> Result<(Frame, Geometry, Vec<u8>)> {
         let shape = board.shape();
         if shape.cells() > MAX_SEARCH_CELLS {
-            return Err(Error::SearchTooLarge { shape });
+            return Err(Error::Solve(SolveError::SearchTooLarge { shape }));
         }
         if let Some(reason) = board.unsolvable_reason(goal)? {
-            return Err(Error::Unsolvable { reason });
+            return Err(Error::Solve(SolveError::Unsolvable { reason }));
         }
         if shape.is_line() {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "board".into(),
                 reason: format!(
                     "no search to split on {shape}: a single row or column has one way to the goal"
                 ),
-            });
+            }));
         }
         let frame = Frame::new(goal);
         let geometry = Geometry::new(frame.shape(), frame.blank_goal())?;
@@ -117,7 +117,10 @@ impl Solver {
         for &t in root {
             let cell = b.tiles().iter().position(|&x| x == t);
             b.apply(t)?;
-            cells.push(frame.cell(cell.ok_or(Error::IllegalMove { tile: t as u64 })?) as u8);
+            cells.push(
+                frame.cell(cell.ok_or(Error::Parse(ParseError::IllegalMove { tile: t as u64 }))?)
+                    as u8,
+            );
         }
         let limits = Limits {
             max_depth: None,
@@ -133,9 +136,11 @@ impl Solver {
         };
         let outcome = self
             .with_eval(goal, &frame, &geometry, opts, &opts.heuristic, job)?
-            .ok_or_else(|| Error::InvalidOption {
-                option: "root".into(),
-                reason: "the subtree's root is not a walk of the blank".into(),
+            .ok_or_else(|| {
+                Error::Solve(SolveError::InvalidOption {
+                    option: "root".into(),
+                    reason: "the subtree's root is not a walk of the blank".into(),
+                })
             })?;
         Ok(match outcome {
             Subtree::Solved { moves, nodes } => SubtreeResult::Solved {

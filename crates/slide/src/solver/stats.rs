@@ -2,7 +2,7 @@
 
 use crate::board::frame::Frame;
 use crate::board::{Board, Tile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::table::MAX_TABLE_CELLS;
 use crate::metric::Metric;
 
@@ -94,7 +94,7 @@ impl Solver {
             });
         }
         if shape.cells() > MAX_TABLE_CELLS {
-            return Err(Error::NoTable { shape });
+            return Err(Error::Solve(SolveError::NoTable { shape }));
         }
         let frame = Frame::new(goal);
         let table = self.table_in(frame.shape(), frame.blank_goal(), metric)?;

@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::search::partition::{self, PartitionSpec};
 use crate::search::pdb::{IndexChoice, Pdb, PdbIndex, PdbLayout};
 use crate::solver::loaded::READ_IN_ABOVE;
+use crate::SolveError;
 
 /// Blank-bit files over the read-in size are read into memory even when mapping, unless the solver maps them
 /// all ([`SolverBuilder::read_in_above`]); the answers are the same.
@@ -306,12 +307,12 @@ fn plans() {
     };
     assert!(matches!(
         s.plan(&fifteen, &Board::goal(fifteen.shape()), &table),
-        Err(Error::NoTable { .. })
+        Err(Error::Solve(SolveError::NoTable { .. }))
     ));
     let nine = Board::goal(Shape::new(9, 9).unwrap());
     assert!(matches!(
         s.plan(&nine, &nine, &weighted),
-        Err(Error::SearchTooLarge { .. })
+        Err(Error::Solve(SolveError::SearchTooLarge { .. }))
     ));
 }
 
@@ -426,7 +427,7 @@ fn weights_outside_their_range_are_errors() {
                     ..Default::default()
                 };
                 match s.solve_with(board, &goal, &opts) {
-                    Err(Error::InvalidOption { option, reason }) => {
+                    Err(Error::Solve(SolveError::InvalidOption { option, reason })) => {
                         assert_eq!(option, "weight");
                         assert!(reason.contains(&MAX_WEIGHT.to_string()), "{reason}");
                     }

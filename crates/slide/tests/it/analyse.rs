@@ -1,10 +1,11 @@
 //! Checks hints, counts and lists of shortest solutions and move-by-move analyses against references written here:
 //! the plain breadth-first search of `slide-reference` (boards as `Vec<u8>`, a `HashMap`), a count of shortest
 //! paths over that search, a brute-force enumeration of move sequences, and its own replay of moves.
-
 use std::collections::{HashMap, HashSet};
 
-use slide::{Board, Error, Moves, Scrambler, Shape, SolveOptions, Solver, Tile};
+use slide::{
+    Board, Error, Moves, ParseError, Scrambler, Shape, SolveError, SolveOptions, Solver, Tile,
+};
 use slide_reference::{goal, goal_with_blank, neighbours, permutations, replay, Metric, Reference};
 
 use crate::support::board;
@@ -336,7 +337,10 @@ fn illegal_moves_and_shape_mismatches_are_errors() {
     let e = Solver::global()
         .analyse(&b, &g, &m, &SolveOptions::default())
         .unwrap_err();
-    assert!(matches!(e, Error::BadMove { index: 2, .. }), "{e}");
+    assert!(
+        matches!(e, Error::Parse(ParseError::BadMove { index: 2, .. })),
+        "{e}"
+    );
     let b4 = Board::parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15").unwrap();
     let e = Solver::global()
         .hint(
@@ -345,7 +349,10 @@ fn illegal_moves_and_shape_mismatches_are_errors() {
             &SolveOptions::default(),
         )
         .unwrap_err();
-    assert!(matches!(e, Error::ShapeMismatch { .. }), "{e}");
+    assert!(
+        matches!(e, Error::Solve(SolveError::ShapeMismatch { .. })),
+        "{e}"
+    );
 }
 
 #[test]
@@ -446,6 +453,42 @@ fn counts_and_lists_of_near_4x4_boards_match_brute_force() {
     };
     match Solver::global().count_optimal_with(&far, &g, &opts) {
         Ok(c) => assert!(!c.proven, "{c:?}"),
-        Err(e) => assert!(matches!(e, Error::LimitReached { .. }), "{e}"),
+        Err(e) => assert!(
+            matches!(e, Error::Solve(SolveError::LimitReached { .. })),
+            "{e}"
+        ),
     }
+}
+
+#[test]
+fn summary_and_hint_json_are_the_faces_lines() {
+    let mut s = slide::Summary::default();
+    assert_eq!(
+        s.to_json(),
+        r#"{"summary": {"analysed": 0, "solved": 0, "optimal": 0, "over": {}, "mean_over": 0.0}}"#
+    );
+    s.analysed = 3;
+    s.solved = 2;
+    s.optimal = 1;
+    s.over.insert(2, 1);
+    s.mean_over = 1.0;
+    assert_eq!(
+        s.to_json(),
+        r#"{"summary": {"analysed": 3, "solved": 2, "optimal": 1, "over": {"2": 1}, "mean_over": 1.0}}"#
+    );
+    let b = slide::Board::parse("[[4,1,2],[5,0,3]]").unwrap();
+    let h = slide::Hint {
+        distance: 5,
+        tiles: vec![2, 4],
+    };
+    assert_eq!(
+        h.on(&b, slide::Metric::Stm).to_json(),
+        r#"{"board": [[4,1,2],[5,0,3]], "moves": 5, "hints": [2,4]}"#
+    );
+    let mut j = h.on(&b, slide::Metric::Mtm);
+    j.notation = Some(vec!["D".into(), "L\"".into()]);
+    assert_eq!(
+        j.to_json(),
+        r#"{"board": [[4,1,2],[5,0,3]], "moves": 5, "hints": [2,4], "metric": "mtm", "notation": ["D","L\""]}"#
+    );
 }

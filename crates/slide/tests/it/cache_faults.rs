@@ -574,7 +574,10 @@ fn memory_limit_refuses_builds_but_not_loads() {
     let s = s.max_memory(100_000).build();
     let e = s.table(sh, 9, Metric::Stm).unwrap_err();
     assert!(
-        matches!(e, slide::Error::TooMuchMemory { .. }) && e.to_string().contains("memory"),
+        matches!(
+            e,
+            slide::Error::Solve(slide::SolveError::TooMuchMemory { .. })
+        ) && e.to_string().contains("memory"),
         "{e}"
     );
     let b = Board::parse("1 2 3 4 5/6 7 8 0 9").unwrap();

@@ -202,7 +202,7 @@ fn refuses_unsolvable_boards_and_shape_mismatches() {
     let b = Board::goal(shape(3, 4));
     assert!(matches!(
         fast_moves(solver(), &b, &Board::goal(shape(4, 3))),
-        Err(slide::Error::ShapeMismatch { .. })
+        Err(slide::Error::Solve(slide::SolveError::ShapeMismatch { .. }))
     ));
 }
 

@@ -3,7 +3,7 @@
 //! board's distance — with every returned move sequence replayed and its number of pushes counted here.
 
 use slide::engine::SolverExt;
-use slide::{Board, CacheDir, Error, Method, Metric, SolveOptions, Solver};
+use slide::{Board, CacheDir, Error, Method, Metric, SolveError, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
 use crate::support::counted;
@@ -206,7 +206,7 @@ fn refusals() {
     let twenty = Board::goal(shape(4, 5));
     let e = s.solve_with(&twenty, &twenty, &mtm()).unwrap_err();
     assert!(
-        matches!(&e, Error::InvalidOption { option, .. } if option == "metric"),
+        matches!(&e, Error::Solve(SolveError::InvalidOption { option, .. }) if option == "metric"),
         "{e}"
     );
     assert!(e.to_string().contains("label table larger than"), "{e}");
@@ -220,7 +220,7 @@ fn refusals() {
         .solve_with(&small, &Board::goal(small.shape()), &opts)
         .unwrap_err();
     assert!(
-        matches!(&e, Error::InvalidOption { option, .. } if option == "metric"),
+        matches!(&e, Error::Solve(SolveError::InvalidOption { option, .. }) if option == "metric"),
         "{e}"
     );
     assert!(s.distance_in(&twenty, &twenty, Metric::Mtm).is_err());

@@ -2,11 +2,10 @@
 //! boards (`slide-reference`) for 3 × 3, and over the pattern's abstract states (the fixed tiles' cells and the
 //! blank's, a `HashMap` and a queue) for 4 × 4; every returned move sequence replayed to a matching board, its
 //! length (pushes, in MTM) equal to the distance.
-
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveOptions, Solver};
+use slide::{Board, CacheDir, Error, Metric, Pattern, Shape, SolveError, SolveOptions, Solver};
 use slide_reference::{self as reference, Reference};
 
 use crate::support::counted;
@@ -329,10 +328,16 @@ fn refusals_are_clear() {
         ..Default::default()
     };
     let e = solver_default_budget(&b, &table);
-    assert!(matches!(e, Error::TooMuchMemory { .. }), "{e}");
+    assert!(
+        matches!(e, Error::Solve(SolveError::TooMuchMemory { .. })),
+        "{e}"
+    );
     let p = Pattern::parse("1 2 3 4/5 6 7 8/x x x x/x x x x").unwrap();
     let e = solver.solve_pattern(&b, &p, &table).unwrap_err();
-    assert!(matches!(e, Error::TooMuchMemory { .. }), "{e}");
+    assert!(
+        matches!(e, Error::Solve(SolveError::TooMuchMemory { .. })),
+        "{e}"
+    );
     assert!(e.to_string().contains("partial goal"), "{e}");
     let e = solver
         .solve_pattern(&b, &p, &opts(Metric::Mtm))
@@ -362,7 +367,10 @@ fn refusals_are_clear() {
             &SolveOptions::default(),
         )
         .unwrap_err();
-    assert!(matches!(e, Error::ShapeMismatch { .. }), "{e}");
+    assert!(
+        matches!(e, Error::Solve(SolveError::ShapeMismatch { .. })),
+        "{e}"
+    );
 }
 
 fn solver_default_budget(b: &Board, o: &SolveOptions) -> Error {

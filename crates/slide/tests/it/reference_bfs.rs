@@ -2,10 +2,9 @@
 //! breadth-first search over boards stored as `Vec<u8>` (row-major, 0 the blank) with a `HashMap`, its own
 //! permutation enumeration, its own move replay and its own board symmetries. Nothing here uses slide's ranking,
 //! tables or frames; the library is only asked for answers.
-
 use std::collections::HashSet;
 
-use slide::{Board, Shape, Solver};
+use slide::{Board, ParseError, Shape, SolveError, Solver};
 
 use crate::support::{board, counted, quiet_solver, shape};
 
@@ -654,29 +653,32 @@ fn random_goals() {
 fn bad_input_gives_its_error() {
     use slide::Error;
     let e = |rows: Vec<Vec<i32>>| slide::try_sliding_puzzle(rows).unwrap_err();
-    assert_eq!(e(vec![]), Error::Empty);
-    assert_eq!(e(vec![vec![]]), Error::Empty);
+    assert_eq!(e(vec![]), Error::Parse(ParseError::Empty));
+    assert_eq!(e(vec![vec![]]), Error::Parse(ParseError::Empty));
     assert!(matches!(
         e(vec![vec![1, 2, 3], vec![4, 0]]),
-        Error::Ragged {
+        Error::Parse(ParseError::Ragged {
             row: 2,
             expected: 3,
             found: 2
-        }
+        })
     ));
     assert!(matches!(
         e(vec![vec![1, 2, 3], vec![4, 4, 0]]),
-        Error::Duplicate { value: 4, .. }
+        Error::Parse(ParseError::Duplicate { value: 4, .. })
     ));
     assert!(matches!(
         e(vec![vec![1, 2, 3], vec![4, 6, 0]]),
-        Error::OutOfRange { value: 6, .. }
+        Error::Parse(ParseError::OutOfRange { value: 6, .. })
     ));
     assert!(matches!(
         e(vec![vec![1, 2, 3], vec![4, -1, 0]]),
-        Error::OutOfRange { value: -1, .. }
+        Error::Parse(ParseError::OutOfRange { value: -1, .. })
     ));
-    assert!(matches!(e(vec![vec![0]]), Error::BadShape { .. }));
+    assert!(matches!(
+        e(vec![vec![0]]),
+        Error::Parse(ParseError::BadShape { .. })
+    ));
     let mut big: Vec<Vec<i32>> = (0..4)
         .map(|r| (1..=4).map(|c| r * 4 + c).collect())
         .collect();
@@ -702,29 +704,47 @@ fn bad_input_gives_its_error() {
 
     // Text.
     let p = |t: &str| Board::parse(t).unwrap_err();
-    assert_eq!(p(""), Error::Empty);
-    assert!(matches!(p("[[1,2],[3]]"), Error::Ragged { .. }));
-    assert!(matches!(p("1 2 3/4 x 0"), Error::NotANumber { .. }));
+    assert_eq!(p(""), Error::Parse(ParseError::Empty));
+    assert!(matches!(
+        p("[[1,2],[3]]"),
+        Error::Parse(ParseError::Ragged { .. })
+    ));
+    assert!(matches!(
+        p("1 2 3/4 x 0"),
+        Error::Parse(ParseError::NotANumber { .. })
+    ));
     assert!(matches!(
         p("1 2/3 99999999999999999999999"),
-        Error::NumberTooLarge { .. }
+        Error::Parse(ParseError::NumberTooLarge { .. })
     ));
-    assert!(matches!(p("[[1,2],[3,0]"), Error::Syntax { .. }));
-    assert!(matches!(p("1 2 3 4 0 5"), Error::UnknownShape { found: 6 }));
-    assert!(matches!(p("1 2/3 4"), Error::NoBlank));
-    assert!(matches!(p("1 2/2 0"), Error::Duplicate { value: 2, .. }));
-    assert!(matches!(p("1 2/5 0"), Error::OutOfRange { value: 5, .. }));
+    assert!(matches!(
+        p("[[1,2],[3,0]"),
+        Error::Parse(ParseError::Syntax { .. })
+    ));
+    assert!(matches!(
+        p("1 2 3 4 0 5"),
+        Error::Parse(ParseError::UnknownShape { found: 6 })
+    ));
+    assert!(matches!(p("1 2/3 4"), Error::Parse(ParseError::NoBlank)));
+    assert!(matches!(
+        p("1 2/2 0"),
+        Error::Parse(ParseError::Duplicate { value: 2, .. })
+    ));
+    assert!(matches!(
+        p("1 2/5 0"),
+        Error::Parse(ParseError::OutOfRange { value: 5, .. })
+    ));
     assert!(matches!(
         Board::parse_with_shape("1 2 3 0", Some(shape(2, 3))),
-        Err(Error::WrongCount { .. })
+        Err(Error::Parse(ParseError::WrongCount { .. }))
     ));
     assert!(matches!(
         "2y3".parse::<Shape>(),
-        Err(Error::BadShape { .. })
+        Err(Error::Parse(ParseError::BadShape { .. }))
     ));
     assert!(matches!(
         "1x1".parse::<Shape>(),
-        Err(Error::BadShape { .. })
+        Err(Error::Parse(ParseError::BadShape { .. }))
     ));
 
     // Shapes that disagree.
@@ -733,27 +753,36 @@ fn bad_input_gives_its_error() {
     let g = Board::goal(shape(3, 2));
     assert!(matches!(
         solver.distance(&b, &g),
-        Err(Error::ShapeMismatch { .. })
+        Err(Error::Solve(SolveError::ShapeMismatch { .. }))
     ));
     assert!(matches!(
         solver.solve(&b, &g),
-        Err(Error::ShapeMismatch { .. })
+        Err(Error::Solve(SolveError::ShapeMismatch { .. }))
     ));
     assert!(matches!(
         b.is_solvable(&g),
-        Err(Error::ShapeMismatch { .. })
+        Err(Error::Solve(SolveError::ShapeMismatch { .. }))
     ));
 
     // Illegal moves leave the board as it was.
     let mut m = b.clone();
-    assert!(matches!(m.apply(1), Err(Error::IllegalMove { tile: 1 })));
-    assert!(matches!(m.apply(0), Err(Error::IllegalMove { .. })));
-    assert!(matches!(m.apply(77), Err(Error::IllegalMove { .. })));
+    assert!(matches!(
+        m.apply(1),
+        Err(Error::Parse(ParseError::IllegalMove { tile: 1 }))
+    ));
+    assert!(matches!(
+        m.apply(0),
+        Err(Error::Parse(ParseError::IllegalMove { .. }))
+    ));
+    assert!(matches!(
+        m.apply(77),
+        Err(Error::Parse(ParseError::IllegalMove { .. }))
+    ));
     assert_eq!(m, b);
 
     // Stats beyond the tables.
     assert!(matches!(
         solver.stats(&Board::goal(shape(4, 4))),
-        Err(Error::NoTable { .. })
+        Err(Error::Solve(SolveError::NoTable { .. }))
     ));
 }

@@ -480,7 +480,13 @@ fn bad_input_is_refused_with_what_is_wrong() {
         render::gif(&start, &moves, &goal, &style, &animation).unwrap_err(),
         render::animated_svg(&start, &moves, &goal, &style, &animation).unwrap_err(),
     ] {
-        assert!(matches!(e, slide::Error::BadMove { index: 2, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                slide::Error::Parse(slide::ParseError::BadMove { index: 2, .. })
+            ),
+            "{e}"
+        );
     }
     // A GIF over the limit, refused before drawing, the limit stated.
     let walk = Moves::new(
@@ -496,7 +502,10 @@ fn bad_input_is_refused_with_what_is_wrong() {
         ..Style::default()
     };
     let e = render::gif(&start, &walk, &goal, &big, &animation).unwrap_err();
-    assert!(matches!(e, slide::Error::PictureTooLarge { .. }));
+    assert!(matches!(
+        e,
+        slide::Error::Render(slide::RenderError::PictureTooLarge { .. })
+    ));
     assert!(e.to_string().contains("100000000"), "{e}");
     // A GIF of a large board: the drawing work (frames × cells) is bounded too.
     let wide = Board::goal(Shape::new(100, 100).unwrap());
@@ -505,7 +514,10 @@ fn bad_input_is_refused_with_what_is_wrong() {
         ..Style::default()
     };
     let e = render::gif(&wide, &walk, &wide, &tiny, &animation).unwrap_err();
-    assert!(matches!(e, slide::Error::PictureTooLarge { .. }));
+    assert!(matches!(
+        e,
+        slide::Error::Render(slide::RenderError::PictureTooLarge { .. })
+    ));
     assert!(
         e.to_string().contains("limit of 10000000 (frames × cells)"),
         "{e}"

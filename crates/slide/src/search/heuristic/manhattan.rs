@@ -3,7 +3,7 @@
 
 use super::{Eval, Geometry, MAX_SEARCH_CELLS};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
 #[derive(Debug, Clone)]
@@ -90,7 +90,7 @@ impl PatternManhattan {
     ) -> Result<PatternManhattan> {
         let n = shape.cells();
         if n > MAX_SEARCH_CELLS {
-            return Err(Error::SearchTooLarge { shape });
+            return Err(Error::Solve(SolveError::SearchTooLarge { shape }));
         }
         let mut md = Box::new([0u8; MAX_SEARCH_CELLS * MAX_SEARCH_CELLS]);
         for &(cell, t) in fixed {

@@ -3,7 +3,7 @@
 use super::pdb_eval::PdbEval;
 use super::probe::{PdbAhead, PdbProbe, PdbUndo};
 use super::{layouts, Eval};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 
 /// Most partitions [`PdbMax`] maximises over.
 pub const MAX_PARTITIONS: usize = 4;
@@ -22,12 +22,12 @@ impl<const ZERO: bool, const LAYOUTS: u8> PdbMax<ZERO, LAYOUTS> {
     /// The maximum of `evals` (between 1 and [`MAX_PARTITIONS`] of them).
     pub fn new(evals: Vec<PdbEval<ZERO, LAYOUTS>>) -> Result<PdbMax<ZERO, LAYOUTS>> {
         if evals.is_empty() || evals.len() > MAX_PARTITIONS {
-            return Err(Error::BadPartition {
+            return Err(Error::Solve(SolveError::BadPartition {
                 reason: format!(
                     "between 1 and {MAX_PARTITIONS} partitions can be maximised, not {}",
                     evals.len()
                 ),
-            });
+            }));
         }
         let ahead = evals.iter().any(|e| e.looks_ahead());
         Ok(PdbMax { evals, ahead })

@@ -9,7 +9,7 @@
 //! over partitions ([`PdbMax`]).
 
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 
 mod manhattan;
 mod max;
@@ -56,7 +56,7 @@ impl Geometry {
         let n = shape.cells();
         if n > MAX_SEARCH_CELLS || blank_goal >= n {
             return Err(if n > MAX_SEARCH_CELLS {
-                Error::SearchTooLarge { shape }
+                Error::Solve(SolveError::SearchTooLarge { shape })
             } else {
                 Error::Internal(format!("goal blank cell {blank_goal} is off the board"))
             });

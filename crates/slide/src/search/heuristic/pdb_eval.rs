@@ -4,7 +4,7 @@ use super::manhattan::Manhattan;
 use super::mixed::Mixed;
 use super::view::{PdbSet, View};
 use super::{layouts, Geometry, MAX_SEARCH_CELLS};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::search::pdb::{PdbLayout, MAX_PATTERN};
 
 /// Additive pattern databases, maximised with the lookup of the board reflected about the main diagonal when the
@@ -81,13 +81,13 @@ impl PdbEval<false, { layouts::BLANK_BITS_32 }> {
         reflect: bool,
     ) -> Result<PdbEval<false, { layouts::BLANK_BITS_32 }>> {
         if let Some(pdb) = set.pdbs.iter().find(|p| p.packed().bits() != 32) {
-            return Err(Error::BadPartition {
+            return Err(Error::Solve(SolveError::BadPartition {
                 reason: format!(
                     "an evaluator for 32-bit entries was given a database of {}-bit entries (cells {:?})",
                     pdb.packed().bits(),
                     pdb.cells()
                 ),
-            });
+            }));
         }
         PdbEval::checked(g, set, reflect)
     }
@@ -104,7 +104,7 @@ impl PdbEval<false, { layouts::BLANK_CELL_BITS_32 }> {
         reflect: bool,
     ) -> Result<PdbEval<false, { layouts::BLANK_CELL_BITS_32 }>> {
         if let Some(pdb) = set.pdbs.iter().find(|p| !p.bit_per_cell()) {
-            return Err(Error::BadPartition {
+            return Err(Error::Solve(SolveError::BadPartition {
                 reason: format!(
                     "an evaluator for blank bits per cell was given a database without them (cells {:?}, {:?} \
                      index, {}-bit entries)",
@@ -112,7 +112,7 @@ impl PdbEval<false, { layouts::BLANK_CELL_BITS_32 }> {
                     pdb.index(),
                     pdb.packed().bits()
                 ),
-            });
+            }));
         }
         PdbEval::checked(g, set, reflect)
     }
@@ -121,12 +121,12 @@ impl PdbEval<false, { layouts::BLANK_CELL_BITS_32 }> {
 impl<const LAYOUTS: u8> PdbEval<false, LAYOUTS> {
     fn checked(g: &Geometry, set: &PdbSet, reflect: bool) -> Result<PdbEval<false, LAYOUTS>> {
         if let Some(pdb) = set.pdbs.iter().find(|p| p.zero_index().is_some()) {
-            return Err(Error::BadPartition {
+            return Err(Error::Solve(SolveError::BadPartition {
                 reason: format!(
                     "a plain evaluator was given a zero-aware database (cells {:?})",
                     pdb.cells()
                 ),
-            });
+            }));
         }
         let only = match LAYOUTS {
             layouts::PLAIN => Some(PdbLayout::Plain),
@@ -138,24 +138,24 @@ impl<const LAYOUTS: u8> PdbEval<false, LAYOUTS> {
         // Bits per free cell and bits per cell are read apart: only `ANY` reads both.
         if LAYOUTS == layouts::BLANK_BITS || LAYOUTS == layouts::BLANK_BITS_32 {
             if let Some(pdb) = set.pdbs.iter().find(|p| p.bit_per_cell()) {
-                return Err(Error::BadPartition {
+                return Err(Error::Solve(SolveError::BadPartition {
                     reason: format!(
                         "an evaluator for blank bits per free cell was given a database with a bit per cell \
                          (cells {:?})",
                         pdb.cells()
                     ),
-                });
+                }));
             }
         }
         if let Some(only) = only {
             if let Some(pdb) = set.pdbs.iter().find(|p| p.layout() != only) {
-                return Err(Error::BadPartition {
+                return Err(Error::Solve(SolveError::BadPartition {
                     reason: format!(
                         "an evaluator for the {only:?} layout was given a database in the {:?} layout (cells {:?})",
                         pdb.layout(),
                         pdb.cells()
                     ),
-                });
+                }));
             }
         }
         PdbEval::with(g, set, reflect)
@@ -210,19 +210,19 @@ impl<const ZERO: bool, const LAYOUTS: u8> PdbEval<ZERO, LAYOUTS> {
                 || pdb.blank() != g.blank_goal
                 || pdb.cells().len() > MAX_PATTERN
             {
-                return Err(Error::BadPartition {
+                return Err(Error::Solve(SolveError::BadPartition {
                     reason: "a pattern database of another shape or goal".into(),
-                });
+                }));
             }
             let mut tiles = Vec::new();
             for &c in pdb.cells() {
                 let t = g.tile_at_goal[c as usize];
                 if t == 0 || direct.owner[t as usize] != u8::MAX || tiles.contains(&t) {
-                    return Err(Error::BadPartition {
+                    return Err(Error::Solve(SolveError::BadPartition {
                         reason: format!(
                             "patterns must be disjoint and avoid the blank's goal cell (cell {c})"
                         ),
-                    });
+                    }));
                 }
                 tiles.push(t);
             }

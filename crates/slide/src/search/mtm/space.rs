@@ -18,7 +18,7 @@
 use super::ida::LABELS;
 use super::{counts, goal_labels, Layout, MAX_LABEL_ENTRIES};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::bfs::StateSpace;
 use crate::exact::rank::{MaskCursor, MultisetRanker};
 
@@ -53,13 +53,13 @@ impl LabelSpace {
     /// [`MAX_LABEL_ENTRIES`] states.
     pub fn new(shape: Shape, blank_goal: usize, layout: Layout) -> Result<LabelSpace> {
         let too_large = || {
-            Error::InvalidOption {
+            Error::Solve(SolveError::InvalidOption {
             option: "metric".into(),
             reason: format!(
                 "MTM search on {shape} needs a label table larger than {MAX_LABEL_ENTRIES} entries (above 12 \
                  cells MTM covers 4x4, 3x5, 5x3 and boards of two rows or columns)"
             ),
-        }
+        })
         };
         if shape.cells() > 32 || blank_goal >= shape.cells() {
             return Err(too_large());

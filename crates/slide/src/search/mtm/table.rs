@@ -3,7 +3,7 @@
 use super::space::LabelSpace;
 use super::{label_space_size, Layout};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError, StoreError};
 use crate::exact::bfs::{bfs_compact, StateSpace};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::MultisetRanker;
@@ -123,10 +123,12 @@ impl LabelTable {
         use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
         let space = LabelSpace::new(shape, blank_goal, layout)?;
         let label = format!("MTM label table {shape}");
-        let len = usize::try_from(space.size()).map_err(|_| Error::TooMuchMemory {
-            what: label.clone(),
-            needed: space.size(),
-            limit: usize::MAX as u64,
+        let len = usize::try_from(space.size()).map_err(|_| {
+            Error::Solve(SolveError::TooMuchMemory {
+                what: label.clone(),
+                needed: space.size(),
+                limit: usize::MAX as u64,
+            })
         })?;
         let mut bytes: Vec<u8> = crate::exact::packed::large_vec(len);
         // SAFETY: AtomicU8 has the size and alignment of u8; `bytes` is not otherwise used while the view lives.
@@ -244,7 +246,12 @@ impl LabelTable {
     /// to a neighbour whose residue is one less (so its distance is), until the goal's. An error if the table
     /// leads nowhere (damaged).
     pub fn distance(&self, arrangement: u64) -> Result<u32> {
-        let damaged = || Error::Cache(format!("the {} MTM label table is damaged", self.shape));
+        let damaged = || {
+            Error::Store(StoreError::Unusable(format!(
+                "the {} MTM label table is damaged",
+                self.shape
+            )))
+        };
         if arrangement >= self.arrangements() {
             return Err(damaged());
         }

@@ -18,7 +18,7 @@ use super::zero_index::ZeroIndex;
 use super::zero_space::{ZeroBuildSpace, ZeroSpace};
 use super::{Pdb, PdbIndex, PdbLayout, MAX_PATTERN, PDB_BITS};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::bfs::{bfs_compact, bfs_unit, UNSEEN as UNSEEN_BYTE};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
@@ -514,7 +514,7 @@ impl Pdb {
 
 /// A pattern of `k` tiles whose database cannot be indexed on this machine.
 fn too_large(shape: Shape, k: usize) -> Error {
-    Error::BadPartition {
+    Error::Solve(SolveError::BadPartition {
         reason: format!("a pattern of {k} tiles is too large to index on {shape}"),
-    }
+    })
 }

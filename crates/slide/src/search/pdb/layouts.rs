@@ -50,7 +50,7 @@ use super::pattern::ManhattanTable;
 use super::zero_index::ZeroIndex;
 use super::{Pdb, PdbIndex, PdbLayout, MAX_PATTERN, PDB_BITS};
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StoreError};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
 use rayon::prelude::*;
@@ -188,7 +188,7 @@ impl Pdb {
         (layout, index): (PdbLayout, PdbIndex),
     ) -> Result<Pdb> {
         let ranker = PartialRanker::new(shape.cells(), cells.len())
-            .ok_or_else(|| Error::Cache("pattern does not fit".into()))?;
+            .ok_or_else(|| Error::Store(StoreError::Unusable("pattern does not fit".into())))?;
         let zero = if layout == PdbLayout::Zero {
             Some(ZeroIndex::shared(shape, cells.len())?)
         } else {
@@ -202,9 +202,9 @@ impl Pdb {
         );
         if Some(table.len()) != len || Some(table.bits()) != layout.bits(shape.cells(), cells.len())
         {
-            return Err(Error::Cache(
+            return Err(Error::Store(StoreError::Unusable(
                 "pattern database does not fit its pattern".into(),
-            ));
+            )));
         }
         Ok(Pdb {
             shape,

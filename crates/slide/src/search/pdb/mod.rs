@@ -47,7 +47,7 @@
 //! layout, and its lookups.
 
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::packed::PackedTable;
 use crate::exact::rank::PartialRanker;
 use std::sync::Arc;
@@ -135,10 +135,10 @@ impl std::str::FromStr for IndexChoice {
             "auto" => Ok(IndexChoice::Auto),
             "dense" => Ok(IndexChoice::Dense),
             "sparse" => Ok(IndexChoice::Sparse),
-            _ => Err(Error::InvalidOption {
+            _ => Err(Error::Solve(SolveError::InvalidOption {
                 option: "pdb-index".into(),
                 reason: format!("'{s}' is not one of auto, dense, sparse"),
-            }),
+            })),
         }
     }
 }

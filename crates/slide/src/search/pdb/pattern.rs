@@ -11,7 +11,7 @@
 
 use super::MAX_PATTERN;
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::bfs::StateSpace;
 use crate::exact::rank::PartialRanker;
 use crate::metric::Metric;
@@ -51,28 +51,30 @@ impl PatternSpace {
     pub fn new(shape: Shape, cells: &[u8], blank: usize) -> Result<PatternSpace> {
         let n = shape.cells();
         if n > 64 || cells.is_empty() || cells.len() > MAX_PATTERN || cells.len() + 1 > n {
-            return Err(Error::BadPartition {
+            return Err(Error::Solve(SolveError::BadPartition {
                 reason: format!(
                     "a pattern needs 1 to {MAX_PATTERN} tiles on a board of at most 64 cells"
                 ),
-            });
+            }));
         }
         let mut seen = 0u64;
         for &c in cells {
             if c as usize >= n || seen & (1 << c) != 0 {
-                return Err(Error::BadPartition {
+                return Err(Error::Solve(SolveError::BadPartition {
                     reason: format!("pattern cell {c} is off the board or repeated"),
-                });
+                }));
             }
             seen |= 1 << c;
         }
         if blank >= n || seen & (1 << blank) != 0 {
-            return Err(Error::BadPartition {
+            return Err(Error::Solve(SolveError::BadPartition {
                 reason: format!("the blank's goal cell {blank} must lie outside the pattern"),
-            });
+            }));
         }
-        let ranker = PartialRanker::new(n, cells.len() + 1).ok_or_else(|| Error::BadPartition {
-            reason: "pattern too large to rank".into(),
+        let ranker = PartialRanker::new(n, cells.len() + 1).ok_or_else(|| {
+            Error::Solve(SolveError::BadPartition {
+                reason: "pattern too large to rank".into(),
+            })
         })?;
         let placement =
             PartialRanker::new(n, cells.len()).expect("smaller than the ranker with the blank");
@@ -105,16 +107,16 @@ impl PatternSpace {
     ) -> Result<PatternSpace> {
         let n = shape.cells();
         if n > 64 {
-            return Err(Error::PatternTooLarge { shape });
+            return Err(Error::Solve(SolveError::PatternTooLarge { shape }));
         }
         if cells.len() > MAX_PATTERN || cells.len() + 1 > n {
-            return Err(Error::InvalidOption {
+            return Err(Error::Solve(SolveError::InvalidOption {
                 option: "goal".into(),
                 reason: format!(
                     "a partial goal fixes at most {MAX_PATTERN} tiles besides the blank ({} here)",
                     cells.len()
                 ),
-            });
+            }));
         }
         let mut seen = 0u64;
         for &c in cells.iter().chain(blank.map(|b| b as u8).as_ref()) {
@@ -126,10 +128,12 @@ impl PatternSpace {
             seen |= 1 << c;
         }
         let k = cells.len();
-        let ranker = PartialRanker::new(n, k + 1).ok_or_else(|| Error::TooMuchMemory {
-            what: "the table of a partial goal".into(),
-            needed: u64::MAX,
-            limit: u64::MAX,
+        let ranker = PartialRanker::new(n, k + 1).ok_or_else(|| {
+            Error::Solve(SolveError::TooMuchMemory {
+                what: "the table of a partial goal".into(),
+                needed: u64::MAX,
+                limit: u64::MAX,
+            })
         })?;
         let placement = PartialRanker::new(n, k).expect("smaller than the ranker with the blank");
         let group = (n - k) as u64;

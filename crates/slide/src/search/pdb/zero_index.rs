@@ -15,7 +15,7 @@
 
 use super::MAX_PATTERN;
 use crate::board::Shape;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SolveError};
 use crate::exact::rank::SubsetRanker;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -102,8 +102,10 @@ impl ZeroIndex {
     /// The index of `k`-tile zero-aware databases on `shape` (at most 64 cells, `1 <= k < cells`).
     pub fn new(shape: Shape, k: usize) -> Result<ZeroIndex> {
         let n = shape.cells();
-        let too_large = || Error::BadPartition {
-            reason: format!("a zero-aware {k}-tile pattern of {shape} is too large to index"),
+        let too_large = || {
+            Error::Solve(SolveError::BadPartition {
+                reason: format!("a zero-aware {k}-tile pattern of {shape} is too large to index"),
+            })
         };
         if n > 64 || k == 0 || k >= n || k > MAX_PATTERN {
             return Err(too_large());
