@@ -10,7 +10,7 @@ use crate::search::pdb::PdbLayout;
 pub enum PartitionSpec {
     /// The default for the shape: the sizes of [`default_sizes`] in the layout of [`default_layout`]; on 5 × 5
     /// with the blank's goal in a corner, the pair `zbdefault|zbalt` within the solver's memory budget
-    /// (`Solver::partition_for`).
+    /// (`SolverExt::partition_for`).
     Default,
     /// Pattern sizes, such as `6-6-3` or `7-8`: well-known cell sets on 4 × 4 with the blank's goal in a corner,
     /// blocks of cells in reading order elsewhere.
@@ -130,7 +130,7 @@ impl PartitionSpec {
 /// the sparse index, built from nothing in about 1.2 s: Korf's 100 in 0.81 to 0.91 times plain 6-6-3's search
 /// time, 0.66 to 0.74 times that of issue 16's baseline binary), plain elsewhere. On 5 × 5 with the blank's goal
 /// in a corner the solver takes the pair `zbdefault|zbalt` for the default instead when its 6.4 GB fit the memory
-/// budget (`Solver::partition_for`); plain 6-6-6-6 is the default under a smaller budget and with the blank's goal
+/// budget (`SolverExt::partition_for`); plain 6-6-6-6 is the default under a smaller budget and with the blank's goal
 /// elsewhere. On 3 × 5, 30 random boards took 0.73 times the nodes with the blank-bit databases but 0.86 to 1.31
 /// times the time, and on 4 × 5 the three of six random boards solved within a minute took 0.89 to 1.0 times the
 /// time: no clear gain, so plain.
