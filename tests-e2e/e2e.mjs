@@ -12,7 +12,7 @@
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { practiceSteps, stopSpawned } from './practice.mjs';
+import { budgetSteps, practiceSteps, stopSpawned } from './practice.mjs';
 
 const BASE = (process.env.SLIDE_URL || 'http://127.0.0.1:8773').replace(/\/+$/, '') + '/';
 const SHOT = resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
@@ -495,6 +495,9 @@ async function main() {
       check(t.row * 5 + t.col === want, `tile ${t.tile} is at row ${t.row + 1}, column ${t.col + 1}, not its goal cell`);
     }
   });
+
+  // 5x5 on a second server with a small node budget: a stopped analysis, a playback not proven shortest.
+  await budgetSteps({ page, step, check });
 
   if (SHOT_MOBILE) {
     await step(`phone screenshot (375 px) to ${SHOT_MOBILE}`, async () => {

@@ -2,7 +2,9 @@
 // pushes and hover; each recorded through POST /api/solves; ao5 after five solves checked against the standard rule
 // computed here; an assisted solve excluded; the spoiler-free mode; a marathon with its splits; the page playing on
 // while the history answers 503; your own GIF's frames and delays; the server restarted on the same database
-// finds the history.
+// finds the history. Also (budgetSteps) a 5 × 5 board on a second server with a small node budget: a solve whose
+// analysis the budget stops still says what is known, and stepping through a solution not proven shortest keeps
+// the "Best found" line sound.
 //
 //   SLIDE_BIN, SLIDE_PID, SLIDE_DB   set by scripts/e2e.sh: the binary, the running server, its database file
 //   E2E_ALLOW_NO_HISTORY=1           a server without the history routes (404) passes, the history checks skipped
@@ -11,10 +13,28 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-let spawned = null; // a server this file started (the restart), stopped by stopSpawned()
+const spawned = new Set(); // the servers this file started (the restart, the budget server), stopped by stopSpawned()
 
 export function stopSpawned() {
-  if (spawned) { try { spawned.kill('SIGTERM'); } catch { /* gone */ } spawned = null; }
+  for (const p of spawned) { try { p.kill('SIGTERM'); } catch { /* gone */ } }
+  spawned.clear();
+}
+
+// Starts `bin serve --port 0 ARGS...` (the table cache from the environment); resolves to {proc, url} once it has
+// printed its URL.
+function startServer(bin, args) {
+  const proc = spawn(bin, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  spawned.add(proc);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the server started printed no URL within 30 s')), 30_000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/[^\s]+/.exec(out);
+      if (m) { clearTimeout(timer); resolve({ proc, url: m[0] }); }
+    });
+    proc.on('exit', (code) => { spawned.delete(proc); reject(new Error(`the server started exited with ${code}`)); });
+  });
 }
 
 // Distances to the goal of a rows × cols board in single-tile moves, by breadth-first search.
@@ -209,20 +229,27 @@ export async function practiceSteps({ page, base, step, check, shot }) {
   };
 
   await step('a solve the solver stepped through is not credited as the player\'s', async () => {
-    await load('4 1 2/5 0 3');
-    check((await page.getAttribute('#remaining', 'data-metric')) === 'stm', 'the metric is not STM');
-    for (let i = 0; i < 4; i++) {
-      const n = Number(await page.textContent('#move-count'));
-      await page.click('#step');
-      await page.waitForFunction((k) => Number(document.querySelector('#move-count').textContent) === k + 1, n);
+    // 4 steps of a 5-move 2 x 3 board, and 18 of a 19-move 3 x 3 one (the first board of that distance found by
+    // the breadth-first search here), each finished by one arrow key.
+    const far = [...distOf(3, 3)].find(([, d]) => d === 19)[0].split(',');
+    for (const [text, steps] of [['4 1 2/5 0 3', 4], [[0, 3, 6].map((i) => far.slice(i, i + 3).join(' ')).join('/'), 18]]) {
+      await load(text);
+      check((await page.getAttribute('#remaining', 'data-metric')) === 'stm', 'the metric is not STM');
+      check(Number(await page.getAttribute('#remaining', 'data-moves')) === steps + 1, `${text} is not ${steps + 1} moves from the goal`);
+      for (let i = 0; i < steps; i++) {
+        const n = Number(await page.textContent('#move-count'));
+        await page.click('#step');
+        await page.waitForFunction((k) => Number(document.querySelector('#move-count').textContent) === k + 1, n);
+      }
+      const { way } = bestMove(await board(page));
+      await page.locator('body').focus();
+      await page.keyboard.press(KEYS.arrows[way]);
+      await page.waitForSelector('#analysis[data-state="done"]');
+      const said = await page.textContent('#analysis-summary');
+      check(!/Optimal solve!|No mistakes/.test(said) && /Assisted solve/.test(said)
+        && said.includes(`${steps} moves of ${steps + 1} made by the solver`),
+      `a solve of ${steps} solver steps and one key is credited: "${said}"`);
     }
-    const { way } = bestMove(await board(page));
-    await page.locator('body').focus();
-    await page.keyboard.press(KEYS.arrows[way]);
-    await page.waitForSelector('#analysis[data-state="done"]');
-    const said = await page.textContent('#analysis-summary');
-    check(!/Optimal solve!|No mistakes/.test(said) && /Assisted solve/.test(said) && /4 moves of 5 made by the solver/.test(said),
-      `a solve of 4 solver steps and one key is credited: "${said}"`);
   });
 
   await step('the MTM hint is a push, written as the CLI writes it', async () => {
@@ -413,17 +440,7 @@ export async function practiceSteps({ page, base, step, check, shot }) {
       if (!up) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    spawned = spawn(bin, ['serve', '--port', '0', '--no-large-builds', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('the restarted server printed no URL within 30 s')), 30_000);
-      spawned.stdout.on('data', (d) => {
-        out += d;
-        const m = /http:\/\/[^\s]+/.exec(out);
-        if (m) { clearTimeout(timer); resolve(m[0]); }
-      });
-      spawned.on('exit', (code) => reject(new Error(`the restarted server exited with ${code}`)));
-    });
+    const { url } = await startServer(bin, ['--no-large-builds', '--db', db]);
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('#board [data-tile="0"]', { state: 'attached' });
     await page.selectOption('#shape', '2x3');
@@ -432,5 +449,144 @@ export async function practiceSteps({ page, base, step, check, shot }) {
     await page.waitForFunction(() => document.querySelectorAll('#solve-list li').length > 0);
     const all = await tableValue(page, 'time', 'ao5', 'current');
     check(all !== null && (all === want || Math.abs(all - want) <= 1), `after the restart the ao5 is ${all}, not ${want}`);
+  });
+}
+
+// A walk of `n` single-tile moves from the goal of a rows × cols board, never straight back, chosen by a fixed
+// linear congruential generator from `seed`: {cells (the board it ends on), tiles (the tiles it moved, in order)}.
+function walk(rows, cols, n, seed) {
+  const cells = Array.from({ length: rows * cols }, (_, i) => (i === rows * cols - 1 ? 0 : i + 1));
+  const tiles = [];
+  let s = seed >>> 0, prev = -1;
+  while (tiles.length < n) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const g = cells.indexOf(0), r = Math.floor(g / cols), c = g % cols;
+    const next = [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]
+      .filter(([rr, cc]) => rr >= 0 && rr < rows && cc >= 0 && cc < cols)
+      .map(([rr, cc]) => rr * cols + cc)
+      .filter((p) => p !== prev);
+    const p = next[s % next.length];
+    tiles.push(cells[p]);
+    cells[g] = cells[p];
+    cells[p] = 0;
+    prev = g;
+  }
+  return { cells, tiles };
+}
+
+// The sum over tiles of their row and column distances to their goal cells (a lower bound in single-tile moves).
+function manhattan(cells, cols) {
+  return cells.reduce((d, v, i) => (v === 0 ? d
+    : d + Math.abs(Math.floor((v - 1) / cols) - Math.floor(i / cols)) + Math.abs(((v - 1) % cols) - (i % cols))), 0);
+}
+
+// Moves made in the multi-tile metric by playing `tiles` from `cells`: runs of single-tile moves the same way.
+function mtmMoves(cells, cols, tiles) {
+  const b = cells.slice();
+  let n = 0, last = null;
+  for (const t of tiles) {
+    const g = b.indexOf(0), i = b.indexOf(t), way = i - g;
+    if (way !== last) n++;
+    last = way;
+    b[g] = t;
+    b[i] = 0;
+  }
+  return n;
+}
+
+// The server's node budget per search in budgetSteps: deterministic (unlike a time budget), small enough that the
+// 5 × 5 board below is neither solved optimally nor analysed, large enough that its solve is a weighted search with
+// a proven factor.
+const BUDGET_NODES = 20000;
+
+// 5 × 5 checks on a second server (SLIDE_BIN) with a small node budget, in a tab of their own: a solve the player
+// finishes whose analysis the budget stops (503) still says its length, its MTM count, the proven lower bound and
+// "at most N over"; stepping through the server's solution not proven shortest, the "Best found" line counts down
+// soundly (its lower bound never below the board's Manhattan distance nor 0, its factor never above 5).
+export async function budgetSteps({ page, step, check }) {
+  const bin = process.env.SLIDE_BIN;
+  check(bin, 'SLIDE_BIN is not set (scripts/e2e.sh sets it)');
+  // A board 60 moves from the goal by a seeded walk; the player solves it by undoing the walk.
+  const w = walk(5, 5, 60, 7);
+  const text = [0, 5, 10, 15, 20].map((i) => w.cells.slice(i, i + 5).join(' ')).join('/');
+  const back = w.tiles.slice().reverse();
+  let tab = null;
+  const errors = [];
+  const load = async (t) => {
+    await tab.fill('#board-input', t);
+    await tab.click('#load');
+    await tab.waitForFunction((x) => document.querySelector('#board').dataset.board === x, t.split('/').join(' / '));
+    await tab.waitForSelector('#remaining[data-state="budget"]');
+  };
+  // Clicks `what` (a tile next to the gap, or Step) and waits for the move it makes.
+  const oneMove = async (what) => {
+    const n = Number(await tab.textContent('#move-count'));
+    await tab.click(what);
+    await tab.waitForFunction((k) => Number(document.querySelector('#move-count').textContent) === k + 1, n);
+  };
+
+  await step(`a second server: 5x5 under a budget of ${BUDGET_NODES} nodes a search`, async () => {
+    const { url } = await startServer(bin, ['--no-large-builds', '--max-nodes', String(BUDGET_NODES), '--timeout', '60']);
+    tab = await page.context().newPage();
+    tab.setDefaultTimeout(10_000);
+    tab.on('pageerror', (e) => errors.push(e.message));
+    await tab.goto(url, { waitUntil: 'domcontentloaded' });
+    await tab.waitForSelector('#board [data-tile="0"]', { state: 'attached' });
+  });
+
+  await step('5x5: a solve whose analysis the budget stops says its length, MTM count and "at most N over"', async () => {
+    await load(text);
+    const best = (await tab.textContent('#remaining')).trim();
+    const m = /^Best found: \d+ moves, .*; at least (\d+) are needed$/.exec(best);
+    check(m, `the start board's line reads "${best}"`);
+    const bound = Number(m[1]);
+    check(bound >= manhattan(w.cells, 5) && bound < back.length, `the lower bound ${bound} of "${best}" is out of range`);
+    const analysed = tab.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/api/analyse'), { timeout: 60_000 });
+    analysed.catch(() => {}); // awaited below; a step that fails first must not leave it unhandled
+    for (const tile of back) await oneMove(`#board [data-tile="${tile}"]`);
+    check((await board(tab)).solved, 'undoing the walk did not solve the board');
+    const res = await analysed;
+    check(res.status() === 503, `POST /api/analyse answered ${res.status()}, not 503 (the budget did not stop it)`);
+    await tab.waitForSelector('#analysis[data-state="partial"]', { timeout: 60_000 });
+    const said = (await tab.textContent('#analysis-summary')).trim();
+    const mtm = mtmMoves(w.cells, 5, back);
+    for (const want of [
+      'No move-by-move analysis within the server\'s budget (the analysis did not finish within the server\'s budget',
+      `You took ${back.length} moves (${mtm} in MTM).`,
+      `The optimum is at least ${bound} moves, so this is at most ${back.length - bound} moves over.`,
+    ]) check(said.includes(want), `the summary "${said}" lacks "${want}"`);
+    check(!/Optimal solve|No mistakes|could not be analysed/.test(said), `the summary claims too much: "${said}"`);
+  });
+
+  await step('5x5: stepping through a solution not proven shortest, "Best found" counts down soundly', async () => {
+    await load(text);
+    let left = null, total = null, proven = false, steps = 0;
+    for (;;) {
+      const [b, line] = await Promise.all([board(tab), tab.textContent('#remaining').then((t) => t.trim())]);
+      check(!/at least 0 /.test(line), `after ${steps} steps the line reads "${line}"`);
+      if (b.solved) break;
+      const opt = /^Optimal: (\d+) moves? left$/.exec(line);
+      const best = /^Best found: (\d+) moves?, at most ([\d.]+) × the optimum; at least (\d+) (?:is|are) needed$/.exec(line);
+      check(opt || best, `after ${steps} steps the line reads "${line}"`);
+      check(steps > 0 || best, `the start board's solution is proven shortest: "${line}"`);
+      const n = Number((opt || best)[1]);
+      check(left === null || n === left - 1, `after ${steps} steps ${n} moves are left, not ${left - 1}: "${line}"`);
+      left = n;
+      if (total === null) total = n;
+      if (opt) proven = true;
+      else {
+        check(!proven, `after ${steps} steps a rest proven shortest is no longer: "${line}"`);
+        const factor = Number(best[2]), bound = Number(best[3]), h = manhattan(b.cells, 5);
+        check(bound >= Math.max(1, h) && bound < n, `after ${steps} steps the lower bound ${bound} is out of range (Manhattan ${h}): "${line}"`);
+        check(factor >= n / bound - 1e-9 && factor < 5, `after ${steps} steps the factor ${factor} is not sound and below 5: "${line}"`);
+      }
+      await oneMove('#step');
+      steps++;
+    }
+    check(total !== null && total > back.length, `the server's solution (${total} moves) is not longer than the walk (${back.length})`);
+    check(steps === total, `the solution of ${total} moves took ${steps} steps`);
+    check(proven, 'the rest was never proven shortest before the goal');
+    check(errors.length === 0, `JavaScript errors on the page: ${errors.join('; ')}`);
+    await tab.close();
   });
 }

@@ -1,6 +1,7 @@
 //! The practice history end to end: `POST /api/solves`, `GET /api/solves`, `GET /api/averages` and
-//! `GET /api/solves/plot` over real sockets with `--db`, the file read back as plain SQLite, damaged, locked and
-//! unwritable files, and `slide history` (`--json`, `--csv`, `--import`, `--export`).
+//! `GET /api/solves/plot` over real sockets with `--db`, the file read back as plain SQLite (also by the `sqlite3`
+//! program), damaged, locked and unwritable files, a read-only directory (as an unprivileged user even when the
+//! tests run as root), and `slide history` (`--json`, `--csv`, `--import`, `--export`).
 
 use std::path::Path;
 
@@ -223,13 +224,104 @@ fn averages_follow_the_rule_and_skip_assisted_solves() {
         .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(v, 1);
-    if let Ok(out) = std::process::Command::new("sqlite3")
-        .arg(&db)
+}
+
+/// `sqlite3 FILE SQL`, expecting success; its standard output.
+fn sqlite3(file: &Path, sql: &str) -> String {
+    let out = std::process::Command::new("sqlite3")
+        .arg(file)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "sqlite3 {} {sql:?}: {}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_sqlite3_program_reads_the_history() {
+    // The history is a plain SQLite file: the `sqlite3` program opens what the server and `slide history --import`
+    // write. Without the program the test is skipped, unless SLIDE_REQUIRE_SQLITE3=1 (as on CI) makes it a failure.
+    let found = std::process::Command::new("sqlite3")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert_ne!(
+            std::env::var("SLIDE_REQUIRE_SQLITE3").as_deref(),
+            Ok("1"),
+            "SLIDE_REQUIRE_SQLITE3=1 but there is no sqlite3 program on PATH (Debian: apt-get install sqlite3)"
+        );
+        eprintln!("the_sqlite3_program_reads_the_history: no sqlite3 program on PATH; skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    let s = serve_with(&db);
+    let body = json!({"scramble": "4 1 2/5 0 3", "moves": "r d l2 u", "times_ms": [300, 500, 800, 900, 1250]});
+    assert_eq!(s.post("/api/solves", &body.to_string()).status, 200);
+    record(&s, 3, 2000, json!({"assisted": true}));
+    drop(s);
+    assert_eq!(sqlite3(&db, "PRAGMA integrity_check;").trim(), "ok");
+    assert_eq!(
+        sqlite3(&db, "SELECT version FROM schema_version;").trim(),
+        "1"
+    );
+    assert_eq!(sqlite3(&db, "SELECT count(*) FROM solves;").trim(), "2");
+    assert_eq!(
+        sqlite3(
+            &db,
+            "SELECT shape, category, moves, stm, mtm, time_ms, optimal, assisted FROM solves ORDER BY id LIMIT 1;"
+        )
+        .trim(),
+        "2x3|single|RDL2U|5|4|1250|5|0"
+    );
+    // Exported to CSV and imported into a new file by `slide history`: the same rows.
+    let slide = Slide::new();
+    let csv = dir.path().join("out.csv");
+    let db2 = dir.path().join("imported.sqlite3");
+    slide.ok(
+        &[
+            "history",
+            "--db",
+            db.to_str().unwrap(),
+            "--export",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    slide.ok(
+        &[
+            "history",
+            "--db",
+            db2.to_str().unwrap(),
+            "--import",
+            csv.to_str().unwrap(),
+        ],
+        "",
+    );
+    let rows = "SELECT shape, category, scramble, moves, times_ms, time_ms, stm, mtm, optimal, assisted, dnf \
+                FROM solves ORDER BY id;";
+    assert_eq!(sqlite3(&db2, "PRAGMA integrity_check;").trim(), "ok");
+    assert_eq!(sqlite3(&db2, rows), sqlite3(&db, rows));
+    // A damaged file: sqlite3 refuses it as slide does.
+    let junk = dir.path().join("junk.sqlite3");
+    std::fs::write(&junk, vec![b'x'; 4096]).unwrap();
+    let out = std::process::Command::new("sqlite3")
+        .arg(&junk)
         .arg("SELECT count(*) FROM solves;")
         .output()
-    {
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "8");
-    }
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not a database"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -305,22 +397,208 @@ fn a_damaged_locked_or_unwritable_file_leaves_the_page_playing() {
     holder.execute_batch("COMMIT;").unwrap();
     assert_eq!(s.post("/api/solves", &body).status, 200);
     drop(s);
-    // A read-only directory (not for root, who may write anywhere).
-    #[cfg(unix)]
-    {
+}
+
+/// Where `slide` runs as a user that directory permissions bind: as root (CI) uid and gid 65534 (`nobody`, with
+/// no supplementary groups) and a copy of the binary in a directory every user may enter, else the test's own user
+/// and the built binary. Its files go in [`Unprivileged::dir`], a directory that user may write.
+#[cfg(unix)]
+struct Unprivileged {
+    home: tempfile::TempDir,
+    bin: std::path::PathBuf,
+    ids: Option<(u32, u32)>,
+}
+
+#[cfg(unix)]
+impl Unprivileged {
+    fn new() -> Unprivileged {
         use std::os::unix::fs::PermissionsExt;
-        let ro = dir.path().join("ro");
-        std::fs::create_dir(&ro).unwrap();
-        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
-        if std::fs::write(ro.join("probe"), "x").is_err() {
-            let s = serve_with(&ro.join("h.sqlite3"));
-            let r = s.post("/api/solves", &body);
-            assert_eq!(r.status, 503, "{}", r.body);
-            assert!(r.body.contains("h.sqlite3"), "{}", r.body);
-            solve_still_works(&s);
-        }
-        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let ids = (unsafe { libc::geteuid() } == 0).then_some((65534, 65534));
+        let bin = match ids {
+            None => assert_cmd::cargo::cargo_bin("slide"),
+            Some(_) => {
+                std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o755))
+                    .unwrap();
+                let copy = home.path().join("slide");
+                // Copied by another process, so that no file descriptor of this one open on the copy for writing
+                // can leak into a concurrent test's child and make running it fail ("text file busy").
+                let st = std::process::Command::new("cp")
+                    .arg(assert_cmd::cargo::cargo_bin("slide"))
+                    .arg(&copy)
+                    .status()
+                    .unwrap();
+                assert!(st.success());
+                std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+                copy
+            }
+        };
+        let u = Unprivileged { home, bin, ids };
+        std::fs::create_dir(u.dir()).unwrap();
+        std::fs::create_dir(u.dir().join("cache")).unwrap();
+        std::fs::set_permissions(u.dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::fs::set_permissions(
+            u.dir().join("cache"),
+            std::fs::Permissions::from_mode(0o777),
+        )
+        .unwrap();
+        u
     }
+
+    /// A directory the user may write.
+    fn dir(&self) -> std::path::PathBuf {
+        self.home.path().join("files")
+    }
+
+    /// `slide ARGS`, run as the user, with a cache directory it may write.
+    fn command(&self, args: &[&str]) -> std::process::Command {
+        use std::os::unix::process::CommandExt;
+        let mut c = std::process::Command::new(&self.bin);
+        c.args(args)
+            .env("SLIDE_CACHE_DIR", self.dir().join("cache"))
+            .env_remove("XDG_CACHE_HOME");
+        if let Some((uid, gid)) = self.ids {
+            c.uid(uid).gid(gid);
+        }
+        c
+    }
+
+    /// `slide serve --port 0 EXTRA...`, run as the user.
+    fn serve(&self, extra: &[&str]) -> Serve {
+        let mut c = self.command(&["serve", "--port", "0"]);
+        c.args(extra);
+        let cache = tempfile::tempdir_in(self.dir()).unwrap();
+        std::fs::set_permissions(
+            cache.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o777),
+        )
+        .unwrap();
+        Serve::spawn(c, cache)
+    }
+
+    /// `slide ARGS` as the user: (exit status, standard output, standard error).
+    fn run(&self, args: &[&str]) -> (i32, String, String) {
+        let out = self.command(args).output().unwrap();
+        (
+            out.status.code().expect("exited"),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_directory_is_a_clear_error_even_for_root() {
+    use std::os::unix::fs::PermissionsExt;
+    let u = Unprivileged::new();
+    let mode =
+        |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+    let body = json!({"scramble": "4 1 2/5 0 3", "moves": "RDL2U", "times_ms": [1, 2, 3, 4, 5]})
+        .to_string();
+    let solve_still_works = |s: &Serve| {
+        let a = s.solve(json!({"board": "4 1 2/5 0 3"}));
+        assert_eq!(a["moves"], 5);
+        assert_eq!(s.get("/").status, 200);
+    };
+
+    // An empty read-only directory: no file can be made in it.
+    let empty = u.dir().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    mode(&empty, 0o555);
+    let db = empty.join("h.sqlite3");
+    let db_arg = db.to_str().unwrap();
+    let s = u.serve(&["--db", db_arg]);
+    solve_still_works(&s);
+    for r in [
+        s.post("/api/solves", &body),
+        s.get("/api/solves"),
+        s.get("/api/averages?shape=2x3"),
+    ] {
+        assert_eq!(r.status, 503, "{}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(
+            e.starts_with(&format!("history database {db_arg}: "))
+                && e.contains("cannot be opened or created"),
+            "{e}"
+        );
+    }
+    solve_still_works(&s);
+    drop(s);
+    let (code, out, err) = u.run(&["history", "--db", db_arg]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with(&format!("slide: history database {db_arg}: "))
+            && err.contains("cannot be opened or created"),
+        "{err}"
+    );
+    assert!(
+        !db.exists(),
+        "the directory was writable to slide after all"
+    );
+
+    // A read-only directory holding a history (and the file not writable either): it is read, never written.
+    let kept = u.dir().join("kept");
+    std::fs::create_dir(&kept).unwrap();
+    let db = kept.join("h.sqlite3");
+    let db_arg = db.to_str().unwrap();
+    let s = serve_with(&db);
+    assert_eq!(s.post("/api/solves", &body).status, 200);
+    drop(s);
+    mode(&db, 0o444);
+    mode(&kept, 0o555);
+    let s = u.serve(&["--db", db_arg]);
+    let r = s.post("/api/solves", &body);
+    assert_eq!(r.status, 503, "{}", r.body);
+    let e = r.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        e.starts_with(&format!("history database {db_arg}: "))
+            && e.contains("readonly database")
+            && e.contains("cannot be written"),
+        "{e}"
+    );
+    let list = s.get("/api/solves");
+    assert_eq!(list.status, 200, "{}", list.body);
+    assert_eq!(list.json()["solves"].as_array().unwrap().len(), 1);
+    solve_still_works(&s);
+    drop(s);
+    let (code, out, err) = u.run(&["history", "--db", db_arg, "--json"]);
+    assert_eq!((code, out.lines().count()), (0, 1), "{err}");
+    let csv = u.dir().join("one.csv");
+    std::fs::write(&csv, "shape,category,time_ms\n2x3,single,100\n").unwrap();
+    let (code, _, err) = u.run(&["history", "--db", db_arg, "--import", csv.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!("slide: history database {db_arg}: "))
+            && err.contains("cannot be written"),
+        "{err}"
+    );
+
+    // The file writable but not its directory (no journal can be made beside it): still refused, and clearly.
+    mode(&db, 0o666);
+    let s = u.serve(&["--db", db_arg]);
+    let r = s.post("/api/solves", &body);
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(
+        r.body.contains(db_arg) && r.body.contains("cannot be written"),
+        "{}",
+        r.body
+    );
+    solve_still_works(&s);
+    drop(s);
+    let (code, _, err) = u.run(&["history", "--db", db_arg, "--import", csv.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(db_arg) && err.contains("cannot be written"),
+        "{err}"
+    );
+    mode(&kept, 0o755);
+    let n: i64 = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT count(*) FROM solves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 1, "nothing was added");
+    mode(&empty, 0o755);
 }
 
 #[test]

@@ -48,10 +48,17 @@ impl Serve {
             }
             None => Command::new(&slide),
         };
-        let mut child = command
+        command
             .args(global)
             .args(["serve", "--port", "0"])
-            .args(extra)
+            .args(extra);
+        Serve::spawn(command, cache)
+    }
+
+    /// Starts `command` (a `slide … serve --port 0 …` made by the caller, for instance run as another user) with
+    /// `cache` as its cache directory, and waits for the URL it prints.
+    pub fn spawn(mut command: Command, cache: tempfile::TempDir) -> Serve {
+        let mut child = command
             .env("SLIDE_CACHE_DIR", cache.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
