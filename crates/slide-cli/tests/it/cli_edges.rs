@@ -399,22 +399,3 @@ fn solved_and_nearly_solved_boards_answer_at_once() {
         assert!(!matches!(pair, b"UD" | b"DU" | b"LR" | b"RL"), "{moves}");
     }
 }
-
-#[test]
-fn bench_refuses_what_it_does_not_use() {
-    let slide = Slide::new();
-    for extra in [
-        &["--moves"][..],
-        &["--notation", "short"],
-        &["--json"],
-        &["--goal", "1 2/3 0"],
-        &["--count"],
-        &["4 1 2/5 0 3"],
-    ] {
-        let mut args = vec!["bench", "korf100", "--only", "1", "--max-nodes", "10"];
-        args.extend_from_slice(extra);
-        let (code, _, err) = slide.run(&args, "");
-        assert_eq!(code, 2, "slide {args:?}: {err}");
-        assert!(err.contains("bench does not take"), "slide {args:?}: {err}");
-    }
-}
