@@ -191,6 +191,16 @@ impl Command {
         }
     }
 
+    /// Whether the command writes to standard output: all but `render -o FILE` and `history --import` or
+    /// `--export` (`serve` prints its URL).
+    fn writes_to_stdout(&self) -> bool {
+        match self {
+            Command::Render(s) => s.args.output.is_none(),
+            Command::History(args) => args.import.is_none() && args.export.is_none(),
+            _ => true,
+        }
+    }
+
     /// [`Command::tables`], to change.
     fn tables_mut(&mut self) -> Option<(&mut TableArgs, Option<&mut slide::engine::IndexChoice>)> {
         match self {
@@ -216,16 +226,40 @@ fn parse() -> Result<Cli, clap::Error> {
     Ok(cli)
 }
 
+/// What the binary saw of the process's start that Rust's runtime hides from `main`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Start {
+    /// Standard output was closed (`slide solve … >&-`); the runtime has opened /dev/null in its place.
+    pub stdout_closed: bool,
+}
+
+/// The message of a command whose answers would be lost to a closed standard output.
+const STDOUT_CLOSED: &str = "slide: standard output is closed";
+
 /// The `slide` command: parses the command line, runs the command and returns its exit status ([`EXIT_OK`],
-/// [`EXIT_BAD_INPUT`], [`EXIT_USAGE`]).
-pub fn main() -> ExitCode {
+/// [`EXIT_BAD_INPUT`], [`EXIT_USAGE`]). A command that writes to standard output fails at once, with status
+/// [`EXIT_BAD_INPUT`], when `start` says it was closed.
+pub fn main(start: Start) -> ExitCode {
     let cli = match parse() {
         Ok(c) => c,
+        Err(e) if e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::from(EXIT_USAGE);
+        }
+        // --help and --version.
+        Err(_) if start.stdout_closed => {
+            eprintln!("{STDOUT_CLOSED}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+            return ExitCode::from(EXIT_OK);
         }
     };
+    if start.stdout_closed && cli.command.writes_to_stdout() {
+        eprintln!("{STDOUT_CLOSED}");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     if !matches!(cli.command, Command::Serve(_)) {
         interrupt::install();
     }
