@@ -12,7 +12,7 @@ use slide::benchmarks::{self, Instance};
 use slide::engine::SolverExt;
 use slide::{Board, Solver};
 
-use crate::solve::SolveArgs;
+use crate::solve::SearchArgs;
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args, Debug)]
@@ -32,9 +32,9 @@ pub struct BenchArgs {
     /// optimum; larger K, a quicker look at the first iterations.
     #[arg(long, value_name = "K")]
     pub below_optimum: Option<u32>,
-    /// Solver flags, as for `slide solve` (heuristic, partition, limits, threads).
+    /// Search flags, as for `slide solve` (heuristic, partition, limits, threads).
     #[command(flatten)]
-    pub solve: SolveArgs,
+    pub search: SearchArgs,
 }
 
 /// The instances of `set`: an embedded set by name, else a file.
@@ -71,25 +71,6 @@ fn parse_only(spec: &str) -> Result<Vec<(u32, u32)>, String> {
 }
 
 pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
-    // The solve flags that shape answers rather than searches do nothing here: refused, not ignored.
-    let s = &args.solve;
-    let unused = [
-        (!s.boards.is_empty(), "a board (bench solves its SET)"),
-        (s.moves, "--moves"),
-        (s.notation.is_some(), "--notation"),
-        (s.directions, "--directions"),
-        (s.json, "--json"),
-        (!s.goal.is_empty(), "--goal"),
-        (s.shape.is_some(), "--shape"),
-        (s.count, "--count"),
-        (s.all, "--all"),
-    ];
-    if let Some((_, what)) = unused.iter().find(|(given, _)| *given) {
-        eprintln!(
-            "slide: bench does not take {what}: it reports nodes and times of the set's searches"
-        );
-        return Ok(EXIT_USAGE);
-    }
     let mut instances = match load(&args.set) {
         Ok(v) => v,
         Err(e) => {
@@ -117,7 +98,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         }
         return Ok(EXIT_USAGE);
     };
-    let opts = match args.solve.options(Arc::new(AtomicBool::new(false))) {
+    let opts = match args.search.options(Arc::new(AtomicBool::new(false))) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("slide: {e}");
@@ -164,7 +145,7 @@ pub fn run(solver: &Solver, args: &BenchArgs) -> anyhow::Result<u8> {
         let _ = slide::engine::pruning::MovePruner::global();
     }
     let prep = t0.elapsed().as_secs_f64();
-    let threads = args.solve.threads.unwrap_or(0);
+    let threads = args.search.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

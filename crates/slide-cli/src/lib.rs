@@ -13,13 +13,16 @@ mod render;
 mod report;
 pub mod serve;
 mod solve;
+mod tables;
 mod toolkit;
 mod warm;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Subcommand};
+
+use tables::{PdbIndex, Searching, TableArgs};
 
 /// Exit status: every board was answered.
 pub const EXIT_OK: u8 = 0;
@@ -29,37 +32,26 @@ pub const EXIT_BAD_INPUT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 /// Solve sliding-tile puzzles exactly: the least number of moves, and the moves.
-#[derive(Parser, Debug)]
+#[derive(clap::Parser, Debug)]
 #[command(name = "slide", version, about, long_about = None, after_help = EXIT_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Where table files are cached (default: $SLIDE_CACHE_DIR, else the platform cache directory, such as
-    /// ~/.cache/slide).
-    #[arg(long, global = true, value_name = "DIR")]
-    cache_dir: Option<PathBuf>,
-    /// Do not cache tables on disk: build them in memory.
-    #[arg(long, global = true)]
-    no_cache: bool,
-    /// Refuse table and pattern-database builds that would need more memory than this, in MB (default: the
-    /// machine's physical memory; 0 refuses every build).
-    #[arg(long, global = true, value_name = "MB", allow_hyphen_values = true)]
-    max_memory: Option<u64>,
-    /// How pattern databases number their placements: auto (the sparse index where a table takes at most 128 MiB,
-    /// 2^28 entries of 4 bits: 1.9 to 2.9 times the dense table's memory, about 0.8 times the search time), dense (every table
-    /// by rank, the smallest), sparse (every table that has a sparse form, within --max-memory: the
-    /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). docs/design/pattern-databases.md, "The sparse index".
-    #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
-    pdb_index: slide::engine::IndexChoice,
-    /// No progress bars or warnings.
-    #[arg(long, short, global = true)]
-    quiet: bool,
+    /// `--pdb-index` before the command name.
+    #[command(flatten)]
+    index: PdbIndex,
+    /// The table options, before the command name: handed to the command ([`tables::take_leading`]).
+    #[command(flatten)]
+    tables: TableArgs,
 }
 
 const EXIT_HELP: &str = "\
 Board formats: JSON rows [[1,2,3],[4,0,5]]; rows separated by '/', numbers by spaces or commas: 1 2 3/4 0 5;
 a flat list of numbers with --shape RxC (a square count such as 16 numbers is read as 4x4 without it).
 0 is the blank. Default goal: tiles in order, blank last. A move is the tile that slides into the blank.
+
+--pdb-index, --cache-dir, --no-cache, --max-memory and --quiet go before or after the command name, for the
+commands that build or load tables: all but apply, moves and history (--pdb-index: not stats or scramble either).
 
 Exit status: 0 every board answered (or the reader of a pipe has gone); 1 some input was bad (errors on
 standard error) or the work failed; 2 usage error; 130 interrupted by Ctrl-C.";
@@ -81,7 +73,7 @@ enum Command {
     /// A plain number is always a proven least number of moves; ~N marks a solution not proven shortest, >=L a
     /// search stopped by a limit (L is a proven lower bound).
     #[command(verbatim_doc_comment)]
-    Solve(solve::SolveArgs),
+    Solve(Searching<solve::SolveArgs>),
     /// Distance statistics of a shape: reachable states, states at each distance, god's number, the farthest boards.
     Stats {
         /// Also draw the distance histogram, god's number marked, as an SVG chart into FILE.
@@ -99,9 +91,12 @@ enum Command {
         /// row or column is one move); each metric has its own table and god's number.
         #[arg(long, value_name = "METRIC", default_value = "stm")]
         metric: slide::Metric,
+        /// The table options.
+        #[command(flatten)]
+        tables: TableArgs,
     },
     /// Solve a benchmark set with known optimal lengths (korf100, korf24, or a file) and report nodes and times.
-    Bench(bench::BenchArgs),
+    Bench(Searching<bench::BenchArgs>),
     /// Print random solvable boards, one per line, in a format `slide solve` reads.
     Scramble {
         /// The shape, RxC.
@@ -132,6 +127,9 @@ enum Command {
         /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
         #[arg(long, value_name = "NAME")]
         notation: Option<slide::Notation>,
+        /// The table options.
+        #[command(flatten)]
+        tables: TableArgs,
     },
     /// Play a move sequence on a board and print the board it ends on (1 2 3/4 5 0).
     ///
@@ -152,10 +150,10 @@ enum Command {
     /// summary ends the batch (how many optimal, +2, +4, …, the mean over), on standard error or, with --json, as
     /// a last line {"summary": …}. Exact: complete tables up to 12 cells, IDA* above (4x4 in seconds).
     #[command(verbatim_doc_comment)]
-    Analyse(analyse::AnalyseArgs),
+    Analyse(Searching<analyse::AnalyseArgs>),
     /// Print the least number of moves and every move that starts a shortest solution: `21 2 5` (tile numbers,
     /// ascending; --notation for letters). A solved board prints 0, an unsolvable one -1.
-    Hint(analyse::HintArgs),
+    Hint(Searching<analyse::HintArgs>),
     /// Draw a board as SVG (the default, to standard output) or PNG, or a move sequence played on it as an
     /// animated GIF or SVG; the format follows the extension of -o FILE.
     ///
@@ -163,28 +161,105 @@ enum Command {
     /// slide render '4 1 2/5 0 3' --solve -o solve.gif --scheme fringe --theme dark
     /// slide render '4 1 2/5 0 3' --moves RDLLU --animate > moves.svg
     #[command(verbatim_doc_comment)]
-    Render(render::RenderArgs),
+    Render(Searching<render::RenderArgs>),
     /// Serve the web page and its JSON API on a local HTTP server (default http://127.0.0.1:8773/).
     ///
     /// GET / is the page; POST /api/solve takes {"board": ..., "goal"?: ..., "moves"?: true} and answers like
     /// `slide solve --json`; GET /api/scramble?shape=RxC&seed=S gives a random solvable board. Every solve runs
     /// under a time and node budget; the first line of standard output is the URL to open.
-    Serve(serve::ServeArgs),
+    Serve(Searching<serve::ServeArgs>),
     /// List the practice history: the solves the page recorded (a table; --json, --csv), filtered by --shape,
     /// --category, --limit; --import FILE.csv adds solves, --export FILE.csv writes them.
     History(history::command::HistoryArgs),
 }
 
+impl Command {
+    /// The table options of a command that builds or loads tables, with its `--pdb-index` if it searches with
+    /// pattern databases; `None` for the commands that use no tables (apply, moves, history).
+    fn tables(&self) -> Option<(&TableArgs, Option<slide::engine::IndexChoice>)> {
+        match self {
+            Command::Solve(s) => Some((&s.tables, Some(s.index.pdb_index))),
+            Command::Bench(s) => Some((&s.tables, Some(s.index.pdb_index))),
+            Command::Analyse(s) => Some((&s.tables, Some(s.index.pdb_index))),
+            Command::Hint(s) => Some((&s.tables, Some(s.index.pdb_index))),
+            Command::Render(s) => Some((&s.tables, Some(s.index.pdb_index))),
+            Command::Serve(s) => Some((&s.tables, Some(s.index.pdb_index))),
+            Command::Stats { tables, .. } | Command::Scramble { tables, .. } => {
+                Some((tables, None))
+            }
+            Command::Apply(_) | Command::Moves(_) | Command::History(_) => None,
+        }
+    }
+
+    /// Whether the command writes to standard output: all but `render -o FILE` and `history --import` or
+    /// `--export` (`serve` prints its URL).
+    fn writes_to_stdout(&self) -> bool {
+        match self {
+            Command::Render(s) => s.args.output.is_none(),
+            Command::History(args) => args.import.is_none() && args.export.is_none(),
+            _ => true,
+        }
+    }
+
+    /// [`Command::tables`], to change.
+    fn tables_mut(&mut self) -> Option<(&mut TableArgs, Option<&mut slide::engine::IndexChoice>)> {
+        match self {
+            Command::Solve(s) => Some((&mut s.tables, Some(&mut s.index.pdb_index))),
+            Command::Bench(s) => Some((&mut s.tables, Some(&mut s.index.pdb_index))),
+            Command::Analyse(s) => Some((&mut s.tables, Some(&mut s.index.pdb_index))),
+            Command::Hint(s) => Some((&mut s.tables, Some(&mut s.index.pdb_index))),
+            Command::Render(s) => Some((&mut s.tables, Some(&mut s.index.pdb_index))),
+            Command::Serve(s) => Some((&mut s.tables, Some(&mut s.index.pdb_index))),
+            Command::Stats { tables, .. } | Command::Scramble { tables, .. } => {
+                Some((tables, None))
+            }
+            Command::Apply(_) | Command::Moves(_) | Command::History(_) => None,
+        }
+    }
+}
+
+/// Parses the command line: clap's parse, then the table options written before the command name handed to it.
+fn parse() -> Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+    tables::take_leading(&mut cli, &matches)?;
+    Ok(cli)
+}
+
+/// What the binary saw of the process's start that Rust's runtime hides from `main`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Start {
+    /// Standard output was closed (`slide solve … >&-`); the runtime has opened /dev/null in its place.
+    pub stdout_closed: bool,
+}
+
+/// The message of a command whose answers would be lost to a closed standard output.
+const STDOUT_CLOSED: &str = "slide: standard output is closed";
+
 /// The `slide` command: parses the command line, runs the command and returns its exit status ([`EXIT_OK`],
-/// [`EXIT_BAD_INPUT`], [`EXIT_USAGE`]).
-pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+/// [`EXIT_BAD_INPUT`], [`EXIT_USAGE`]). A command that writes to standard output fails at once, with status
+/// [`EXIT_BAD_INPUT`], when `start` says it was closed.
+pub fn main(start: Start) -> ExitCode {
+    let cli = match parse() {
         Ok(c) => c,
+        Err(e) if e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::from(EXIT_USAGE);
+        }
+        // --help and --version.
+        Err(_) if start.stdout_closed => {
+            eprintln!("{STDOUT_CLOSED}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+            return ExitCode::from(EXIT_OK);
         }
     };
+    if start.stdout_closed && cli.command.writes_to_stdout() {
+        eprintln!("{STDOUT_CLOSED}");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     if !matches!(cli.command, Command::Serve(_)) {
         interrupt::install();
     }
@@ -213,30 +288,32 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
-    let solver = solver(&cli);
+    let quiet = cli.command.tables().is_some_and(|(t, _)| t.quiet);
+    let solver = solver(&cli.command);
     match &cli.command {
-        Command::Solve(args) => solve::run(&solver, args, cli.quiet),
-        Command::Bench(args) => bench::run(&solver, args),
-        Command::Serve(args) => {
+        Command::Solve(s) => solve::run(&solver, &s.args, quiet),
+        Command::Bench(s) => bench::run(&solver, &s.args),
+        Command::Serve(s) => {
             // The server's solver reports its builds to the warm-up's shared state (`GET /api/status`).
             // The solver made above only plans for the warm-up (the databases' needs under the same budget).
-            let (warm, warm_rx) = warm::Warm::new(cli.quiet, args.no_large_builds, solver);
+            let (warm, warm_rx) = warm::Warm::new(quiet, s.args.no_large_builds, solver);
             let warm = std::sync::Arc::new(warm);
-            let solver = solver_with(&cli, warm.clone());
-            serve::run(&solver, warm, warm_rx, args)
+            let solver = solver_with(&s.tables, s.index.pdb_index, false, warm.clone());
+            serve::run(&solver, warm, warm_rx, &s.args)
         }
         Command::History(args) => history::command::run(args),
         Command::Apply(args) => toolkit::apply(args),
         Command::Moves(args) => toolkit::moves(args),
-        Command::Analyse(args) => analyse::analyse(&solver, args, cli.quiet),
-        Command::Hint(args) => analyse::hint(&solver, args, cli.quiet),
-        Command::Render(args) => render::run(&solver, args, cli.quiet),
+        Command::Analyse(s) => analyse::analyse(&solver, &s.args, quiet),
+        Command::Hint(s) => analyse::hint(&solver, &s.args, quiet),
+        Command::Render(s) => render::run(&solver, &s.args, quiet),
         Command::Stats {
             plot,
             shape,
             goal,
             all,
             metric,
+            ..
         } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
@@ -252,6 +329,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             format,
             moves,
             notation,
+            ..
         } => {
             let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
@@ -284,15 +362,26 @@ fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
     }
 }
 
-pub(crate) fn solver(cli: &Cli) -> slide::Solver {
-    solver_with(cli, std::sync::Arc::new(progress::Bar::new(cli.quiet)))
+/// The solver of a command's table options (the defaults for a command without tables, which does not use it).
+fn solver(command: &Command) -> slide::Solver {
+    let bench = matches!(command, Command::Bench(_));
+    let default = TableArgs::default();
+    let (tables, index) = command.tables().unwrap_or((&default, None));
+    let progress = std::sync::Arc::new(progress::Bar::new(tables.quiet));
+    solver_with(tables, index.unwrap_or_default(), bench, progress)
 }
 
-/// The solver of the global options (cache directory, memory limit), reporting its long work to `progress`.
-fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) -> slide::Solver {
-    let dir = if cli.no_cache {
+/// The solver of the table options (cache directory, memory limit) and `--pdb-index`, reporting its long work to
+/// `progress`; `bench` reads the largest tables in rather than mapping them.
+fn solver_with(
+    tables: &TableArgs,
+    index: slide::engine::IndexChoice,
+    bench: bool,
+    progress: std::sync::Arc<dyn slide::Progress + Send>,
+) -> slide::Solver {
+    let dir = if tables.no_cache {
         slide::CacheDir::None
-    } else if let Some(d) = &cli.cache_dir {
+    } else if let Some(d) = &tables.cache_dir {
         slide::CacheDir::At(d.clone())
     } else if let Some(d) = std::env::var_os("SLIDE_CACHE_DIR").filter(|d| !d.is_empty()) {
         // The library reads no environment variable: the face does.
@@ -309,13 +398,13 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
         .cache_dir(dir)
         .progress(progress)
         .map_files(true)
-        .pdb_index(cli.pdb_index);
-    let solver = if matches!(cli.command, Command::Bench(_)) {
+        .pdb_index(index);
+    let solver = if bench {
         solver
     } else {
         solver.read_in_above(None)
     };
-    match cli
+    match tables
         .max_memory
         .map(|mb| mb.saturating_mul(1_000_000))
         .or_else(memory_limit)
@@ -324,10 +413,6 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
         None => solver,
     }
     .build()
-}
-
-fn parse_index(s: &str) -> Result<slide::engine::IndexChoice, String> {
-    s.parse().map_err(|e: slide::Error| explain::explain(&e))
 }
 
 /// Address space an `RLIMIT_AS` budget leaves to the process itself beyond what it has mapped at start: thread

@@ -32,12 +32,6 @@ pub struct SolveArgs {
     /// Also print an optimal move sequence: the tiles that slide into the blank, in order.
     #[arg(long)]
     pub moves: bool,
-    /// How moves are counted: stm (single-tile moves: every tile slid one cell is a move) or mtm (multi-tile
-    /// moves: pushing 1 to k tiles of a row or column toward the blank is one move). With mtm the number is the
-    /// least number of pushes and the moves an MTM-optimal sequence (--notation short writes one letter and count
-    /// per push); mtm covers boards of at most 12 cells (tables), 4x4, 3x5, 5x3 and boards of two rows or columns (IDA* over pushes with label tables, built once: 252 MB for 4x4) and single rows and columns.
-    #[arg(long, value_name = "METRIC", default_value = "stm")]
-    pub metric: slide::Metric,
     /// Print the moves in a notation, implies --moves: tiles (the tiles that slide into the blank: 5 4 1 2 3),
     /// long (the direction each tile moves, the speedsolvers' convention: U = the tile below the blank moves up:
     /// RDLLU), short (long with runs counted: RDL2U), blank (the direction the blank moves: LURRD). With --json,
@@ -63,6 +57,33 @@ pub struct SolveArgs {
     /// The shape of flat input lines, RxC (for example 4x4).
     #[arg(long, value_name = "RxC")]
     pub shape: Option<String>,
+    /// After the number, the number of distinct shortest move sequences: exact, from the complete table up to 12
+    /// cells, by a complete last IDA* iteration above (bounded by --max-nodes and --timeout: a count cut short is
+    /// printed >=N). JSON: "count" (a string when over 2^53) and "count_proven".
+    #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "all"])]
+    pub count: bool,
+    /// Every shortest solution (at most --limit), one per line after the number (or in --notation): in ascending
+    /// order of their tile numbers up to 12 cells, in IDA*'s order above. JSON: "solutions".
+    #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within"])]
+    pub all: bool,
+    /// With --all: at most this many solutions.
+    #[arg(long, value_name = "K", default_value_t = 1000, requires = "all")]
+    pub limit: usize,
+    /// The flags that shape the searches.
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// The flags that shape searches rather than answers (method, heuristic, limits, threads): `slide solve`'s, and
+/// `slide bench`'s.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// How moves are counted: stm (single-tile moves: every tile slid one cell is a move) or mtm (multi-tile
+    /// moves: pushing 1 to k tiles of a row or column toward the blank is one move). With mtm the number is the
+    /// least number of pushes and the moves an MTM-optimal sequence (--notation short writes one letter and count
+    /// per push); mtm covers boards of at most 12 cells (tables), 4x4, 3x5, 5x3 and boards of two rows or columns (IDA* over pushes with label tables, built once: 252 MB for 4x4) and single rows and columns.
+    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    pub metric: slide::Metric,
     /// Search heuristic for boards over 12 cells (or with --search): auto (pattern databases), md (Manhattan),
     /// lc (Manhattan + linear conflicts), pdb.
     #[arg(long, default_value = "auto", value_parser = ["auto", "md", "lc", "pdb"])]
@@ -118,18 +139,6 @@ pub struct SolveArgs {
     /// Worker threads for a batch, at most 256 (default, or 0: all cores).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::numbers::threads)]
     pub threads: Option<usize>,
-    /// After the number, the number of distinct shortest move sequences: exact, from the complete table up to 12
-    /// cells, by a complete last IDA* iteration above (bounded by --max-nodes and --timeout: a count cut short is
-    /// printed >=N). JSON: "count" (a string when over 2^53) and "count_proven".
-    #[arg(long, conflicts_with_all = ["moves", "notation", "directions", "fast", "within", "all"])]
-    pub count: bool,
-    /// Every shortest solution (at most --limit), one per line after the number (or in --notation): in ascending
-    /// order of their tile numbers up to 12 cells, in IDA*'s order above. JSON: "solutions".
-    #[arg(long, conflicts_with_all = ["moves", "directions", "fast", "within"])]
-    pub all: bool,
-    /// With --all: at most this many solutions.
-    #[arg(long, value_name = "K", default_value_t = 1000, requires = "all")]
-    pub limit: usize,
 }
 
 impl SolveArgs {
@@ -137,7 +146,9 @@ impl SolveArgs {
     pub fn notation(&self) -> Option<Notation> {
         self.notation.or(self.directions.then_some(Notation::Blank))
     }
+}
 
+impl SearchArgs {
     /// The library options these flags ask for, or a usage error.
     pub fn options(&self, cancel: Arc<AtomicBool>) -> Result<SolveOptions, String> {
         let heuristic = match (self.heuristic.as_str(), &self.pdb) {
@@ -239,8 +250,8 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         let refused = [
             (args.count, "--count"),
             (args.all, "--all"),
-            (args.fast, "--fast"),
-            (args.within.is_some(), "--within"),
+            (args.search.fast, "--fast"),
+            (args.search.within.is_some(), "--within"),
         ];
         if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
             eprintln!(
@@ -253,7 +264,7 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
     // during a table build, ends the process.
     let cancel = crate::interrupt::flag();
     let _listening = crate::interrupt::Listening::new();
-    let opts = match args.options(cancel) {
+    let opts = match args.search.options(cancel) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("slide: {e}");
@@ -266,7 +277,7 @@ pub fn run(solver: &Solver, args: &SolveArgs, quiet: bool) -> anyhow::Result<u8>
         && opts.weight.is_none()
         && matches!(opts.heuristic, HeuristicChoice::Auto);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.search.threads.unwrap_or(0))
         .build()?;
     let bar = crate::progress::batch_bar(
         quiet,

@@ -91,7 +91,7 @@
 //!   `zbdefault|zbalt`) take about 2 minutes of two cores the first time, then 5.9 GB in memory (plain 6-6-6-6, 488
 //!   MB, under a `--max-memory` below the pair's 6.4 GB), loaded from the cache in seconds; meanwhile 5x5 boards are
 //!   searched with linear conflicts, and `GET /api/status` says how far the build is. `--no-large-builds` keeps
-//!   whatever searches more than `warm::LARGE_BUILD_STATES` states off (the 5x5 databases); the global
+//!   whatever searches more than `warm::LARGE_BUILD_STATES` states off (the 5x5 databases); the table option
 //!   `--max-memory` makes the library refuse the builds over it (files already in the cache are still loaded).
 //! - So its threads are: the main thread, the runtime's, the solver threads, the warm-up thread and its rayon pool
 //!   (one thread per core, for the builds), and the library's global rayon pool (small tables built in memory)

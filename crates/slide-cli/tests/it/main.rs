@@ -14,6 +14,7 @@ mod examples;
 mod history;
 mod metric;
 mod notation;
+mod options;
 mod partial;
 mod render;
 mod serve_api;
