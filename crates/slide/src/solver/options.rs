@@ -149,6 +149,7 @@ impl SolveOptions {
             deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
             cancel: self.cancel.as_deref(),
             max_depth: self.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+            watch: None,
         }
     }
 }
