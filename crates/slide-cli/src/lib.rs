@@ -43,13 +43,13 @@ pub struct Cli {
     no_cache: bool,
     /// Refuse table and pattern-database builds that would need more memory than this, in MB (default: the
     /// machine's physical memory; 0 refuses every build).
-    #[arg(long, global = true, value_name = "MB", allow_hyphen_values = true)]
+    #[arg(long, global = true, value_name = "MB", allow_hyphen_values = true, value_parser = numbers::max_memory)]
     max_memory: Option<u64>,
     /// How pattern databases number their placements: auto (the sparse index where a table takes at most 128 MiB,
     /// 2^28 entries of 4 bits: 1.9 to 2.9 times the dense table's memory, about 0.8 times the search time), dense (every table
     /// by rank, the smallest), sparse (every table that has a sparse form, within --max-memory: the
     /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). docs/design/pattern-databases.md, "The sparse index".
-    #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
+    #[arg(long, global = true, value_name = "INDEX", default_value = "auto", value_parser = numbers::pdb_index)]
     pdb_index: slide::engine::IndexChoice,
     /// No progress bars or warnings.
     #[arg(long, short, global = true)]
@@ -97,7 +97,7 @@ enum Command {
         all: bool,
         /// How moves are counted: stm (single-tile moves) or mtm (multi-tile moves: a push of 1 to k tiles of a
         /// row or column is one move); each metric has its own table and god's number.
-        #[arg(long, value_name = "METRIC", default_value = "stm")]
+        #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = numbers::metric)]
         metric: slide::Metric,
     },
     /// Solve a benchmark set with known optimal lengths (korf100, korf24, or a file) and report nodes and times.
@@ -130,7 +130,7 @@ enum Command {
         #[arg(long)]
         moves: bool,
         /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
-        #[arg(long, value_name = "NAME")]
+        #[arg(long, value_name = "NAME", value_parser = numbers::notation)]
         notation: Option<slide::Notation>,
     },
     /// Play a move sequence on a board and print the board it ends on (1 2 3/4 5 0).
@@ -324,10 +324,6 @@ fn solver_with(cli: &Cli, progress: std::sync::Arc<dyn slide::Progress + Send>) 
         None => solver,
     }
     .build()
-}
-
-fn parse_index(s: &str) -> Result<slide::engine::IndexChoice, String> {
-    s.parse().map_err(|e: slide::Error| explain::explain(&e))
 }
 
 /// Address space an `RLIMIT_AS` budget leaves to the process itself beyond what it has mapped at start: thread
