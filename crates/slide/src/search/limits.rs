@@ -33,7 +33,7 @@ pub struct Limits<'a> {
 }
 
 /// A search's progress reports to a [`Progress`], paced: the hot loop counts its nodes as it always does, and the
-/// thread that looks at the limits (every [`CHECK_EVERY`] nodes) passes the count on at most every
+/// thread that looks at the limits (every 16384 nodes on one thread) passes the count on at most every
 /// [`SearchWatch::EVERY`].
 pub struct SearchWatch<'a> {
     sink: &'a dyn Progress,
