@@ -44,7 +44,7 @@ pub struct HintArgs {
     #[arg(long, value_name = "RxC")]
     pub shape: Option<String>,
     /// Write the moves in a notation: tiles (the default), long or short (the tile's letter), blank (the blank's).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = crate::numbers::notation)]
     pub notation: Option<Notation>,
     #[command(flatten)]
     pub budget: Budget,
@@ -55,7 +55,7 @@ pub struct HintArgs {
     /// How moves are counted: stm (single-tile moves) or mtm (multi-tile moves: a hint is a push, named by the
     /// tile farthest from the blank that it slides; with --notation short it is written as one letter and count).
     /// MTM covers what `slide solve --metric mtm` does.
-    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = crate::numbers::metric)]
     pub metric: slide::Metric,
 }
 

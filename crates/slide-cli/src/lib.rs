@@ -89,7 +89,7 @@ enum Command {
         all: bool,
         /// How moves are counted: stm (single-tile moves) or mtm (multi-tile moves: a push of 1 to k tiles of a
         /// row or column is one move); each metric has its own table and god's number.
-        #[arg(long, value_name = "METRIC", default_value = "stm")]
+        #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = numbers::metric)]
         metric: slide::Metric,
         /// The table options.
         #[command(flatten)]
@@ -125,7 +125,7 @@ enum Command {
         #[arg(long)]
         moves: bool,
         /// The notation of --moves: short (the default), long, blank or tiles; implies --moves.
-        #[arg(long, value_name = "NAME")]
+        #[arg(long, value_name = "NAME", value_parser = numbers::notation)]
         notation: Option<slide::Notation>,
         /// The table options.
         #[command(flatten)]

@@ -1,13 +1,14 @@
-//! Value parsers of the numeric flags: every number is checked against its documented range (docs/limits.md)
-//! while the command line is read, so a bad value is a usage error (exit status 2) naming the flag, never a panic,
-//! a run without end or an exhausted machine.
+//! Value parsers of the numeric and enumerated flags: every number is checked against its documented range
+//! (docs/limits.md) and every name against the library's list while the command line is read, so a bad value is a
+//! usage error (exit status 2) naming the flag, never a panic, a run without end or an exhausted machine. Where the
+//! library checks a value, its sentence is the message (the same through Python).
 
 use std::time::Duration;
 
 /// Longest `--timeout` of one `serve` solve, in seconds (a day).
 pub const MAX_SERVE_TIMEOUT: f64 = 86_400.0;
-/// Most threads of `--threads` (a pool this large starts in well under a second; each thread takes memory).
-pub const MAX_THREADS: usize = 256;
+/// Most threads of `--threads`: the library's [`slide::SolveOptions::MAX_THREADS`].
+pub const MAX_THREADS: usize = slide::SolveOptions::MAX_THREADS;
 /// Longest `scramble --walk`: its time grows with the length, about 2 s of CPU per 10^8 moves in an optimised build
 /// (so about 20 s at the cap).
 pub const MAX_WALK: u64 = 1_000_000_000;
@@ -88,9 +89,62 @@ fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {
         .ok_or_else(|| format!("{s} is not a whole number from {min} to {max}"))
 }
 
-/// `--threads` of `solve` and `bench`: 0 (all cores) to [`MAX_THREADS`].
+/// `--threads` of `solve` and `bench`: 0 (all cores) to [`MAX_THREADS`], checked by the library
+/// ([`slide::SolveOptions::check_threads`]), whose sentence the message is.
 pub fn threads(s: &str) -> Result<usize, String> {
-    whole(s, 0, MAX_THREADS)
+    let n: i128 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number from 0 to {MAX_THREADS}"))?;
+    slide::SolveOptions::check_threads(n).map_err(|e| e.reason)
+}
+
+/// `--max-memory`: MB, checked by the library ([`slide::SolveOptions::check_max_memory_mb`]: 0 to `u64::MAX`),
+/// whose sentence the message is; the budget in MB.
+pub fn max_memory(s: &str) -> Result<u64, String> {
+    let n: i128 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number of MB from 0 to {}", u64::MAX))?;
+    slide::SolveOptions::check_max_memory_mb(n).map_err(|e| e.reason)?;
+    Ok(n as u64)
+}
+
+/// The library's sentence for a value its `FromStr` refused: an option's reason without the option's name (clap
+/// names the flag before it), any other error as [`crate::explain::explain`] says it.
+fn refused(e: &slide::Error) -> String {
+    match e {
+        slide::Error::Solve(slide::SolveError::InvalidOption { reason, .. }) => reason.clone(),
+        _ => crate::explain::explain(e),
+    }
+}
+
+/// `--metric`: `stm` or `mtm`, read by the library ([`slide::Metric`]'s `FromStr`).
+pub fn metric(s: &str) -> Result<slide::Metric, String> {
+    s.parse().map_err(|e| refused(&e))
+}
+
+/// `--notation`: a notation's name, read by the library ([`slide::Notation`]'s `FromStr`).
+pub fn notation(s: &str) -> Result<slide::Notation, String> {
+    s.parse().map_err(|e| refused(&e))
+}
+
+/// `--pdb-index`: `auto`, `dense` or `sparse`, read by the library ([`slide::engine::IndexChoice`]'s `FromStr`).
+pub fn pdb_index(s: &str) -> Result<slide::engine::IndexChoice, String> {
+    s.parse().map_err(|e| refused(&e))
+}
+
+/// `--heuristic` of `solve` and `bench`: read by the library ([`slide::HeuristicChoice`]'s `FromStr`, which also
+/// takes the long names), kept as its short name: `auto`, `md`, `lc` or `pdb`.
+pub fn heuristic(s: &str) -> Result<String, String> {
+    use slide::HeuristicChoice as H;
+    Ok(match s.parse::<H>().map_err(|e| refused(&e))? {
+        H::Manhattan => "md",
+        H::LinearConflict => "lc",
+        H::Pdb(_) => "pdb",
+        _ => "auto",
+    }
+    .to_string())
 }
 
 /// `--port` of `serve`: 0 (any free port) to 65535, digits only (clap's own parser of a `u16` reads `-0` as 0).

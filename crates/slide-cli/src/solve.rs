@@ -36,7 +36,7 @@ pub struct SolveArgs {
     /// long (the direction each tile moves, the speedsolvers' convention: U = the tile below the blank moves up:
     /// RDLLU), short (long with runs counted: RDL2U), blank (the direction the blank moves: LURRD). With --json,
     /// "solution" stays the tiles and "notation" holds the sequence so written.
-    #[arg(long, value_name = "NAME", conflicts_with = "directions")]
+    #[arg(long, value_name = "NAME", conflicts_with = "directions", value_parser = crate::numbers::notation)]
     pub notation: Option<Notation>,
     /// The same as --notation blank: the moves as the blank's directions (U, D, L, R; the opposite of the
     /// speedsolvers' tile letters); implies --moves.
@@ -82,11 +82,11 @@ pub struct SearchArgs {
     /// moves: pushing 1 to k tiles of a row or column toward the blank is one move). With mtm the number is the
     /// least number of pushes and the moves an MTM-optimal sequence (--notation short writes one letter and count
     /// per push); mtm covers boards of at most 12 cells (tables), 4x4, 3x5, 5x3 and boards of two rows or columns (IDA* over pushes with label tables, built once: 252 MB for 4x4) and single rows and columns.
-    #[arg(long, value_name = "METRIC", default_value = "stm")]
+    #[arg(long, value_name = "METRIC", default_value = "stm", value_parser = crate::numbers::metric)]
     pub metric: slide::Metric,
     /// Search heuristic for boards over 12 cells (or with --search): auto (pattern databases), md (Manhattan),
     /// lc (Manhattan + linear conflicts), pdb.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "md", "lc", "pdb"])]
+    #[arg(long, default_value = "auto", value_parser = crate::numbers::heuristic)]
     pub heuristic: String,
     /// Pattern-database partition: sizes such as 6-6-3 or 7-8, or tile lists such as
     /// 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15; several joined by + are maximised (6-6-3+7-8); a leading z (z6-6-3,

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory};
 
-use crate::explain;
 
 /// Where tables are cached, the memory budget for building them, and whether their progress shows: the options of
 /// every command that builds or loads tables.
@@ -22,7 +21,7 @@ pub struct TableArgs {
     pub no_cache: bool,
     /// Refuse table and pattern-database builds that would need more memory than this, in MB (default: the
     /// machine's physical memory; 0 refuses every build).
-    #[arg(long, value_name = "MB", allow_hyphen_values = true)]
+    #[arg(long, value_name = "MB", allow_hyphen_values = true, value_parser = crate::numbers::max_memory)]
     pub max_memory: Option<u64>,
     /// No progress bars or warnings.
     #[arg(long, short)]
@@ -36,7 +35,7 @@ pub struct PdbIndex {
     /// 2^28 entries of 4 bits: 1.9 to 2.9 times the dense table's memory, about 0.8 times the search time), dense (every table
     /// by rank, the smallest), sparse (every table that has a sparse form, within --max-memory: the
     /// 24-puzzle's zcdefault takes 9.3 GB instead of 4.85 GB). docs/design/pattern-databases.md, "The sparse index".
-    #[arg(long, value_name = "INDEX", default_value = "auto", value_parser = parse_index)]
+    #[arg(long, value_name = "INDEX", default_value = "auto", value_parser = crate::numbers::pdb_index)]
     pub pdb_index: slide::engine::IndexChoice,
 }
 
@@ -53,10 +52,6 @@ pub struct Searching<A: clap::Args> {
     /// The table options.
     #[command(flatten)]
     pub tables: TableArgs,
-}
-
-fn parse_index(s: &str) -> Result<slide::engine::IndexChoice, String> {
-    s.parse().map_err(|e: slide::Error| explain::explain(&e))
 }
 
 /// The options that may be written before a command name, in the order of the help: (clap's id, the flag).

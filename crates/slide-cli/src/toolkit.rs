@@ -58,7 +58,7 @@ pub struct MovesArgs {
     #[arg(long, value_name = "BOARD")]
     pub board: Option<String>,
     /// Write invert's or simplify's answer in this notation (tiles needs --board).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = crate::numbers::notation)]
     pub notation: Option<Notation>,
 }
 

@@ -4,6 +4,7 @@
 //! speed, every board validated by the same read; `sliding_puzzle` answers a list of rows without building a board.
 
 use super::*;
+use pyo3::ffi;
 
 /// The entry of a direct table for values that are not a board (and what `distances(..., invalid="mark")` returns).
 pub(crate) const INVALID: i8 = -2;
@@ -233,31 +234,113 @@ fn usual(rows: usize, cols: usize) -> Option<&'static Direct> {
 /// `sliding_puzzle`'s quick answer for a list of 2 or 3 lists of Python ints making a board of at most 6 cells: its
 /// distance, or -1. None when anything else was given (another type, a value that is not a tile, a bool, another
 /// shape): the caller's full reading then answers, or says what is wrong.
-pub(crate) fn quick_distance(board: &Bound<'_, PyAny>) -> Option<i64> {
-    let rows = board.downcast_exact::<PyList>().ok()?;
-    let r = rows.len();
+///
+/// Read through the C API directly: exact type checks, borrowed items, each int read once by `PyLong_AsLong`;
+/// no reference counted, nothing allocated.
+///
+/// # Safety
+///
+/// `board` is a valid object and the GIL is held.
+unsafe fn quick_distance(board: *mut ffi::PyObject) -> Option<i64> {
+    let list = std::ptr::addr_of_mut!(ffi::PyList_Type);
+    let int = std::ptr::addr_of_mut!(ffi::PyLong_Type);
+    if ffi::Py_TYPE(board) != list {
+        return None;
+    }
+    let r = ffi::PyList_Size(board);
     if !(2..=3).contains(&r) {
         return None;
     }
-    let mut vals = [0i64; MAX_DIRECT_CELLS];
-    let mut n = 0;
-    let mut cols = 0;
-    for row in rows.iter() {
-        let row = row.downcast_exact::<PyList>().ok()?;
-        let c = row.len();
-        if (cols != 0 && c != cols) || !(2..=3).contains(&c) || n + c > MAX_DIRECT_CELLS {
+    let mut vals = [0u8; MAX_DIRECT_CELLS];
+    let mut n = 0usize;
+    let mut cols = 0isize;
+    for i in 0..r {
+        // Borrowed; no Python code runs while these are read, so the lists keep their sizes.
+        let row = ffi::PyList_GetItem(board, i);
+        if row.is_null() || ffi::Py_TYPE(row) != list {
+            return None;
+        }
+        let c = ffi::PyList_Size(row);
+        if (cols != 0 && c != cols) || !(2..=3).contains(&c) || n + c as usize > MAX_DIRECT_CELLS {
             return None;
         }
         cols = c;
-        for v in row.iter() {
-            let v = v.downcast_exact::<pyo3::types::PyInt>().ok()?;
-            vals[n] = v.extract::<i64>().ok()?;
+        for j in 0..c {
+            let v = ffi::PyList_GetItem(row, j);
+            if v.is_null() || ffi::Py_TYPE(v) != int {
+                return None;
+            }
+            let x = ffi::PyLong_AsLong(v);
+            if !(0..MAX_DIRECT_CELLS as std::os::raw::c_long).contains(&x) {
+                if x == -1 && !ffi::PyErr_Occurred().is_null() {
+                    // Too large for a C long: not a tile; the full reading says so.
+                    ffi::PyErr_Clear();
+                }
+                return None;
+            }
+            vals[n] = x as u8;
             n += 1;
         }
     }
-    let table = usual(r, cols)?;
+    let table = usual(r as usize, cols as usize)?;
     match table.get(&vals[..n]) {
         INVALID => None,
         d => Some(i64::from(d)),
     }
+}
+
+/// `slide.sliding_puzzle` as a C function of one argument (`METH_O`: no argument tuple or keyword parsing, the
+/// cheapest call CPython makes, under every version the wheel takes): the quick answer for boards of at most 6
+/// cells, else [`sliding_puzzle_full`].
+unsafe extern "C" fn sliding_puzzle_o(
+    _module: *mut ffi::PyObject,
+    board: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    if let Some(d) = quick_distance(board) {
+        return ffi::PyLong_FromLong(d as std::os::raw::c_long);
+    }
+    let py = Python::assume_gil_acquired();
+    let board = Bound::from_borrowed_ptr(py, board);
+    let answer =
+        catch_unwind(AssertUnwindSafe(|| sliding_puzzle_full(py, &board))).unwrap_or_else(|_| {
+            Err(PyRuntimeError::new_err(
+                "slide: internal error in sliding_puzzle (please report it)",
+            ))
+        });
+    match answer {
+        Ok(d) => ffi::PyLong_FromLongLong(d),
+        Err(e) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// `sliding_puzzle`'s docstring, its first line the signature `inspect.signature` reads.
+const SLIDING_PUZZLE_DOC: &std::ffi::CStr = c"sliding_puzzle($module, board, /)
+--
+
+The least number of moves that solves a board (goal: tiles in order, blank last), or -1 when it cannot be solved:
+the LeetCode \"sliding puzzle\" with its signature, for every shape of at most 12 cells (larger boards are searched
+optimally, which can take long).";
+
+/// Adds `sliding_puzzle` to the module `m` ([`sliding_puzzle_o`]).
+pub(crate) fn add_sliding_puzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: c"sliding_puzzle".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunction: sliding_puzzle_o,
+        },
+        ml_flags: ffi::METH_O,
+        ml_doc: SLIDING_PUZZLE_DOC.as_ptr(),
+    }));
+    let name = m.name()?;
+    // SAFETY: `def` lives for the process; the module and its name are valid objects; the GIL is held.
+    let f = unsafe {
+        Bound::from_owned_ptr_or_err(
+            m.py(),
+            ffi::PyCMethod_New(def, m.as_ptr(), name.as_ptr(), std::ptr::null_mut()),
+        )?
+    };
+    m.add("sliding_puzzle", f)
 }

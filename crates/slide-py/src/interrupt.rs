@@ -1,5 +1,5 @@
 //! Long work on a thread of its own with the GIL released, stopped by Ctrl-C or by slide.ray's stop callable; and
-//! the package solver's builds reported to a `progress=` callable.
+//! the package solver's builds and searches reported to a `progress=` callable.
 
 use super::*;
 use std::sync::atomic::AtomicU64;
@@ -11,9 +11,12 @@ static PHASE: Mutex<Option<(String, u64, bool)>> = Mutex::new(None);
 static DONE: AtomicU64 = AtomicU64::new(0);
 /// Bumped when a build starts or finishes, so that a watcher tells one build from the next.
 static EPOCH: AtomicU64 = AtomicU64::new(0);
+/// The search the package's solver last reported ([`slide::Progress::search`]): its report's number (one more for
+/// each), its current threshold and its nodes so far.
+static SEARCH: Mutex<(u64, u32, u64)> = Mutex::new((0, 0, 0));
 
-/// The package solver's [`slide::Progress`]: keeps the current build where the watching threads read it (no GIL,
-/// no Python call from the building thread).
+/// The package solver's [`slide::Progress`]: keeps the current build and search where the watching threads read
+/// them (no GIL, no Python call from the building or searching thread).
 pub(crate) struct BuildProgress;
 
 impl slide::Progress for BuildProgress {
@@ -38,28 +41,38 @@ impl slide::Progress for BuildProgress {
         }
         EPOCH.fetch_add(1, Ordering::Relaxed);
     }
+
+    fn search(&self, threshold: u32, nodes: u64) {
+        if let Ok(mut s) = SEARCH.lock() {
+            *s = (s.0 + 1, threshold, nodes);
+        }
+    }
 }
 
-/// What a watcher last told its `progress` callable: (epoch, done).
-type Told = Option<(u64, u64)>;
+/// What a watcher last told its `progress` callable: the build's (epoch, done) and the search's report number.
+type Told = Option<((u64, u64), u64)>;
 
-/// Calls `progress(phase, done, total)` when the build under way (or just finished) moved since `told`; the first
-/// call only notes where things stand, unless a build is under way.
+/// Calls `progress(phase, done, total)` when the build under way (or just finished) moved since `told`, and
+/// `progress("search", nodes, threshold)` when a search reported since; the first call only notes where things
+/// stand, unless a build is under way.
 fn report(progress: &Bound<'_, PyAny>, told: &mut Told) -> PyResult<()> {
     let now = (EPOCH.load(Ordering::Relaxed), DONE.load(Ordering::Relaxed));
-    if *told == Some(now) {
-        return Ok(());
+    let search = SEARCH.lock().map(|s| *s).unwrap_or_default();
+    let before = *told;
+    *told = Some((now, search.0));
+    let first = before.is_none();
+    if before.map(|b| b.0) != Some(now) {
+        if let Some((label, total, finished)) = PHASE.lock().ok().and_then(|p| p.clone()) {
+            // A build that ended before this call began is not reported.
+            if !(first && finished) {
+                progress.call1((label, now.1.min(total), total))?;
+            }
+        }
     }
-    let first = told.is_none();
-    *told = Some(now);
-    let Some((label, total, finished)) = PHASE.lock().ok().and_then(|p| p.clone()) else {
-        return Ok(());
-    };
-    if first && finished {
-        // A build that ended before this call began.
-        return Ok(());
+    if !first && before.map(|b| b.1) != Some(search.0) {
+        progress.call1(("search", search.2, u64::from(search.1)))?;
     }
-    progress.call1((label, now.1.min(total), total)).map(|_| ())
+    Ok(())
 }
 
 /// Runs `work` on a thread of its own with the GIL released; the calling thread checks for Ctrl-C every 50 ms and,
@@ -87,7 +100,9 @@ pub(crate) fn interruptible_until<T: Send>(
 
 /// [`interruptible_until`], and also calls `progress(phase, done, total)` (with the GIL, at most every 100 ms)
 /// while the package's solver builds a table or pattern database: once when a build starts, as it advances, and
-/// when it ends (`done == total`). When `progress` raises, the work is cancelled and the exception raised.
+/// when it ends (`done == total`); and `progress("search", nodes, threshold)` while it searches: as iterations
+/// start, about every quarter of a second during a long one, and once at the end (the search's final count). When
+/// `progress` raises, the work is cancelled and the exception raised.
 pub(crate) fn watched<T: Send>(
     py: Python<'_>,
     cancel: &AtomicBool,

@@ -20,10 +20,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
-use slide::SolveError;
 use slide::engine::frame::Frame;
 use slide::notation::{self, Written};
 use slide::Scrambler;
+use slide::SolveError;
 use slide::SolveOptions;
 use slide::{
     Board, Error, Metric, Moves, Notation, Pattern, Shape, Solution, Solver, Tile, MAX_CELLS,
@@ -81,22 +81,61 @@ pub(crate) fn solver() -> &'static Solver {
         let env = std::env::var("SLIDE_MAP_FILES").is_ok_and(|v| v == "1");
         let on = env || MAP_FILES.load(Ordering::Relaxed);
         MAP_FILES.store(on, Ordering::Relaxed);
-        // The library reads no environment variable: the package, a face, does.
-        let dir = std::env::var_os("SLIDE_CACHE_DIR")
-            .filter(|d| !d.is_empty())
-            .map_or(slide::CacheDir::Default, |d| slide::CacheDir::At(d.into()));
-        // Mapped, every database file is: the workers of a node (slide.ray) share one copy, even of the 5 × 5
-        // default's 3.9 GB of blank-bit tables that a lone process reads into its own memory.
-        let s = Solver::builder()
-            .cache_dir(dir)
-            .map_files(on)
-            .progress(Arc::new(BuildProgress));
-        let s = match MAX_MEMORY_MB.load(Ordering::Relaxed) {
-            u64::MAX => s,
-            mb => s.max_memory(mb.saturating_mul(1_000_000)),
-        };
-        if on { s.read_in_above(None) } else { s }.build()
+        made(match MAX_MEMORY_MB.load(Ordering::Relaxed) {
+            u64::MAX => None,
+            mb => Some(mb.saturating_mul(1_000_000)),
+        })
     })
+}
+
+/// A solver as the package makes them, with the memory budget `max_memory` (bytes; None: the machine's).
+fn made(max_memory: Option<u64>) -> Solver {
+    let on = MAP_FILES.load(Ordering::Relaxed);
+    // The library reads no environment variable: the package, a face, does.
+    let dir = std::env::var_os("SLIDE_CACHE_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or(slide::CacheDir::Default, |d| slide::CacheDir::At(d.into()));
+    // Mapped, every database file is: the workers of a node (slide.ray) share one copy, even of the 5 × 5
+    // default's 3.9 GB of blank-bit tables that a lone process reads into its own memory.
+    let s = Solver::builder()
+        .cache_dir(dir)
+        .map_files(on)
+        .progress(Arc::new(BuildProgress));
+    let s = match max_memory {
+        None => s,
+        Some(bytes) => s.max_memory(bytes),
+    };
+    if on { s.read_in_above(None) } else { s }.build()
+}
+
+/// Most distinct `max_memory=` budgets the package keeps a solver for at once.
+const MAX_BUDGETS: usize = 8;
+
+/// The solver of a call's `max_memory=` (MB, checked by the library as `slide --max-memory` is: 0 refuses every
+/// build): the package's own when none is given, else one with that budget, made at its first use and kept (its
+/// tables loaded apart from the package solver's: one budget for a process's calls keeps one copy).
+pub(crate) fn solver_for(max_memory: Option<i128>) -> PyResult<&'static Solver> {
+    let Some(mb) = max_memory else {
+        return Ok(solver());
+    };
+    let bytes = SolveOptions::check_max_memory_mb(mb).map_err(option_err)?;
+    // The package solver's settings first (map_files), read by the one made here.
+    solver();
+    type Kept = Vec<(u64, &'static Solver)>;
+    static BUDGETS: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    let mut kept = BUDGETS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = kept.iter().find(|(b, _)| *b == bytes) {
+        return Ok(s);
+    }
+    if kept.len() >= MAX_BUDGETS {
+        return Err(PyValueError::new_err(format!(
+            "max_memory: at most {MAX_BUDGETS} different budgets in one process (each keeps its own tables): \
+             use one, or slide.set_max_memory"
+        )));
+    }
+    let s: &'static Solver = Box::leak(Box::new(made(Some(bytes))));
+    kept.push((bytes, s));
+    Ok(s)
 }
 
 /// Asks this process to map cached table files into memory read-only rather than read them, so that the
@@ -114,15 +153,7 @@ pub(crate) fn _map_files(on: bool) -> bool {
 /// (one solver serves every call), so it takes effect only when set before the first solve; returns whether it did.
 #[pyfunction]
 pub(crate) fn set_max_memory(mb: i128) -> PyResult<bool> {
-    let mb = u64::try_from(mb)
-        .ok()
-        .filter(|&m| m < u64::MAX)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "max_memory: {mb} is not a whole number of MB from 0 to {}",
-                u64::MAX - 1
-            ))
-        })?;
+    let mb = SolveOptions::check_max_memory_mb(mb).map_err(option_err)? / 1_000_000;
     if SOLVER.get().is_some() {
         return Ok(false);
     }
@@ -171,7 +202,7 @@ fn _slide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(_benchmark, m)?)?;
     m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
-    m.add_function(wrap_pyfunction!(sliding_puzzle, m)?)?;
+    add_sliding_puzzle(m)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(distances, m)?)?;

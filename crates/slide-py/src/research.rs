@@ -33,13 +33,8 @@ impl Default for SearchArgs<'_> {
     }
 }
 
-/// A value shown in a message: at most 24 characters.
-fn shown(s: &str) -> String {
-    s.chars().take(24).collect()
-}
-
-/// The heuristic named `name` (the CLI's `--heuristic` values, or their long names), with `partition` (the CLI's
-/// `--pdb`: it implies pattern databases) parsed by the library.
+/// The heuristic named `name` (the CLI's `--heuristic` values, or their long names, read by the library), with
+/// `partition` (the CLI's `--pdb`: it implies pattern databases) parsed by the library.
 pub(crate) fn heuristic_from(name: &str, partition: Option<&str>) -> PyResult<HeuristicChoice> {
     if let Some(p) = partition {
         return p
@@ -47,35 +42,15 @@ pub(crate) fn heuristic_from(name: &str, partition: Option<&str>) -> PyResult<He
             .map(HeuristicChoice::Pdb)
             .map_err(|e| PyValueError::new_err(format!("partition: {e}")));
     }
-    Ok(match name.to_ascii_lowercase().as_str() {
-        "auto" => HeuristicChoice::Auto,
-        "md" | "manhattan" => HeuristicChoice::Manhattan,
-        "lc" | "linear-conflict" | "linear_conflict" => HeuristicChoice::LinearConflict,
-        "pdb" => HeuristicChoice::Pdb(PartitionSpec::Default),
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "heuristic: unknown heuristic {:?}: use \"auto\", \"md\" (\"manhattan\"), \"lc\" \
-                 (\"linear-conflict\") or \"pdb\"",
-                shown(name)
-            )))
-        }
-    })
+    name.parse::<HeuristicChoice>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The method named `name`: `"auto"`, `"table"`, `"search"` (the CLI's `--search`) or `"fast"` (`--fast`).
+/// The method named `name`: `"auto"`, `"table"`, `"search"` (the CLI's `--search`) or `"fast"` (`--fast`), read
+/// by the library.
 pub(crate) fn method_from(name: &str) -> PyResult<Method> {
-    Ok(match name.to_ascii_lowercase().as_str() {
-        "auto" => Method::Auto,
-        "table" => Method::Table,
-        "search" => Method::Search,
-        "fast" => Method::Fast,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "method: unknown method {:?}: use \"auto\", \"table\", \"search\" or \"fast\"",
-                shown(name)
-            )))
-        }
-    })
+    name.parse::<Method>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 impl SearchArgs<'_> {
@@ -172,9 +147,10 @@ pub(crate) fn cancel_flag(cancel: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Ato
 /// `goal` (default: tiles in order, blank last), as IDA* starts from it. Nothing is searched (a solve stopped
 /// before its first iteration), but the pattern databases the heuristic needs are loaded or built, as by `solve`.
 /// `heuristic` and `partition` as for `solve` (`"auto"`: pattern databases above 9 cells, linear conflicts below);
-/// `reflect`, `mixed_sums`, `cancel` and `progress` too.
+/// `reflect`, `mixed_sums`, `max_memory`, `cancel` and `progress` too.
 #[pyfunction]
-#[pyo3(signature = (board, goal=None, *, heuristic="auto", partition=None, reflect=true, mixed_sums=None, cancel=None, progress=None))]
+#[pyo3(signature = (board, goal=None, *, heuristic="auto", partition=None, reflect=true, mixed_sums=None,
+    max_memory=None, cancel=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn estimate(
     py: Python<'_>,
@@ -184,9 +160,11 @@ pub(crate) fn estimate(
     partition: Option<&str>,
     reflect: bool,
     mixed_sums: Option<bool>,
+    max_memory: Option<i128>,
     cancel: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
+    let solver = solver_for(max_memory)?;
     let search = SearchArgs {
         heuristic,
         partition,
@@ -214,7 +192,7 @@ pub(crate) fn estimate(
     };
     if b.is_solvable(&g).map_err(|e| lib_err(e, ""))? {
         let s = watched(py, &cancel, None, progress, || {
-            solver().solve_with(&b, &g, &opts)
+            solver.solve_with(&b, &g, &opts)
         })?
         .map_err(|e| lib_err(e, ""))?;
         Ok(s.estimate().max(s.lower_bound()))
@@ -235,7 +213,7 @@ pub(crate) fn _benchmark(name: &str) -> PyResult<Vec<InstanceTuple>> {
     let set = slide::benchmarks::named(name).ok_or_else(|| {
         PyValueError::new_err(format!(
             "no benchmark set {:?}: use \"korf100\" or \"korf24\"",
-            shown(name)
+            name.chars().take(24).collect::<String>()
         ))
     })?;
     Ok(set

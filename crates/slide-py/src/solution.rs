@@ -174,13 +174,9 @@ impl PySolution {
                 "no moves kept: solve with moves=True".to_string()
             }));
         };
-        let Ok(notation) = name.parse::<Notation>() else {
-            let shown: String = name.chars().take(24).collect();
-            return Err(PyValueError::new_err(format!(
-                "notation {shown:?} is not available in this version of slide (available: \"tiles\", \"long\", \
-                 \"short\", \"blank\")"
-            )));
-        };
+        let notation = name
+            .parse::<Notation>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let board = Board::parse(&self.board).map_err(|e| lib_err(e, ""))?;
         Moves::from_tiles(&board, moves)
             .and_then(|m| m.format(notation, Some(&board)))

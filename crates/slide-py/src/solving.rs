@@ -17,21 +17,20 @@ pub(crate) struct Ask {
     pub(crate) searching: bool,
     /// The options built from the limits and search options asked for (no cancel flag yet).
     base: SolveOptions,
+    /// The solver that answers: the package's, or one with the call's `max_memory` ([`solver_for`]).
+    pub(crate) solver: &'static Solver,
 }
 
-/// The metric named `metric`: `"stm"` or `"mtm"` (any case).
+/// The metric named `metric`: `"stm"` or `"mtm"` (any case), read by the library (its sentence for others).
 pub(crate) fn metric_from(metric: &str) -> PyResult<Metric> {
-    metric.parse::<Metric>().map_err(|_| {
-        let shown: String = metric.chars().take(24).collect();
-        PyValueError::new_err(format!(
-            "unknown metric {shown:?}: use \"stm\" (single-tile moves) or \"mtm\" (multi-tile moves)"
-        ))
-    })
+    metric
+        .parse::<Metric>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// An option the library refused, as a `ValueError` naming the Python parameter (`within` is the library's
 /// `weight`) before the library's sentence.
-fn option_err(e: slide::OptionError) -> PyErr {
+pub(crate) fn option_err(e: slide::OptionError) -> PyErr {
     let name = match e.option {
         "weight" => "within",
         other => other,
@@ -128,6 +127,7 @@ impl Ask {
             all,
             searching,
             base,
+            solver: solver(),
         })
     }
 
@@ -157,7 +157,7 @@ pub(crate) fn solve_one(
     parallel: bool,
 ) -> Result<PySolution, Error> {
     let t0 = Instant::now();
-    let solver = solver();
+    let solver = ask.solver;
     let opts = ask.options(cancel, parallel);
     let (s, load, estimate, extra) = match target {
         Target::Board(goal) => {
@@ -245,14 +245,10 @@ struct Extra {
     solutions: Option<Vec<Vec<Tile>>>,
 }
 
-/// The least number of moves that solves a board (goal: tiles in order, blank last), or -1 when it cannot be solved:
-/// the LeetCode "sliding puzzle" with its signature, for every shape of at most 12 cells (larger boards are
-/// searched optimally, which can take long).
-#[pyfunction]
-pub(crate) fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
-    if let Some(d) = quick_distance(board) {
-        return Ok(d);
-    }
+/// `slide.sliding_puzzle` past its quick answer ([`add_sliding_puzzle`] defines the Python function): the least
+/// number of moves that solves a board (goal: tiles in order, blank last), or -1 when it cannot be solved, for
+/// every shape of at most 12 cells (larger boards are searched optimally, which can take long).
+pub(crate) fn sliding_puzzle_full(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<i64> {
     let b = board_from(board, "")?;
     let goal = Board::goal(b.shape());
     if b.shape().cells() <= 10 {
@@ -278,14 +274,20 @@ pub(crate) fn sliding_puzzle(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResu
 /// `"lc"`/`"linear-conflict"`, `"pdb"`), `partition` (`--pdb`: `"6-6-3"`, `"zb7-8"`, ...; implies `"pdb"`),
 /// `reflect` (False: `--no-reflect`), `mixed_sums` (None: auto), `move_pruning` (False: `--no-move-pruning`),
 /// `fallback`, `method` (`"auto"`, `"table"`, `"search"`, `"fast"`), `max_depth` (give up past this many moves),
-/// `count`, `all` and `limit`. `threads`: one search shared by a pool of that many threads (default: all cores);
+/// `count`, `all` and `limit`. `threads`: one search shared by a pool of that many threads (0 to 256, as
+/// `slide solve --threads`; default or 0: all cores);
 /// `threads=1` searches on one thread, its node counts the same run after run. `cancel`: a `slide.Cancel`.
+/// `max_memory`: refuse table and pattern-database builds that need more than this many MB, as `slide --max-memory`
+/// (for this call; `slide.set_max_memory` sets the process's default).
 /// `progress`: a callable, called as `progress(phase, done, total)` (with the GIL, at most every 100 ms) while the
-/// tables or pattern databases the search needs are built.
+/// tables or pattern databases the search needs are built, and as `progress("search", nodes, threshold)` while it
+/// searches (each iteration's start, about every 0.25 s during a long one, and its final count: the answer's
+/// `nodes`).
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, *, metric="stm", moves=true, timeout=None, max_nodes=None, within=None,
     heuristic="auto", partition=None, reflect=true, mixed_sums=None, move_pruning=true, fallback=false,
-    method="auto", max_depth=None, threads=None, count=false, all=false, limit=1000, cancel=None, progress=None))]
+    method="auto", max_depth=None, threads=None, count=false, all=false, limit=1000, max_memory=None, cancel=None,
+    progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -304,10 +306,11 @@ pub(crate) fn solve(
     fallback: bool,
     method: &str,
     max_depth: Option<i128>,
-    threads: Option<i64>,
+    threads: Option<i128>,
     count: bool,
     all: bool,
     limit: usize,
+    max_memory: Option<i128>,
     cancel: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PySolution> {
@@ -321,7 +324,7 @@ pub(crate) fn solve(
         method,
         max_depth,
     };
-    let ask = Ask::with(
+    let mut ask = Ask::with(
         metric,
         moves,
         timeout,
@@ -331,6 +334,7 @@ pub(crate) fn solve(
         count,
         all.then_some(limit),
     )?;
+    ask.solver = solver_for(max_memory)?;
     let cancel = cancel_flag(cancel)?;
     let pool = pool(threads)?;
     let b = board_from(board, "")?;
@@ -348,18 +352,19 @@ pub(crate) fn solve(
     r.map_err(|e| lib_err(e, ""))
 }
 
-/// A rayon pool of `threads` threads, or None for the global pool.
-pub(crate) fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> {
-    match threads {
-        None => Ok(None),
-        Some(n) if (1..=4096).contains(&n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n as usize)
+/// A rayon pool of `threads` threads, or None for the global pool (`threads` None or 0: all cores); the range is
+/// the library's ([`slide::SolveOptions::check_threads`]: 0 to 256, as `slide solve --threads`).
+pub(crate) fn pool(threads: Option<i128>) -> PyResult<Option<rayon::ThreadPool>> {
+    let Some(n) = threads else {
+        return Ok(None);
+    };
+    match SolveOptions::check_threads(n).map_err(option_err)? {
+        0 => Ok(None),
+        n => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
             .build()
             .map(Some)
             .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} threads: {e}"))),
-        Some(n) => Err(PyValueError::new_err(format!(
-            "threads must be between 1 and 4096, not {n}"
-        ))),
     }
 }
 
@@ -371,13 +376,14 @@ pub(crate) fn pool(threads: Option<i64>) -> PyResult<Option<rayon::ThreadPool>> 
 #[pyfunction]
 #[pyo3(signature = (boards, goal=None, *, threads=None, metric="stm", moves=true, timeout=None, max_nodes=None,
     within=None, heuristic="auto", partition=None, reflect=true, mixed_sums=None, move_pruning=true,
-    fallback=false, method="auto", max_depth=None, count=false, all=false, limit=1000, cancel=None, progress=None, _stop=None))]
+    fallback=false, method="auto", max_depth=None, count=false, all=false, limit=1000, max_memory=None, cancel=None,
+    progress=None, _stop=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_many(
     py: Python<'_>,
     boards: &Bound<'_, PyAny>,
     goal: Option<&Bound<'_, PyAny>>,
-    threads: Option<i64>,
+    threads: Option<i128>,
     metric: &str,
     moves: bool,
     timeout: Option<f64>,
@@ -394,6 +400,7 @@ pub(crate) fn solve_many(
     count: bool,
     all: bool,
     limit: usize,
+    max_memory: Option<i128>,
     cancel: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
     _stop: Option<&Bound<'_, PyAny>>,
@@ -408,7 +415,7 @@ pub(crate) fn solve_many(
         method,
         max_depth,
     };
-    let ask = Ask::with(
+    let mut ask = Ask::with(
         metric,
         moves,
         timeout,
@@ -418,6 +425,7 @@ pub(crate) fn solve_many(
         count,
         all.then_some(limit),
     )?;
+    ask.solver = solver_for(max_memory)?;
     let cancel = cancel_flag(cancel)?;
     if boards.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(

@@ -94,9 +94,22 @@ def test_bad_option_gets_the_librarys_sentence(case):
     keyword = CATALOGUE["option_names"][case["option"]]["python"]
     value = case["value"]
     if isinstance(value, str):
-        value = int(value) if case["option"] == "max_nodes" else float(value)
+        value = int(value) if value.lstrip("-").isdigit() else float(value)
     with pytest.raises(ValueError) as info:
         slide.solve(NAMES["OK"], **{keyword: value})
+    assert str(info.value) == f"{keyword}: {case['error']}"
+
+
+CHOICES = CATALOGUE["choices"]
+
+
+@pytest.mark.parametrize("case", CHOICES, ids=[c["name"] for c in CHOICES])
+def test_bad_choice_gets_the_librarys_sentence(case):
+    """A name that is not one of an option's values: the library's sentence, as the command line gives it after
+    clap's `invalid value 'V' for '--flag <V>': ` (the catalogue's `choices`), after the keyword."""
+    keyword = CATALOGUE["option_names"][case["option"]]["python"]
+    with pytest.raises(ValueError) as info:
+        slide.solve(NAMES["OK"], **{keyword: case["value"]})
     assert str(info.value) == f"{keyword}: {case['error']}"
 
 

@@ -108,9 +108,11 @@ def test_metric():
     assert replay([[4, 1, 2], [5, 0, 3]], m.moves) == goal_of(2, 3) and runs([[4, 1, 2], [5, 0, 3]], m.moves) == 4
 
 
-def test_notation_others_are_not_available():
-    with pytest.raises(ValueError, match="not available in this version"):
+def test_notation_others_get_the_librarys_sentence():
+    """The sentence of `slide solve --notation slidy` after clap's words (the library's, through both faces)."""
+    with pytest.raises(ValueError) as e:
         slide.solve("4 1 2/5 0 3").notation("slidy")
+    assert str(e.value) == 'unknown notation "slidy": expected tiles, long, short or blank'
     assert slide.solve("4 1 2/5 0 3").notation("Short") == "RDL2U"
 
 

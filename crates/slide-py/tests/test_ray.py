@@ -54,6 +54,11 @@ def test_solve_many_bad_input_names_the_board():
         sray.solve_many([[[1, 2], [3, 0]], [[1, 1], [2, 0]]])
     with pytest.raises(ValueError, match="unknown metric"):
         sray.solve_many([[[1, 2], [3, 0]]], metric="htm")
+    with pytest.raises(ValueError, match="max_memory: -1 is not a whole number of MB"):
+        sray.solve_many([[[1, 2], [3, 0]]], max_memory=-1)
+    with pytest.raises(ValueError, match="threads: 257 is not a whole number from 0 to 256"):
+        slide.solve_many([[[1, 2], [3, 0]]], threads=257)
+    assert [s.distance for s in sray.solve_many([[[1, 2], [0, 3]]], max_memory=1000)] == [1]
     with pytest.raises(slide.BoardError, match=r"boards\[0\].*partial goal"):
         sray.solve_many([[[1, 2, 3], [4, 0, 5]]], goal="1 2 3/x x x")
     with pytest.raises(slide.BoardError, match="partial goal"):

@@ -5,6 +5,7 @@ load, slide.Cancel from another thread, count and all, and Solution.to_dict."""
 import json
 import pathlib
 import pickle
+import re
 import threading
 import time
 
@@ -62,16 +63,26 @@ def test_bad_partition_gets_the_command_lines_sentence(partition, cli):
 @pytest.mark.parametrize(
     "kwargs,words",
     [
-        (dict(heuristic="ucb"), "heuristic: unknown heuristic \"ucb\""),
-        (dict(method="magic"), "method: unknown method \"magic\""),
+        (dict(heuristic="ucb"), "heuristic: unknown heuristic \"ucb\": expected auto, md (manhattan), lc "
+         "(linear-conflict) or pdb"),
+        (dict(method="magic"), "method: unknown method \"magic\": expected auto, table, search or fast"),
         (dict(max_depth=-1), "max_depth: -1 is not a whole number from 0 to 18446744073709551615"),
         (dict(fallback=True), "fallback needs a budget to split"),
-        (dict(threads=0), "threads must be between 1 and 4096, not 0"),
+        (dict(threads=257), "threads: 257 is not a whole number from 0 to 256"),
+        (dict(threads=-1), "threads: -1 is not a whole number from 0 to 256"),
     ],
 )
 def test_bad_search_option_raises(kwargs, words):
-    with pytest.raises(ValueError, match=words.replace("(", r"\(")):
+    with pytest.raises(ValueError, match=re.escape(words)):
         slide.solve("1 2 3/4 0 5", **kwargs)
+
+
+def test_threads_zero_is_all_cores_as_on_the_command_line():
+    """threads=0 is `slide solve --threads 0`: all cores (the default); 256 is the most, as there."""
+    board = slide.scramble((4, 4), seed=7, walk=24)
+    assert slide.solve(board, threads=0).distance == slide.solve(board).distance
+    [s] = slide.solve_many([board], threads=0)
+    assert s.distance == slide.solve(board, threads=1).distance
 
 
 def test_cancel_must_be_a_cancel():
@@ -315,6 +326,46 @@ def test_to_dict_keys_are_the_answers_fields():
 
 # --- progress ------------------------------------------------------------------------------------------------------
 
+
+def test_progress_reports_a_search():
+    """A 4x4 search of some 0.3 s (Korf's instance 8, Manhattan distance, one thread): its iterations reach
+    `progress` as ("search", nodes, threshold), thresholds rising from the estimate to the optimum, and the last
+    call holds the search's final count, the answer's `nodes`."""
+    [inst] = [k for k in KORF if k.id == 8]
+    slide.solve(inst.board, inst.goal, threads=1, heuristic="md", max_nodes=1)  # move pruning's tables made
+    calls = []
+    s = slide.solve(inst.board, inst.goal, threads=1, heuristic="md", moves=False, progress=lambda *a: calls.append(a))
+    assert s.optimal and s.distance == inst.optimal
+    searches = [c for c in calls if c[0] == "search"]
+    assert searches, calls
+    thresholds = [t for _, _, t in searches]
+    assert thresholds == sorted(thresholds)
+    assert all(s.estimate <= t <= inst.optimal for t in thresholds), (s.estimate, thresholds)
+    assert all(isinstance(n, int) and n >= 0 for _, n, _ in searches)
+    assert searches[-1] == ("search", s.nodes, inst.optimal)
+
+
+def test_progress_reports_a_long_iteration_as_it_goes():
+    """A search of a second (Korf's first instance, Manhattan distance, stopped by its timeout): the node count
+    comes during an iteration too (about every 0.25 s), not only as iterations start; the last call is the final
+    count."""
+    inst = KORF[0]
+    calls = []
+    s = slide.solve(inst.board, inst.goal, threads=1, heuristic="md", timeout=1.0, progress=lambda *a: calls.append(a))
+    searches = [c for c in calls if c[0] == "search"]
+    within = [(a, b) for a, b in zip(searches, searches[1:]) if a[2] == b[2] and a[1] < b[1]]
+    assert within, searches
+    assert searches[-1][1] == s.nodes
+
+
+# The same search shared by two threads reports the count of both.
+def test_progress_of_a_parallel_search_ends_with_its_count():
+    [inst] = [k for k in KORF if k.id == 8]
+    calls = []
+    s = slide.solve(inst.board, inst.goal, threads=2, heuristic="md", moves=False, progress=lambda *a: calls.append(a))
+    assert [c for c in calls if c[0] == "search"][-1] == ("search", s.nodes, inst.optimal)
+
+
 _PROGRESS_SCRIPT = r"""
 import json, slide
 calls = []
@@ -334,7 +385,8 @@ print(json.dumps({"calls": calls, "raised": raised, "load": s.load_seconds}))
 
 def test_progress_reports_a_build(tmp_path):
     """A fresh cache directory (another process, so that the builds happen): the 3x4 databases' builds are reported,
-    the last call of each with done == total; a callback that raises stops the solve with its exception."""
+    the last call of each with done == total, then the search; a callback that raises stops the solve with its
+    exception."""
     import os
     import subprocess
     import sys
@@ -344,10 +396,12 @@ def test_progress_reports_a_build(tmp_path):
         [sys.executable, "-c", _PROGRESS_SCRIPT], env=env, capture_output=True, text=True, timeout=300, check=True
     )
     got = json.loads(out.stdout)
-    calls = got["calls"]
-    assert calls, out
-    assert all(isinstance(p, str) and 0 <= d <= t for p, d, t in calls)
-    assert calls[-1][1] == calls[-1][2]
+    builds = [c for c in got["calls"] if c[0] != "search"]
+    assert builds, out
+    assert all(isinstance(p, str) and 0 <= d <= t for p, d, t in builds)
+    assert builds[-1][1] == builds[-1][2]
+    # After the builds, the search (its own calls: "search", nodes, threshold).
+    assert got["calls"][-1][0] == "search"
     assert got["raised"] == "stop here"
     assert got["load"] > 0
 
@@ -380,3 +434,41 @@ def test_set_max_memory_refuses_builds(tmp_path):
     assert got["refused"] and "memory" in got["refused"], got
     with pytest.raises(ValueError, match="max_memory: -1 is not a whole number of MB"):
         slide.set_max_memory(-1)
+
+
+_BUDGET_SCRIPT = r"""
+import json, slide
+board = slide.scramble((3, 4), seed=5)
+refused = {}
+for name, call in [
+    ("solve", lambda: slide.solve(board, method="search", partition="6-5", max_memory=0)),
+    ("solve_many", lambda: slide.solve_many([board], method="search", partition="6-5", max_memory=0)),
+    ("estimate", lambda: slide.estimate(board, partition="6-5", max_memory=0)),
+]:
+    try:
+        call()
+        refused[name] = None
+    except slide.BoardError as e:
+        refused[name] = str(e)
+s = slide.solve(board, method="search", partition="6-5", max_memory=100_000)
+print(json.dumps({"refused": refused, "solved": s.optimal}))
+"""
+
+
+def test_max_memory_refuses_builds_for_one_call(tmp_path):
+    """max_memory= as --max-memory, per call (a fresh cache, another process): 0 refuses the 3x4 databases' builds
+    on solve, solve_many and estimate with the library's sentence; the next call, with a budget that fits, builds
+    them and solves."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SLIDE_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", _BUDGET_SCRIPT], env=env, capture_output=True, text=True, timeout=300, check=True
+    )
+    got = json.loads(out.stdout)
+    for name, e in got["refused"].items():
+        assert e and "MB of memory to build, more than the 0 MB allowed" in e, (name, e)
+    assert got["solved"] is True
+

@@ -545,7 +545,7 @@ fn each_bad_option_gets_the_librarys_sentence() {
     let cache = tempfile::tempdir().unwrap();
     let server = Serve::with_args(&["--timeout", "2"]);
     let mut tried = 0;
-    for o in catalogue::options() {
+    for o in catalogue::options().into_iter().chain(catalogue::choices()) {
         if let Some(flag) = &o.cli {
             let arg = format!("{flag}={}", o.text);
             let r = slide(&["solve", &arg, "1 0/2 3"], Vec::new(), cache.path());

@@ -59,12 +59,7 @@ class Solution:
         """Seconds spent loading or building the tables and pattern databases the search needed (0 when they were in
         memory, and for table lookups, whose seconds include the table's first load)."""
     @property
-    def set_max_memory(mb: int) -> bool:
-    """Refuses table and pattern-database builds that would need more than mb megabytes (10^6 bytes; 0 refuses every
-    build), as ``slide --max-memory MB``: a solve that needs one raises BoardError. The budget is the process's (one
-    solver serves every call): it takes effect only before the first solve, and says whether it did."""
-
-def estimate(self) -> Optional[int]:
+    def estimate(self) -> Optional[int]:
         """The search heuristic's estimate of the board, a lower bound on distance; None when no IDA* answered."""
     @property
     def count(self) -> Optional[int]:
@@ -156,15 +151,17 @@ def estimate(
     partition: Optional[str] = None,
     reflect: bool = True,
     mixed_sums: Optional[bool] = None,
+    max_memory: Optional[int] = None,
     cancel: Optional[Cancel] = None,
     progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> int:
     """The heuristic's admissible estimate of a board: a lower bound on its least number of single-tile moves to goal
     (default: tiles in order, blank last), where IDA* starts. Nothing is searched; the pattern databases the
-    heuristic needs are loaded or built as by solve. heuristic, partition, reflect and mixed_sums as for solve.
+    heuristic needs are loaded or built as by solve. heuristic, partition, reflect, mixed_sums, max_memory, cancel
+    and progress as for solve.
     Raises BoardError when the goal cannot be reached."""
 
-def sliding_puzzle(board: BoardLike) -> int:
+def sliding_puzzle(board: BoardLike, /) -> int:
     """The least number of moves to the goal (tiles in order, blank last), or -1 when unsolvable (LeetCode 773).
 
     Exact for every shape of at most 12 cells by table lookup; larger boards are searched optimally."""
@@ -190,6 +187,7 @@ def solve(
     count: bool = False,
     all: bool = False,
     limit: int = 1000,
+    max_memory: Optional[int] = None,
     cancel: Optional[Cancel] = None,
     progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> Solution:
@@ -211,14 +209,18 @@ def solve(
     (--fallback, needs timeout or max_nodes); method ("auto", "table", "search": --search, "fast": --fast);
     max_depth (give up past this many moves: distance None, lower_bound above it); count=True (Solution.count,
     count_proven: the number of shortest solutions) and all=True (Solution.solutions, at most limit); goal boards
-    only. The memory budget is the process's (--max-memory is not per solve).
+    only. max_memory (--max-memory): refuse table and pattern-database builds that need more than this many MB
+    (0 refuses every build; BoardError names the need), for this call (set_max_memory sets the process's default;
+    each distinct budget keeps a solver and its tables of its own, at most 8). A bad value of any option raises
+    ValueError with the sentence the command line prints after its flag.
 
-    threads: one search shared by a pool of that many threads (default: all cores). threads=1 searches on one
-    thread: nodes is then the same run after run (a shared search's count varies with the threads' timing).
-    cancel: a slide.Cancel, to stop the solve from another thread. progress: called as progress(phase, done, total),
-    with the GIL, at most every 100 ms, while a table or pattern database the search needs is built (the last call
-    of a build has done == total); an exception it raises cancels the solve and is raised. Searches themselves are
-    not reported (the library keeps no live node count)."""
+    threads: one search shared by a pool of that many threads (0 to 256 as --threads; default or 0: all cores).
+    threads=1 searches on one thread: nodes is then the same run after run (a shared search's count varies with the
+    threads' timing). cancel: a slide.Cancel, to stop the solve from another thread. progress: called with the GIL,
+    at most every 100 ms, as progress(phase, done, total) while a table or pattern database the search needs is
+    built (the last call of a build has done == total), and as progress("search", nodes, threshold) while IDA*
+    searches: as each iteration starts, about every 0.25 s during a long one, and once at the end with the final
+    count (Solution.nodes); an exception it raises cancels the solve and is raised."""
 
 def solve_many(
     boards: Iterable[BoardLike],
@@ -241,6 +243,7 @@ def solve_many(
     count: bool = False,
     all: bool = False,
     limit: int = 1000,
+    max_memory: Optional[int] = None,
     cancel: Optional[Cancel] = None,
     progress: Optional[Callable[[str, int, int], object]] = None,
 ) -> List[Solution]:

@@ -245,7 +245,7 @@ def _search_chunk(board, goal, threshold, roots, max_nodes, timeout, stops, key,
 #: callable cannot travel to another process).
 _SEARCH_OPTIONS = frozenset(
     ["heuristic", "partition", "reflect", "mixed_sums", "move_pruning", "fallback", "method", "max_depth"]
-    + ["count", "all", "limit"]
+    + ["count", "all", "limit", "max_memory"]
 )
 
 
@@ -268,7 +268,8 @@ def solve_many(
     here first: a bad one raises ``BoardError`` naming it (``boards[i]``) before any task starts.
 
     ``search``: ``slide.solve``'s search options (``heuristic``, ``partition``, ``reflect``, ``mixed_sums``,
-    ``move_pruning``, ``fallback``, ``method``, ``max_depth``, ``count``, ``all``, ``limit``), passed to every task.
+    ``move_pruning``, ``fallback``, ``method``, ``max_depth``, ``count``, ``all``, ``limit``) and ``max_memory``
+    (MB, as ``--max-memory``: each worker refuses the builds that need more), passed to every task.
 
     ``cache_dir``: where the workers keep tables and pattern databases (a directory on each node, or one shared by
     all); default the driver's ``SLIDE_CACHE_DIR``, else each worker's own. Each node builds a file once, however

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::search::heuristic::{Eval, Geometry, MAX_SEARCH_CELLS};
-pub use crate::search::limits::Limits;
 use crate::search::limits::{LimitCheck, CHECK_EVERY};
+pub use crate::search::limits::{Limits, SearchWatch};
 use crate::search::pruning::{MovePruner, DEAD};
 
 /// One IDA* iteration: its threshold and the nodes it generated (recorded once per iteration, not per node).
@@ -127,6 +127,9 @@ impl<E: Eval> Ida<'_, '_, E> {
             if let Some(sh) = self.shared {
                 sh.limited.store(true, Relaxed);
             }
+        }
+        if let Some(w) = self.check.limits().watch {
+            w.tick(self.bound, all);
         }
     }
 
@@ -508,7 +511,8 @@ impl<'a, 'l, E: Eval> Ida<'a, 'l, E> {
     }
 }
 
-/// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one).
+/// Runs IDA* iterations (`iteration` searches one threshold, returning a solution path if it found one), reporting
+/// each iteration's start and the final count to [`Limits::watch`].
 fn drive<'a, 'l, E: Eval>(
     g: &Geometry,
     eval: E,
@@ -523,14 +527,17 @@ fn drive<'a, 'l, E: Eval>(
     let estimate = ida.eval.h();
     let mut proven = estimate;
     let mut iterations = Vec::new();
-    loop {
+    let outcome = loop {
         if limits.past_depth(ida.bound) {
-            return Outcome::Stopped {
+            break Outcome::Stopped {
                 lower_bound: proven,
                 nodes: ida.nodes,
                 estimate,
                 iterations,
             };
+        }
+        if let Some(w) = limits.watch {
+            w.report(ida.bound, ida.nodes);
         }
         ida.next_bound = u32::MAX;
         ida.check_limits();
@@ -541,7 +548,7 @@ fn drive<'a, 'l, E: Eval>(
             nodes: ida.nodes - before,
         });
         if let Some(moves) = found {
-            return Outcome::Solved {
+            break Outcome::Solved {
                 moves,
                 nodes: ida.nodes,
                 estimate,
@@ -550,7 +557,7 @@ fn drive<'a, 'l, E: Eval>(
         }
         if ida.stopped || ida.next_bound == u32::MAX {
             // next_bound == MAX would mean no state lies beyond: impossible for a solvable board.
-            return Outcome::Stopped {
+            break Outcome::Stopped {
                 lower_bound: proven,
                 nodes: ida.nodes,
                 estimate,
@@ -561,7 +568,11 @@ fn drive<'a, 'l, E: Eval>(
         if weight.0 <= weight.1 {
             proven = ida.bound;
         }
+    };
+    if let Some(w) = limits.watch {
+        w.report(ida.bound, ida.nodes);
     }
+    outcome
 }
 
 /// A weight fraction with no zero and at most [`MAX_SEARCH_WEIGHT`].

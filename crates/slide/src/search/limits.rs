@@ -5,8 +5,10 @@
 //! every [`CHECK_EVERY`] nodes (or as often as the search asks), and never later than the node limit, so that a
 //! search stops at the first node at or past it.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use crate::progress::Progress;
 
 /// When to give up.
 #[derive(Debug, Clone, Default)]
@@ -24,6 +26,67 @@ pub struct Limits<'a> {
     /// [`Outcome::Stopped`](crate::search::ida::Outcome::Stopped) with a proven lower bound above it (unweighted
     /// search). Asks "is the optimum at most this?" for the price of the iterations up to it.
     pub max_depth: Option<u32>,
+    /// Where the search reports its progress ([`Progress::search`]): each iteration's start, its node count about
+    /// every [`SearchWatch::EVERY`] during a long one (from the thread that looks at the limits, when it looks),
+    /// and its final count.
+    pub watch: Option<&'a SearchWatch<'a>>,
+}
+
+/// A search's progress reports to a [`Progress`], paced: the hot loop counts its nodes as it always does, and the
+/// thread that looks at the limits (every 16384 nodes on one thread) passes the count on at most every
+/// [`SearchWatch::EVERY`].
+pub struct SearchWatch<'a> {
+    sink: &'a dyn Progress,
+    start: Instant,
+    /// Nanoseconds after `start` before which no paced report is made.
+    next: AtomicU64,
+}
+
+impl std::fmt::Debug for SearchWatch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchWatch").finish_non_exhaustive()
+    }
+}
+
+impl<'a> SearchWatch<'a> {
+    /// How often, at most, a long iteration reports its node count.
+    pub const EVERY: Duration = Duration::from_millis(250);
+
+    /// Reports of a search to `sink`.
+    pub fn new(sink: &'a dyn Progress) -> SearchWatch<'a> {
+        SearchWatch {
+            sink,
+            start: Instant::now(),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    fn now_nanos(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// Reports at once (an iteration starts, the search ends), and starts the pace again.
+    pub(crate) fn report(&self, threshold: u32, nodes: u64) {
+        let every = Self::EVERY.as_nanos() as u64;
+        self.next
+            .store(self.now_nanos().saturating_add(every), Relaxed);
+        self.sink.search(threshold, nodes);
+    }
+
+    /// Reports when [`SearchWatch::EVERY`] has passed since the last report (one of the threads that find it so).
+    pub(crate) fn tick(&self, threshold: u32, nodes: u64) {
+        let now = self.now_nanos();
+        let next = self.next.load(Relaxed);
+        let every = Self::EVERY.as_nanos() as u64;
+        if now >= next
+            && self
+                .next
+                .compare_exchange(next, now.saturating_add(every), Relaxed, Relaxed)
+                .is_ok()
+        {
+            self.sink.search(threshold, nodes);
+        }
+    }
 }
 
 impl Limits<'_> {

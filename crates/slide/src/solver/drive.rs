@@ -12,6 +12,7 @@ use crate::search::choose::{self, EvalJob};
 use crate::search::heuristic::{Eval, Geometry, LinearConflict, Manhattan, MAX_SEARCH_CELLS};
 use crate::search::partition::PartitionSpec;
 use crate::search::pruning::MovePruner;
+use crate::search::SearchWatch;
 use crate::search::{ida_star, ida_star_parallel, Limits, Outcome};
 use crate::SolveError;
 
@@ -129,7 +130,11 @@ impl Solver {
     ) -> Result<Solution> {
         let owned = self.label_tables(goal)?;
         let tables = owned.view();
-        let limits = opts.limits();
+        let watch = SearchWatch::new(&*self.progress);
+        let limits = Limits {
+            watch: Some(&watch),
+            ..opts.limits()
+        };
         Ok(
             match crate::search::mtm::search(board, goal, &tables, &limits)? {
                 Outcome::Solved {
@@ -183,8 +188,10 @@ impl Solver {
         let pos = &pos[..shape.cells()];
         // A timeout too long for the clock to represent (Duration::MAX, say) is no limit at all.
         let deadline = opts.timeout.and_then(|t| Instant::now().checked_add(t));
+        let watch = SearchWatch::new(&*self.progress);
         let limits = Limits {
             deadline,
+            watch: Some(&watch),
             ..opts.limits()
         };
         let weight = match opts.weight {

@@ -5,13 +5,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::error::{OptionError, Result};
+use crate::error::{Error, OptionError, Result, SolveError};
 use crate::metric::Metric;
 use crate::search::partition::PartitionSpec;
 use crate::search::Limits;
 
 #[cfg(doc)]
-use super::{Solution, Solver};
+use super::{Solution, Solver, SolverBuilder};
 
 /// Which method answers, as asked for ([`Solver::plan`] turns it into a [`Plan`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,6 +30,48 @@ pub enum Method {
 /// Boards of more cells than this are answered in fast mode by [`Method::Auto`] unless a search option (a weight,
 /// a heuristic) is given: optimal search beyond 5 × 5 is out of reach.
 pub const FAST_DEFAULT_CELLS: usize = 25;
+
+impl Method {
+    /// The names [`Method`]'s `FromStr` reads, in the order of the variants.
+    pub const NAMES: [&'static str; 4] = ["auto", "table", "search", "fast"];
+}
+
+/// An enumerated option's value that is not one of its names, as every face says it: the value as written (at most
+/// 20 characters) and the accepted names (`expected`).
+fn unknown(option: &str, text: &str, expected: &str) -> Error {
+    let mut shown: String = text.chars().take(20).collect();
+    if text.chars().nth(20).is_some() {
+        shown.push('…');
+    }
+    Error::Solve(SolveError::InvalidOption {
+        option: option.into(),
+        reason: format!("unknown {option} {shown:?}: expected {expected}"),
+    })
+}
+
+impl std::str::FromStr for Method {
+    type Err = Error;
+    /// Reads `auto`, `table`, `search` or `fast`, ignoring case and surrounding white space; anything else is
+    /// [`SolveError::InvalidOption`] (`method`), the sentence every face gives.
+    ///
+    /// ```
+    /// use slide::Method;
+    /// assert_eq!("Search".parse::<Method>().unwrap(), Method::Search);
+    /// assert_eq!(
+    ///     "magic".parse::<Method>().unwrap_err().to_string(),
+    ///     "method: unknown method \"magic\": expected auto, table, search or fast"
+    /// );
+    /// ```
+    fn from_str(text: &str) -> Result<Method> {
+        let t = text.trim();
+        [Method::Auto, Method::Table, Method::Search, Method::Fast]
+            .into_iter()
+            .zip(Method::NAMES)
+            .find(|(_, n)| n.eq_ignore_ascii_case(t))
+            .map(|(m, _)| m)
+            .ok_or_else(|| unknown("method", t, "auto, table, search or fast"))
+    }
+}
 
 /// The method that answers a board, as [`Solver::plan`] chose it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +115,38 @@ pub enum HeuristicChoice {
     LinearConflict,
     /// Additive pattern databases of a partition.
     Pdb(PartitionSpec),
+}
+
+impl std::str::FromStr for HeuristicChoice {
+    type Err = Error;
+    /// Reads `auto`, `md` (or `manhattan`), `lc` (or `linear-conflict`) or `pdb` (the shape's default partition;
+    /// other partitions are [`PartitionSpec`]'s to read), ignoring case and surrounding white space; anything else
+    /// is [`SolveError::InvalidOption`] (`heuristic`), the sentence every face gives.
+    ///
+    /// ```
+    /// use slide::HeuristicChoice;
+    /// assert_eq!("manhattan".parse::<HeuristicChoice>().unwrap(), HeuristicChoice::Manhattan);
+    /// assert_eq!(
+    ///     "ucb".parse::<HeuristicChoice>().unwrap_err().to_string(),
+    ///     "heuristic: unknown heuristic \"ucb\": expected auto, md (manhattan), lc (linear-conflict) or pdb"
+    /// );
+    /// ```
+    fn from_str(text: &str) -> Result<HeuristicChoice> {
+        let t = text.trim().to_ascii_lowercase();
+        Ok(match t.as_str() {
+            "auto" => HeuristicChoice::Auto,
+            "md" | "manhattan" => HeuristicChoice::Manhattan,
+            "lc" | "linear-conflict" | "linear_conflict" => HeuristicChoice::LinearConflict,
+            "pdb" => HeuristicChoice::Pdb(PartitionSpec::Default),
+            _ => {
+                return Err(unknown(
+                    "heuristic",
+                    text.trim(),
+                    "auto, md (manhattan), lc (linear-conflict) or pdb",
+                ))
+            }
+        })
+    }
 }
 
 /// Options of [`Solver::solve_with`].
@@ -149,6 +223,7 @@ impl SolveOptions {
             deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
             cancel: self.cancel.as_deref(),
             max_depth: self.max_depth.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+            watch: None,
         }
     }
 }
@@ -274,6 +349,53 @@ impl SolveOptions {
             option: "max_nodes",
             reason: format!("{n} is not a whole number from 0 to {}", u64::MAX),
         })
+    }
+
+    /// Most threads a face starts for one call ([`SolveOptions::check_threads`]): a pool this large starts in well
+    /// under a second, and each thread takes memory.
+    pub const MAX_THREADS: usize = 256;
+
+    /// A number of threads given as any whole number (as a face reads it): 0 (all cores) to
+    /// [`SolveOptions::MAX_THREADS`]. Anything else is an [`OptionError`] (`threads`).
+    ///
+    /// ```
+    /// use slide::SolveOptions;
+    /// assert_eq!(SolveOptions::check_threads(0), Ok(0));
+    /// assert_eq!(
+    ///     SolveOptions::check_threads(257).unwrap_err().reason(),
+    ///     "257 is not a whole number from 0 to 256"
+    /// );
+    /// ```
+    pub fn check_threads(n: i128) -> std::result::Result<usize, OptionError> {
+        usize::try_from(n)
+            .ok()
+            .filter(|&t| t <= Self::MAX_THREADS)
+            .ok_or_else(|| OptionError {
+                option: "threads",
+                reason: format!("{n} is not a whole number from 0 to {}", Self::MAX_THREADS),
+            })
+    }
+
+    /// A memory budget for table and pattern-database builds in MB (10^6 bytes), given as any whole number (as a
+    /// face reads it: `slide --max-memory`, Python's `max_memory=`): 0 (every build refused) to `u64::MAX`. The
+    /// budget in bytes (capped at the largest `u64`), as [`SolverBuilder::max_memory`] takes it; anything else is
+    /// an [`OptionError`] (`max_memory`).
+    ///
+    /// ```
+    /// use slide::SolveOptions;
+    /// assert_eq!(SolveOptions::check_max_memory_mb(100), Ok(100_000_000));
+    /// assert_eq!(
+    ///     SolveOptions::check_max_memory_mb(-1).unwrap_err().reason(),
+    ///     "-1 is not a whole number of MB from 0 to 18446744073709551615"
+    /// );
+    /// ```
+    pub fn check_max_memory_mb(mb: i128) -> std::result::Result<u64, OptionError> {
+        u64::try_from(mb)
+            .map(|m| m.saturating_mul(1_000_000))
+            .map_err(|_| OptionError {
+                option: "max_memory",
+                reason: format!("{mb} is not a whole number of MB from 0 to {}", u64::MAX),
+            })
     }
 
     /// A weight of bounded-suboptimal search: from 1 to [`MAX_WEIGHT`] (1 is an optimal search). NaN, infinities,

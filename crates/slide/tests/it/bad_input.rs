@@ -44,6 +44,8 @@ fn each_bad_option_is_refused_with_the_catalogues_sentence() {
                 .weight(o.text.parse().unwrap())
                 .map(|_| ()),
             "max_nodes" => SolveOptions::check_max_nodes(o.text.parse().unwrap()).map(|_| ()),
+            "threads" => SolveOptions::check_threads(o.text.parse().unwrap()).map(|_| ()),
+            "max_memory" => SolveOptions::check_max_memory_mb(o.text.parse().unwrap()).map(|_| ()),
             other => panic!("{}: no option {other}", o.name),
         }
         .expect_err(&o.name);
@@ -55,6 +57,29 @@ fn each_bad_option_is_refused_with_the_catalogues_sentence() {
         tried += 1;
     }
     assert!(tried >= 12, "{tried}");
+}
+
+#[test]
+fn each_bad_choice_is_refused_with_the_catalogues_sentence() {
+    use slide::{HeuristicChoice, Method, Metric};
+    let mut tried = 0;
+    for c in catalogue::choices() {
+        let e = match c.option.as_str() {
+            "heuristic" => c.text.parse::<HeuristicChoice>().map(|_| ()),
+            "method" => c.text.parse::<Method>().map(|_| ()),
+            "metric" => c.text.parse::<Metric>().map(|_| ()),
+            other => panic!("{}: no option {other}", c.name),
+        }
+        .expect_err(&c.name);
+        assert_eq!(
+            e.to_string(),
+            format!("{}: {}", c.option, c.error),
+            "{}",
+            c.name
+        );
+        tried += 1;
+    }
+    assert!(tried >= 3, "{tried}");
 }
 
 #[test]

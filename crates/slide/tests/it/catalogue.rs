@@ -173,12 +173,22 @@ pub struct BadOption {
 
 /// The bad option values.
 pub fn options() -> Vec<BadOption> {
+    section("options")
+}
+
+/// The names that are not one of an enumerated option's values (`choices`), read as [`options`] reads its.
+pub fn choices() -> Vec<BadOption> {
+    section("choices")
+}
+
+/// The entries of `options` or `choices`.
+fn section(key: &str) -> Vec<BadOption> {
     let d = data();
     let names = &d["option_names"];
     let name_of = |option: &str, face: &str| names[option][face].as_str().map(str::to_string);
-    d["options"]
+    d[key]
         .as_array()
-        .expect("options")
+        .expect(key)
         .iter()
         .map(|e| {
             let option = e["option"].as_str().expect("an option").to_string();

@@ -58,6 +58,8 @@ pub(super) struct MtmIda<'a, 'l> {
     check: LimitCheck<'l, 'l>,
     stopped: bool,
     next_bound: u32,
+    /// The current iteration's threshold (for the progress reports).
+    bound: u32,
 }
 
 /// The cells of each label, per reading: readings 0 and 2 on the board, 1 and 3 on the transposed board.
@@ -260,6 +262,9 @@ impl MtmIda<'_, '_> {
     fn check_limits(&mut self) {
         if self.check.reached(self.nodes, self.nodes, CHECK_EVERY) {
             self.stopped = true;
+        }
+        if let Some(w) = self.check.limits().watch {
+            w.tick(self.bound, self.nodes);
         }
     }
 
@@ -513,6 +518,7 @@ impl<'a, 'l> MtmIda<'a, 'l> {
             check: LimitCheck::new(limits),
             stopped: false,
             next_bound: u32::MAX,
+            bound: 0,
         };
         for c in 0..n {
             ida.transposed[c] = ((c % cols) * rows + c / cols) as u8;
@@ -559,8 +565,24 @@ pub fn search(
     let mut ida = MtmIda::new(board, goal, tables, &pruner, limits)?;
     let ds = ida.distances()?;
     let start = ida.estimate_at(&ida.ranks::<false>(&ida.masks), &ds, Next::Any);
-    let mut bound = start;
+    ida.bound = start;
+    let outcome = search_from(&mut ida, board, start, ds, limits);
+    if let Some(w) = limits.watch {
+        w.report(ida.bound, ida.nodes);
+    }
+    outcome
+}
+
+/// The iterations of [`search`] from the start's estimate `start`, each reported to [`Limits::watch`] as it starts.
+fn search_from(
+    ida: &mut MtmIda<'_, '_>,
+    board: &Board,
+    start: u32,
+    ds: Distances,
+    limits: &Limits<'_>,
+) -> Result<Outcome> {
     loop {
+        let bound = ida.bound;
         if limits.past_depth(bound) {
             return Ok(Outcome::Stopped {
                 lower_bound: bound,
@@ -568,6 +590,9 @@ pub fn search(
                 estimate: start,
                 iterations: Vec::new(),
             });
+        }
+        if let Some(w) = limits.watch {
+            w.report(bound, ida.nodes);
         }
         ida.next_bound = u32::MAX;
         if ida.root(bound, start, ds) {
@@ -591,7 +616,7 @@ pub fn search(
                 "MTM search: the goal was not reached".into(),
             ));
         }
-        bound = ida.next_bound;
+        ida.bound = ida.next_bound;
     }
 }
 
