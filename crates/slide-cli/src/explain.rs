@@ -95,6 +95,7 @@ pub fn goal_pattern(
 pub fn partial_goal(text: &str, shape: Option<slide::Shape>) -> Option<String> {
     let pattern = slide::Pattern::parse_with_shape(text, shape).ok()?;
     pattern.board().is_none().then(|| {
-        "a partial goal (x) is not one board to start from: give a whole goal board here".to_string()
+        "a partial goal (x) is not one board to start from: give a whole goal board here"
+            .to_string()
     })
 }

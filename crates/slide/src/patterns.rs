@@ -118,7 +118,8 @@ impl Solver {
                 if d > 0 {
                     for (t, c) in children(board) {
                         if Some(t) == first
-                            || self.pattern_closer(&c, goal, &opts, d, || format!("moving tile {t}"))?
+                            || self
+                                .pattern_closer(&c, goal, &opts, d, || format!("moving tile {t}"))?
                         {
                             tiles.push(t);
                         }
@@ -232,7 +233,8 @@ impl Solver {
                 }
                 // A shortest solution from the current board, when one is known: following it needs no search.
                 let mut path: Option<VecDeque<Tile>> = s.into_moves().map(VecDeque::from);
-                for (i, (slot, (moved, here))) in a.distances.iter_mut().zip(&positions).enumerate() {
+                for (i, (slot, (moved, here))) in a.distances.iter_mut().zip(&positions).enumerate()
+                {
                     let along = path.as_ref().is_some_and(|p| {
                         p.len() >= moved.len() && p.iter().zip(moved).all(|(a, b)| a == b)
                     });
@@ -316,5 +318,57 @@ impl Solver {
             histogram,
             antipodes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CacheDir, Scrambler};
+
+    /// The table of the pattern's states and IDA* (a solver whose memory budget refuses the table) give the same
+    /// hints and analyses, along shortest solutions and off them.
+    #[test]
+    fn the_search_agrees_with_the_table() {
+        let table = Solver::builder().cache_dir(CacheDir::None).build();
+        let search = Solver::builder()
+            .cache_dir(CacheDir::None)
+            .max_memory(0)
+            .build();
+        let opts = SolveOptions::default();
+        let mut s = Scrambler::new(1);
+        for text in [
+            "1 2 3/x x x/x x x",
+            "1 x x/4 x x/7 x 0",
+            "x x x/x 5 x/x x 0",
+        ] {
+            let goal: Pattern = text.parse().unwrap();
+            let b = goal.filled();
+            assert_eq!(
+                search.plan_pattern(&b, &goal, &opts).unwrap(),
+                Plan::Search(crate::HeuristicChoice::Manhattan)
+            );
+            for _ in 0..12 {
+                let b = s.uniform_to(&goal);
+                let h = table.hint_pattern(&b, &goal, &opts).unwrap();
+                assert_eq!(
+                    h,
+                    search.hint_pattern(&b, &goal, &opts).unwrap(),
+                    "{text} {b}"
+                );
+                // A detour, then a shortest solution from where it ends.
+                let (mid, mut tiles) = s.walk_with_tiles(&b, 6);
+                let rest = table.solve_pattern(&mid, &goal, &opts).unwrap();
+                tiles.extend(rest.moves().unwrap());
+                let moves = Moves::from_tiles(&b, &tiles).unwrap();
+                let a = table.analyse_pattern(&b, &goal, &moves, &opts).unwrap();
+                assert!(a.solves && a.optimal == h.distance, "{text} {b}: {a:?}");
+                assert_eq!(
+                    a,
+                    search.analyse_pattern(&b, &goal, &moves, &opts).unwrap(),
+                    "{text} {b}"
+                );
+            }
+        }
     }
 }

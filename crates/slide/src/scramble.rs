@@ -262,7 +262,8 @@ mod tests {
             assert_eq!(seen.len(), reachable, "{text}");
             let mean = 6_000 / reachable;
             assert!(
-                seen.values().all(|&c| c * 10 > mean * 7 && c * 10 < mean * 13),
+                seen.values()
+                    .all(|&c| c * 10 > mean * 7 && c * 10 < mean * 13),
                 "{text}: {seen:?}"
             );
             let m = s.matching(&p);

@@ -133,7 +133,8 @@ impl App {
                 if let Err(r) = self.metric_ready(&board, &goal, Metric::Mtm).await {
                     return r;
                 }
-            } else if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells())
+            } else if !shape.is_line()
+                && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells())
             {
                 if let Err(r) = self.table_for(&goal, Metric::Stm).await {
                     return r;
@@ -154,7 +155,7 @@ impl App {
             Work::Analyse(moves, pattern),
             Some(&cancel.0),
         )
-            .await
+        .await
     }
 }
 

@@ -29,7 +29,9 @@ fn reference_for(rows: usize, cols: usize, pattern: &str, metric: Metric) -> Ref
 }
 
 fn words(line: &str) -> Vec<u32> {
-    line.split_whitespace().map(|w| w.parse().unwrap()).collect()
+    line.split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect()
 }
 
 /// The tiles whose move (a push in MTM, named by the tile farthest from the blank: the one on the cell the blank
@@ -80,11 +82,20 @@ fn hint_gives_the_distance_to_the_nearest_match_and_every_first_move() {
     }
     // JSON, and a board that matches.
     let out = slide.ok(
-        &["hint", "--goal", "1 2 3/x x x/x x x", "--json", "1 2 0/4 5 3/7 8 6"],
+        &[
+            "hint",
+            "--goal",
+            "1 2 3/x x x/x x x",
+            "--json",
+            "1 2 0/4 5 3/7 8 6",
+        ],
         "",
     );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!((v["moves"].as_i64(), v["hints"].clone()), (Some(1), serde_json::json!([3])));
+    assert_eq!(
+        (v["moves"].as_i64(), v["hints"].clone()),
+        (Some(1), serde_json::json!([3]))
+    );
     let out = slide.ok(
         &["hint", "--goal", "1 2 3/x x x/x x x", "1 2 3/0 5 4/7 8 6"],
         "",
@@ -123,7 +134,9 @@ fn analyse_gives_each_distance_to_the_nearest_match() {
         let mut tiles = Vec::new();
         for _ in 0..12 {
             let next = reference::neighbours(3, 3, &at, Metric::Stm);
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let n = &next[(seed >> 33) as usize % next.len()];
             tiles.push(at[n.iter().position(|&t| t == 0).unwrap()] as u32);
             at = n.clone();
@@ -134,7 +147,10 @@ fn analyse_gives_each_distance_to_the_nearest_match() {
     }
     let solved = slide.ok(
         &["solve", "--goal", pattern, "--moves"],
-        &boards.iter().map(|b| support::slash(b, 3) + "\n").collect::<String>(),
+        &boards
+            .iter()
+            .map(|b| support::slash(b, 3) + "\n")
+            .collect::<String>(),
     );
     for (b, line) in boards.iter().zip(solved.lines()) {
         let w = words(line);
@@ -148,7 +164,10 @@ fn analyse_gives_each_distance_to_the_nearest_match() {
         .lines()
         .map(|l| {
             let (b, _) = l.split_once('|').unwrap();
-            words(&b.replace('/', " ")).iter().map(|&t| t as u8).collect()
+            words(&b.replace('/', " "))
+                .iter()
+                .map(|&t| t as u8)
+                .collect()
         })
         .collect();
     let out = slide.ok(&["analyse", "--goal", pattern, "--json"], &lines);
@@ -178,7 +197,11 @@ fn analyse_gives_each_distance_to_the_nearest_match() {
         assert_eq!(a["mistakes"], serde_json::json!(mistakes), "{a}");
         if solves {
             solving += 1;
-            assert_eq!(a["over"].as_i64(), Some(tiles.len() as i64 - optimal), "{a}");
+            assert_eq!(
+                a["over"].as_i64(),
+                Some(tiles.len() as i64 - optimal),
+                "{a}"
+            );
         } else {
             assert!(a["over"].is_null(), "{a}");
         }
@@ -186,8 +209,14 @@ fn analyse_gives_each_distance_to_the_nearest_match() {
     assert!(solving >= boards.len() - 2, "{solving}");
     assert!(answers.last().unwrap().get("summary").is_some());
     // Text, one sequence.
-    let out = slide.ok(&["analyse", "--goal", pattern, "1 2 0/4 5 3/7 8 6", "2 2 3"], "");
-    assert_eq!(out, "solves in 3 (MTM 3), optimal 1, over 2; distances 2 1 0; mistakes 1\n");
+    let out = slide.ok(
+        &["analyse", "--goal", pattern, "1 2 0/4 5 3/7 8 6", "2 2 3"],
+        "",
+    );
+    assert_eq!(
+        out,
+        "solves in 3 (MTM 3), optimal 1, over 2; distances 2 1 0; mistakes 1\n"
+    );
 }
 
 #[test]
@@ -199,7 +228,10 @@ fn render_solve_animates_a_shortest_solution_to_the_pattern() {
     let board = "8 6 7/2 5 4/3 0 1";
     let solved = slide.ok(&["solve", "--goal", pattern, "--moves", board], "");
     let w = words(&solved);
-    let b: Vec<u8> = words(&board.replace('/', " ")).iter().map(|&t| t as u8).collect();
+    let b: Vec<u8> = words(&board.replace('/', " "))
+        .iter()
+        .map(|&t| t as u8)
+        .collect();
     assert_eq!(Some(w[0]), r.distance(&b));
     let end = reference::replay(3, &b, &w[1..]).unwrap();
     assert!(matches(&cells(pattern), &end));
@@ -207,12 +239,22 @@ fn render_solve_animates_a_shortest_solution_to_the_pattern() {
     let (a, m) = (dir.path().join("solve.gif"), dir.path().join("moves.gif"));
     let common = ["--goal", pattern, "--inbetweens", "0", board];
     slide.ok(
-        &[&["render", "--solve", "-o", a.to_str().unwrap()][..], &common].concat(),
+        &[
+            &["render", "--solve", "-o", a.to_str().unwrap()][..],
+            &common,
+        ]
+        .concat(),
         "",
     );
     slide.ok(
         &[
-            &["render", "--moves", &moves.join(" "), "-o", m.to_str().unwrap()][..],
+            &[
+                "render",
+                "--moves",
+                &moves.join(" "),
+                "-o",
+                m.to_str().unwrap(),
+            ][..],
             &common,
         ]
         .concat(),
@@ -223,7 +265,10 @@ fn render_solve_animates_a_shortest_solution_to_the_pattern() {
     let (_, _, frames) = support::decode_gif(&solve_gif);
     assert!(frames.len() > w[0] as usize, "{} frames", frames.len());
     // A still picture with a partial goal, in the fringe colours of a matching board.
-    let svg = slide.ok(&["render", "--goal", pattern, "--scheme", "fringe", board], "");
+    let svg = slide.ok(
+        &["render", "--goal", pattern, "--scheme", "fringe", board],
+        "",
+    );
     assert!(svg.contains("<svg"), "{svg}");
 }
 
@@ -237,7 +282,9 @@ fn scramble_draws_boards_that_reach_the_pattern() {
         for extra in [&[][..], &["--walk", "25"]] {
             let out = slide.ok(
                 &[
-                    &["scramble", "3x3", "--goal", pattern, "-n", "300", "--seed", "4"][..],
+                    &[
+                        "scramble", "3x3", "--goal", pattern, "-n", "300", "--seed", "4",
+                    ][..],
                     extra,
                     &["--moves", "--notation", "tiles", "--format", "flat"],
                 ]
@@ -270,12 +317,45 @@ fn scramble_draws_boards_that_reach_the_pattern() {
         }
     }
     // The same seed, the same boards; a goal board scrambles as before.
-    let a = slide.ok(&["scramble", "3x3", "--goal", "1 x x/x x x/x x 0", "-n", "5", "--seed", "9"], "");
-    let b = slide.ok(&["scramble", "3x3", "--goal", "1 x x/x x x/x x 0", "-n", "5", "--seed", "9"], "");
+    let a = slide.ok(
+        &[
+            "scramble",
+            "3x3",
+            "--goal",
+            "1 x x/x x x/x x 0",
+            "-n",
+            "5",
+            "--seed",
+            "9",
+        ],
+        "",
+    );
+    let b = slide.ok(
+        &[
+            "scramble",
+            "3x3",
+            "--goal",
+            "1 x x/x x x/x x 0",
+            "-n",
+            "5",
+            "--seed",
+            "9",
+        ],
+        "",
+    );
     assert_eq!(a, b);
     let plain = slide.ok(&["scramble", "3x3", "-n", "5", "--seed", "9"], "");
     let full = slide.ok(
-        &["scramble", "3x3", "--goal", "1 2 3/4 5 6/7 8 x", "-n", "5", "--seed", "9"],
+        &[
+            "scramble",
+            "3x3",
+            "--goal",
+            "1 2 3/4 5 6/7 8 x",
+            "-n",
+            "5",
+            "--seed",
+            "9",
+        ],
         "",
     );
     assert_eq!(plain, full);
@@ -312,7 +392,10 @@ fn stats_counts_the_states_of_the_named_tiles_and_the_blank() {
             histogram[d as usize] += 1;
         }
         let out = slide.ok(&["stats", shape, "--goal", pattern, "--all"], "");
-        assert!(out.contains(&format!("reachable states: {}\n", dist.len())), "{out}");
+        assert!(
+            out.contains(&format!("reachable states: {}\n", dist.len())),
+            "{out}"
+        );
         let rows_out: Vec<u64> = out
             .lines()
             .skip_while(|l| *l != "distance states")
@@ -322,7 +405,10 @@ fn stats_counts_the_states_of_the_named_tiles_and_the_blank() {
             .collect();
         assert_eq!(rows_out, histogram, "{pattern}: {out}");
         let diameter = histogram.len() - 1;
-        assert!(out.contains(&format!("god's number: {diameter}\n")), "{out}");
+        assert!(
+            out.contains(&format!("god's number: {diameter}\n")),
+            "{out}"
+        );
         // Each farthest state, as a pattern with the blank: a board in it is that far.
         let far: Vec<&str> = out
             .lines()
@@ -346,7 +432,10 @@ fn stats_counts_the_states_of_the_named_tiles_and_the_blank() {
 #[test]
 fn apply_still_wants_a_goal_board() {
     let slide = Slide::new();
-    let (code, _, err) = slide.run(&["apply", "--solved", "2x3", "--goal", "1 2 x/x x 0", "R"], "");
+    let (code, _, err) = slide.run(
+        &["apply", "--solved", "2x3", "--goal", "1 2 x/x x 0", "R"],
+        "",
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("a partial goal (x) is not one board"), "{err}");
 }
@@ -369,7 +458,11 @@ fn the_server_analyses_towards_a_partial_goal() {
         let mut at = b.to_vec();
         for (i, t) in [5u32, 2, 8].into_iter().enumerate() {
             at = reference::replay(3, &at, &[t]).unwrap();
-            assert_eq!(a["distances"][i].as_u64(), r.distance(&at).map(u64::from), "{a}");
+            assert_eq!(
+                a["distances"][i].as_u64(),
+                r.distance(&at).map(u64::from),
+                "{a}"
+            );
         }
         assert_eq!(a["solves"], false);
     }
