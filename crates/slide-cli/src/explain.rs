@@ -77,8 +77,8 @@ pub fn explain_http(e: &Error) -> String {
 /// ```
 /// let p = slide_cli::explain::goal_pattern("1 2 3/x x x", None).unwrap();
 /// assert_eq!(p.any_count(), 3);
-/// let e = slide_cli::explain::goal_pattern("1 2 3/4 5 9", None).unwrap_err();
-/// assert!(e.to_string().contains("out of range"), "{e}");
+/// let e = slide_cli::explain::goal_pattern("1 2 3/4 5 5", None).unwrap_err();
+/// assert!(e.to_string().contains("duplicate value 5"), "{e}");
 /// ```
 pub fn goal_pattern(
     text: &str,
