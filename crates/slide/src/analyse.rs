@@ -30,7 +30,7 @@ use crate::SolveError;
 /// Python's `slide.analyse`, and with the board first ([`Analysis::on`]) the JSON object of `slide analyse --json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Analysis {
-    /// True when the sequence ends on the goal.
+    /// True when the sequence ends on the goal (on a board matching it, for a partial goal).
     pub solves: bool,
     /// Its length in single-tile moves (STM).
     pub length: usize,
@@ -38,7 +38,7 @@ pub struct Analysis {
     pub mtm_length: usize,
     /// The least number of moves from the board (STM); -1 when the goal cannot be reached.
     pub optimal: i64,
-    /// Moves over the optimum (`length - optimal`, even), when the sequence solves.
+    /// Moves over the optimum (`length - optimal`: even towards a goal board in STM), when the sequence solves.
     pub over: Option<i64>,
     /// The least number of moves to the goal after each move (-1 on every board when it cannot be reached).
     pub distances: Vec<i64>,
