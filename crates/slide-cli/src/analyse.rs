@@ -4,7 +4,7 @@
 use crate::explain::explain;
 use std::io::Write;
 
-use slide::{Board, Notation, Shape, SolveOptions, Solver, Summary};
+use slide::{Board, Notation, Pattern, Shape, SolveOptions, Solver, Summary};
 
 use crate::report::{analysis_json, hint_json, hint_written, summary_json};
 use crate::toolkit::{batch, read, single};
@@ -16,7 +16,8 @@ pub struct AnalyseArgs {
     /// summary ends the batch (on standard error; with --json as a last line {"summary": …}).
     #[arg(value_name = "BOARD MOVES", num_args = 0..=2)]
     pub args: Vec<String>,
-    /// A custom goal board (default: tiles in order, blank last).
+    /// A custom goal board (default: tiles in order, blank last), or a partial goal: a pattern where x is any
+    /// tile, such as '1 2 3/x x x/x x x' (the distances are to the nearest matching board).
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// The shape of flat boards, RxC.
@@ -37,7 +38,8 @@ pub struct AnalyseArgs {
 pub struct HintArgs {
     /// Boards; without any, one board per line is read from standard input.
     pub boards: Vec<String>,
-    /// A custom goal board (default: tiles in order, blank last).
+    /// A custom goal board (default: tiles in order, blank last), or a partial goal: a pattern where x is any
+    /// tile, such as '1 2 3/x x x/x x x' (the least number of moves to any matching board).
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// The shape of flat boards, RxC.
@@ -134,21 +136,18 @@ fn near_hint(
     solver.hint(board, goal, &bounded).ok()
 }
 
-/// The shape and goal flags, or a usage error.
+/// The shape and goal flags (the goal a board or a partial goal), or a usage error.
 fn shape_and_goal(
     shape: Option<&str>,
     goal: Option<&str>,
-) -> Result<(Option<Shape>, Option<Board>), String> {
+) -> Result<(Option<Shape>, Option<Pattern>), String> {
     let shape: Option<Shape> = shape
         .map(str::parse)
         .transpose()
         .map_err(|e| format!("--shape: {}", explain(&e)))?;
     let goal = goal
         .map(|g| {
-            Board::parse_with_shape(g, shape).map_err(|e| {
-                let why = crate::explain::partial_goal(g, shape).unwrap_or_else(|| explain(&e));
-                format!("--goal: {why}")
-            })
+            crate::explain::goal_pattern(g, shape).map_err(|e| format!("--goal: {}", explain(&e)))
         })
         .transpose()?;
     Ok((shape, goal))
@@ -158,11 +157,13 @@ fn shape_and_goal(
 fn board_and_goal(
     text: &str,
     shape: Option<Shape>,
-    goal: &Option<Board>,
-) -> Result<(Board, Board), String> {
+    goal: &Option<Pattern>,
+) -> Result<(Board, Pattern), String> {
     let board =
         Board::parse_with_shape(text, shape).map_err(|e| format!("board: {}", explain(&e)))?;
-    let goal = goal.clone().unwrap_or_else(|| Board::goal(board.shape()));
+    let goal = goal
+        .clone()
+        .unwrap_or_else(|| Pattern::from_board(&Board::goal(board.shape())));
     Ok((board, goal))
 }
 
@@ -201,7 +202,7 @@ pub fn analyse(solver: &Solver, args: &AnalyseArgs, quiet: bool) -> anyhow::Resu
             .map_err(|e| format!("moves: {}", explain(&e)))?;
         args.budget.note(&board, quiet, &warned);
         let a = solver
-            .analyse(&board, &goal, &moves, &opts)
+            .analyse_pattern(&board, &goal, &moves, &opts)
             .map_err(|e| explain(&e))?;
         summary.add(&a);
         Ok(if args.json {
@@ -287,11 +288,16 @@ pub fn hint(solver: &Solver, args: &HintArgs, quiet: bool) -> anyhow::Result<u8>
     let warned = std::cell::Cell::new(false);
     let answer = |text: &str| -> Result<String, String> {
         let (board, goal) = board_and_goal(text, shape, &goal)?;
-        let h = match near_hint(solver, &board, &goal, &opts) {
+        let near = goal
+            .board()
+            .and_then(|g| near_hint(solver, &board, &g, &opts));
+        let h = match near {
             Some(h) => h,
             None => {
                 args.budget.note(&board, quiet, &warned);
-                solver.hint(&board, &goal, &opts).map_err(|e| explain(&e))?
+                solver
+                    .hint_pattern(&board, &goal, &opts)
+                    .map_err(|e| explain(&e))?
             }
         };
         if args.json {

@@ -71,12 +71,31 @@ pub fn explain_http(e: &Error) -> String {
     }
 }
 
-/// The refusal of a goal with `x` cells (a partial goal, which only `slide solve` answers) given to a command that
-/// needs a whole goal board; `None` when `text` is not such a pattern (its error is the board's own).
+/// A `--goal` (or a request's goal) as a pattern: a goal board read as ever, else a pattern whose `x` cells take
+/// any tile (a partial goal); when it is neither, the board's own error.
+///
+/// ```
+/// let p = slide_cli::explain::goal_pattern("1 2 3/x x x", None).unwrap();
+/// assert_eq!(p.any_count(), 3);
+/// let e = slide_cli::explain::goal_pattern("1 2 3/4 5 5", None).unwrap_err();
+/// assert!(e.to_string().contains("duplicate value 5"), "{e}");
+/// ```
+pub fn goal_pattern(
+    text: &str,
+    shape: Option<slide::Shape>,
+) -> Result<slide::Pattern, slide::Error> {
+    match slide::Board::parse_with_shape(text, shape) {
+        Ok(b) => Ok(slide::Pattern::from_board(&b)),
+        Err(e) => slide::Pattern::parse_with_shape(text, shape).map_err(|_| e),
+    }
+}
+
+/// The refusal of a goal with `x` cells (a partial goal) given to a command that needs a whole goal board (`slide
+/// apply --solved` starts from it); `None` when `text` is not such a pattern (its error is the board's own).
 pub fn partial_goal(text: &str, shape: Option<slide::Shape>) -> Option<String> {
     let pattern = slide::Pattern::parse_with_shape(text, shape).ok()?;
     pattern.board().is_none().then(|| {
-        "partial goals (x) are taken by `slide solve` only: give a whole goal board here"
+        "a partial goal (x) is not one board to start from: give a whole goal board here"
             .to_string()
     })
 }

@@ -81,7 +81,8 @@ enum Command {
         plot: Option<PathBuf>,
         /// The shape, RxC (at most 12 cells, or a single row or column).
         shape: String,
-        /// A custom goal board (default: tiles in order, blank last).
+        /// A custom goal board (default: tiles in order, blank last), or a partial goal: a pattern where x is any
+        /// tile, such as '1 2 3/x x x/x x x', counted by the states of its named tiles and the blank.
         #[arg(long, value_name = "BOARD")]
         goal: Option<String>,
         /// Print the farthest boards even when there are many (at most 64 are kept).
@@ -112,7 +113,8 @@ enum Command {
         #[arg(long, value_name = "L", allow_hyphen_values = true,
               value_parser = clap::value_parser!(u64).range(..=numbers::MAX_WALK))]
         walk: Option<u64>,
-        /// A custom goal board (default: tiles in order, blank last).
+        /// A custom goal board (default: tiles in order, blank last), or a partial goal: a pattern where x is any
+        /// tile (the boards that can reach a matching board; --walk from a random matching board).
         #[arg(long, value_name = "BOARD")]
         goal: Option<String>,
         /// Output format: json ([[1,2],[3,0]]), slash (1 2/3 0; a single row as json, [[1,2,0]], since it has no
@@ -315,7 +317,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             metric,
             ..
         } => {
-            let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
+            let Some(goal) = usage(read_goal_pattern(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
             };
             stats(&solver, &goal, *all, *metric, plot.as_deref())
@@ -331,7 +333,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             notation,
             ..
         } => {
-            let Some(goal) = usage(read_goal(shape, goal.as_deref()))? else {
+            let Some(goal) = usage(read_goal_pattern(shape, goal.as_deref()))? else {
                 return Ok(EXIT_USAGE);
             };
             let notation = notation.or(moves.then_some(slide::Notation::Short));
@@ -359,6 +361,15 @@ fn read_goal(shape: &str, goal: Option<&str>) -> Result<slide::Board, String> {
             let why = explain::partial_goal(g, Some(shape)).unwrap_or_else(|| e.to_string());
             format!("--goal: {why}")
         }),
+    }
+}
+
+/// The shape and `--goal` of `stats` and `scramble`: a goal board, or a partial goal (a pattern with x).
+fn read_goal_pattern(shape: &str, goal: Option<&str>) -> Result<slide::Pattern, String> {
+    let shape: slide::Shape = shape.parse().map_err(|e| format!("shape: {e}"))?;
+    match goal {
+        None => Ok(slide::Pattern::from_board(&slide::Board::goal(shape))),
+        Some(g) => explain::goal_pattern(g, Some(shape)).map_err(|e| format!("--goal: {e}")),
     }
 }
 
@@ -512,11 +523,15 @@ fn cgroup_memory_limit() -> Option<u64> {
 
 fn stats(
     solver: &slide::Solver,
-    goal: &slide::Board,
+    goal: &slide::Pattern,
     all: bool,
     metric: slide::Metric,
     plot: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
+    let Some(goal) = goal.board() else {
+        return pattern_stats(solver, goal, all, metric, plot);
+    };
+    let goal = &goal;
     let s = match solver.stats_in(goal, metric) {
         Ok(s) => s,
         Err(e) => {
@@ -555,9 +570,60 @@ fn stats(
     Ok(EXIT_OK)
 }
 
+/// `slide stats --goal PATTERN` for a partial goal: the states of the pattern's named tiles and the blank (the
+/// other tiles are not told apart) at each distance, god's number and the farthest states, written as patterns.
+fn pattern_stats(
+    solver: &slide::Solver,
+    goal: &slide::Pattern,
+    all: bool,
+    metric: slide::Metric,
+    plot: Option<&std::path::Path>,
+) -> anyhow::Result<u8> {
+    let s = match solver.pattern_stats(goal, metric) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("slide: {}", explain::explain(&e));
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
+    if let Some(path) = plot {
+        let chart = slide::render::plot::distance_chart(goal.shape(), metric, &s.histogram)?;
+        if let Err(e) = std::fs::write(path, chart) {
+            eprintln!("slide: cannot write {}: {e}", path.display());
+            return Ok(EXIT_BAD_INPUT);
+        }
+    }
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "shape: {}", goal.shape())?;
+    writeln!(out, "goal: {goal}")?;
+    writeln!(out, "metric: {metric}")?;
+    writeln!(
+        out,
+        "states: where the named tiles and the blank stand (x: any other tile)"
+    )?;
+    writeln!(out, "reachable states: {}", s.states)?;
+    writeln!(out, "distance states")?;
+    for (d, c) in s.histogram.iter().enumerate() {
+        writeln!(out, "{d:>8} {c}")?;
+    }
+    let far = *s.histogram.last().unwrap_or(&0);
+    writeln!(out, "god's number: {}", s.diameter())?;
+    writeln!(out, "states at distance {}: {far}", s.diameter())?;
+    if far <= 16 || all {
+        for p in &s.antipodes {
+            writeln!(out, "  {p}")?;
+        }
+        if (s.antipodes.len() as u64) < far {
+            writeln!(out, "  ({} more not kept)", far - s.antipodes.len() as u64)?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
 fn scramble(
     solver: &slide::Solver,
-    goal: &slide::Board,
+    goal: &slide::Pattern,
     count: u64,
     seed: Option<u64>,
     walk: Option<u64>,
@@ -571,20 +637,28 @@ fn scramble(
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for _ in 0..count {
-        // With --walk, --moves prints the walk itself; else a sequence found by solving the board.
+        // With --walk, --moves prints the walk itself (from a random matching board, for a partial goal); else a
+        // sequence found by solving the board.
         let (b, walked) = match (walk, notation) {
             (Some(l), Some(_)) => {
-                let (b, tiles) = rng.walk_with_tiles(goal, l);
-                (b, Some(tiles))
+                let start = rng.matching(goal);
+                let (b, tiles) = rng.walk_with_tiles(&start, l);
+                (b, Some((start, tiles)))
             }
-            (Some(l), None) => (rng.walk(goal, l), None),
-            (None, _) => (rng.uniform(goal), None),
+            (Some(l), None) => {
+                let start = rng.matching(goal);
+                (rng.walk(&start, l), None)
+            }
+            (None, _) => (rng.uniform_to(goal), None),
         };
         let written = notation.map(|n| match &walked {
-            Some(tiles) => {
-                slide::Moves::from_tiles(goal, tiles).and_then(|m| m.format(n, Some(goal)))
+            Some((start, tiles)) => {
+                slide::Moves::from_tiles(start, tiles).and_then(|m| m.format(n, Some(start)))
             }
-            None => scramble_moves(solver, goal, &b, n),
+            None => match goal.board() {
+                Some(g) => scramble_moves(solver, &g, &b, n),
+                None => pattern_scramble_moves(solver, goal, &b, n),
+            },
         });
         let tail = match written {
             None => String::new(),
@@ -648,6 +722,42 @@ fn scramble_moves(
         ));
     }
     there.format(notation, Some(goal))
+}
+
+/// A move sequence that takes a board matching the partial goal `goal` to `board`, written in `notation`: the inverse
+/// of an optimal solution to the pattern where its table answers (within the memory budget), else of fast mode's
+/// solution to a matching board that `board` can reach; replayed before it is returned.
+fn pattern_scramble_moves(
+    solver: &slide::Solver,
+    goal: &slide::Pattern,
+    board: &slide::Board,
+    notation: slide::Notation,
+) -> slide::Result<String> {
+    let table = slide::SolveOptions::builder()
+        .method(slide::Method::Table)
+        .build();
+    let tiles = match solver.solve_pattern(board, goal, &table) {
+        Ok(s) => s.into_moves(),
+        Err(slide::Error::Solve(
+            slide::SolveError::TooMuchMemory { .. } | slide::SolveError::PatternTooLarge { .. },
+        )) => None,
+        Err(e) => return Err(e),
+    };
+    let Some(tiles) = tiles else {
+        let g = goal.completion(board).ok_or_else(|| {
+            slide::Error::Internal("the scrambled board cannot reach the goal".into())
+        })?;
+        return scramble_moves(solver, &g, board, notation);
+    };
+    let solved = slide::Moves::from_tiles(board, &tiles)?;
+    let end = solved.apply(board)?;
+    let there = solved.invert();
+    if !goal.matches(&end) || there.apply(&end)? != *board {
+        return Err(slide::Error::Internal(
+            "the move sequence found does not reach the board".into(),
+        ));
+    }
+    there.format(notation, Some(&end))
 }
 
 #[cfg(test)]

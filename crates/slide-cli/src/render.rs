@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use slide::render::{self, Animation, Scheme, Style, Theme};
-use slide::{Board, Solver};
+use slide::{Board, Pattern, Solver};
 
 use crate::numbers;
 use crate::{EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE};
@@ -57,7 +57,9 @@ pub struct RenderArgs {
     /// Read BOARD as a flat list of numbers of this shape, RxC.
     #[arg(long, value_name = "RxC")]
     pub shape: Option<String>,
-    /// The goal (default: tiles in order, blank last): where --solve goes, and the fringe colours' home cells.
+    /// The goal (default: tiles in order, blank last): where --solve goes, and the fringe colours' home cells. A
+    /// partial goal (a pattern where x is any tile, such as '1 2 3/x x x/x x x'): --solve goes to the nearest
+    /// matching board, and the colours' home cells are those of a matching board the board can reach.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// The budget of --solve's search.
@@ -129,19 +131,22 @@ pub fn run(solver: &Solver, args: &RenderArgs, quiet: bool) -> anyhow::Result<u8
         Ok(b) => b,
         Err(e) => return fail(format!("board: {}", explain(&e))),
     };
-    let goal = match &args.goal {
-        None => Board::goal(board.shape()),
-        Some(g) => match Board::parse_with_shape(g, Some(board.shape())) {
+    let pattern = match &args.goal {
+        None => Pattern::from_board(&Board::goal(board.shape())),
+        Some(g) => match crate::explain::goal_pattern(g, Some(board.shape())) {
             Ok(g) => g,
             Err(e) => {
-                match crate::explain::partial_goal(g, Some(board.shape())) {
-                    Some(why) => eprintln!("slide: --goal: {why}"),
-                    None => eprintln!("slide: --goal: {e}"),
-                }
+                eprintln!("slide: --goal: {e}");
                 return Ok(EXIT_USAGE);
             }
         },
     };
+    // The board whose cells give the tiles their colours: the goal board, or for a partial goal a matching board
+    // that this board can reach.
+    let goal = pattern
+        .board()
+        .or_else(|| pattern.completion(&board))
+        .unwrap_or_else(|| pattern.filled());
     let format = match &args.output {
         None => Format::Svg,
         Some(path) => match format_of(path) {
@@ -151,7 +156,7 @@ pub fn run(solver: &Solver, args: &RenderArgs, quiet: bool) -> anyhow::Result<u8
     };
     let picture: Result<Vec<u8>, String> =
         if animated {
-            let moves = match moves(solver, args, &board, &goal, quiet) {
+            let moves = match moves(solver, args, &board, &pattern, quiet) {
                 Ok(m) => m,
                 Err(e) => return fail(e),
             };
@@ -211,12 +216,12 @@ fn fail(message: String) -> anyhow::Result<u8> {
 }
 
 /// The moves to animate: --moves read and checked on the board (a bad move is named by its position), or an
-/// optimal solution.
+/// optimal solution to the goal (to the nearest matching board, for a partial goal).
 fn moves(
     solver: &Solver,
     args: &RenderArgs,
     board: &Board,
-    goal: &Board,
+    goal: &Pattern,
     quiet: bool,
 ) -> Result<slide::Moves, String> {
     if let Some(text) = &args.moves {
@@ -242,9 +247,11 @@ fn moves(
     let opts = args.budget.options(slide::Metric::Stm)?;
     args.budget.note(board, quiet, &std::cell::Cell::new(false));
     let _listening = crate::interrupt::Listening::new();
-    let solution = solver
-        .solve_with(board, goal, &opts)
-        .map_err(|e| explain(&e))?;
+    let solution = match goal.board() {
+        Some(g) => solver.solve_with(board, &g, &opts),
+        None => solver.solve_pattern(board, goal, &opts),
+    }
+    .map_err(|e| explain(&e))?;
     if let Some(reason) = solution.unsolvable_reason() {
         return Err(format!("--solve: the goal cannot be reached: {reason}"));
     }

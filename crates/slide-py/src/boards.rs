@@ -200,6 +200,15 @@ pub(crate) fn goal_for(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: 
     }
 }
 
+/// The goal for `board` as a pattern: the default board, a goal board, or a partial goal (a pattern with `x`, or
+/// `None`, for any tile), read as [`goal_target`] reads it.
+pub(crate) fn goal_pattern(board: &Board, goal: Option<&Bound<'_, PyAny>>, context: &str) -> PyResult<Pattern> {
+    Ok(match goal_target(board, goal, context)? {
+        Target::Board(g) => Pattern::from_board(&g),
+        Target::Pattern(p) => p,
+    })
+}
+
 /// A goal: a board, or a pattern whose `x` cells take any tile (a partial goal).
 #[derive(Clone)]
 pub(crate) enum Target {

@@ -4,7 +4,9 @@ use super::*;
 use slide::{ParseError, SolveError};
 
 /// Uniformly random solvable boards of a shape (or random walks of `walk` moves from the goal), reproducible with
-/// `seed`: one board (a list of rows) when `count` is None, else a list of `count` boards.
+/// `seed`: one board (a list of rows) when `count` is None, else a list of `count` boards. With a partial goal (a
+/// pattern with `x`), uniformly random boards from which a matching board can be reached, or walks from a random
+/// matching board.
 #[pyfunction]
 #[pyo3(signature = (shape, count=None, *, seed=None, walk=None, goal=None))]
 pub(crate) fn scramble(
@@ -18,7 +20,7 @@ pub(crate) fn scramble(
     let seed = seed.map(|v| whole(v, "seed")).transpose()?;
     let walk = walk.map(|v| whole(v, "walk")).transpose()?;
     let shape = shape_from(shape)?;
-    let g = goal_for(&Board::goal(shape), goal, "")?;
+    let g = goal_pattern(&Board::goal(shape), goal, "")?;
     let n = match count {
         None => 1,
         Some(c) if (0..=10_000_000).contains(&c) => c as usize,
@@ -38,8 +40,11 @@ pub(crate) fn scramble(
         None => Scrambler::from_entropy(),
     };
     let mut one = || match walk {
-        Some(w) => s.walk(&g, w),
-        None => s.uniform(&g),
+        Some(w) => {
+            let start = s.matching(&g);
+            s.walk(&start, w)
+        }
+        None => s.uniform_to(&g),
     };
     if count.is_none() {
         return Ok(one().rows().into_pyobject(py)?.into_any().unbind());
@@ -126,7 +131,8 @@ pub(crate) fn apply(
 /// `optimal` (the least number of single-tile moves from the board, -1 when unsolvable), `over` (moves over it when
 /// the sequence solves, else None), `distances` (after each move) and `mistakes` (1-based indices of the moves
 /// after which the board was not closer). Exact from the tables up to 12 cells; above, by IDA* under `timeout`
-/// and `max_nodes` (each search), which raise `LimitReached` when they stop one.
+/// and `max_nodes` (each search), which raise `LimitReached` when they stop one. A partial goal (a pattern with
+/// `x`): distances to the nearest matching board (`Solver::analyse_pattern`).
 #[pyfunction]
 #[pyo3(signature = (board, moves, goal=None, blank=false, *, timeout=None, max_nodes=None))]
 #[allow(clippy::too_many_arguments)]
@@ -141,11 +147,11 @@ pub(crate) fn analyse<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let ask = Ask::new("stm", true, timeout, max_nodes, None)?;
     let b = board_from(board, "")?;
-    let g = goal_for(&b, goal, "")?;
+    let g = goal_pattern(&b, goal, "")?;
     let m = moves_from(&b, moves, blank)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let opts = ask.options(&cancel, true);
-    let a = interruptible(py, &cancel, || solver().analyse(&b, &g, &m, &opts))?
+    let a = interruptible(py, &cancel, || solver().analyse_pattern(&b, &g, &m, &opts))?
         .map_err(|e| lib_err(e, ""))?;
     analysis_dict(py, &a)
 }
@@ -154,7 +160,8 @@ pub(crate) fn analyse<'py>(
 /// cannot be reached) and every tile whose move starts a shortest solution, ascending (the library's
 /// `Solver::hint`); in `metric="mtm"` a move is a push, named by the tile farthest from the blank that it slides.
 /// Exact from the tables up to 12 cells; above, by IDA* under `timeout` and `max_nodes` (each search), which
-/// raise `LimitReached` when they stop one.
+/// raise `LimitReached` when they stop one. A partial goal (a pattern with `x`): the least number of moves to any
+/// matching board (`Solver::hint_pattern`).
 #[pyfunction]
 #[pyo3(signature = (board, goal=None, *, metric="stm", timeout=None, max_nodes=None))]
 pub(crate) fn hint(
@@ -167,11 +174,11 @@ pub(crate) fn hint(
 ) -> PyResult<(i64, Vec<Tile>)> {
     let ask = Ask::new(metric, true, timeout, max_nodes, None)?;
     let b = board_from(board, "")?;
-    let g = goal_for(&b, goal, "")?;
+    let g = goal_pattern(&b, goal, "")?;
     let cancel = Arc::new(AtomicBool::new(false));
     let opts = ask.options(&cancel, true);
-    let h =
-        interruptible(py, &cancel, || solver().hint(&b, &g, &opts))?.map_err(|e| lib_err(e, ""))?;
+    let h = interruptible(py, &cancel, || solver().hint_pattern(&b, &g, &opts))?
+        .map_err(|e| lib_err(e, ""))?;
     Ok((h.distance, h.tiles))
 }
 
@@ -200,7 +207,12 @@ pub(crate) fn render<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     use slide::render::{Animation, Style};
     let b = board_from(board, "")?;
-    let g = goal_for(&b, goal, "")?;
+    let pattern = goal_pattern(&b, goal, "")?;
+    // The fringe colours' home cells: the goal board, or a matching board the board can reach.
+    let g = pattern
+        .board()
+        .or_else(|| pattern.completion(&b))
+        .unwrap_or_else(|| pattern.filled());
     // Values past u32 are out of every range: say so with the value given (in range, the library checks).
     let small = |v: i64, what: &str, range: String| {
         u32::try_from(v).map_err(|_| {
@@ -237,8 +249,11 @@ pub(crate) fn render<'py>(
                 cancel: Some(cancel.clone()),
                 ..Default::default()
             };
-            let s = interruptible(py, &cancel, || solver().solve_with(&b, &g, &opts))?
-                .map_err(|e| lib_err(e, ""))?;
+            let s = interruptible(py, &cancel, || match pattern.board() {
+                Some(g) => solver().solve_with(&b, &g, &opts),
+                None => solver().solve_pattern(&b, &pattern, &opts),
+            })?
+            .map_err(|e| lib_err(e, ""))?;
             let Some(tiles) = s.moves() else {
                 return Err(BoardError::new_err(format!(
                     "solve=True: {}",
@@ -348,7 +363,9 @@ pub(crate) fn solve_stages(
 
 /// Facts about every board of a shape (at most 12 cells, or a single row or column): the number of solvable boards,
 /// the number at each distance (in `metric`: `"stm"` or `"mtm"`), god's number (the diameter) and some farthest
-/// boards.
+/// boards. With a partial goal (a pattern with `x`), the same over the pattern's states (where its named tiles and
+/// the blank stand; the shape may then have up to 64 cells, within the memory budget), the farthest states as rows
+/// with None for any other tile (`Solver::pattern_stats`).
 #[pyfunction]
 #[pyo3(signature = (shape, goal=None, *, metric="stm"))]
 pub(crate) fn stats<'py>(
@@ -359,6 +376,24 @@ pub(crate) fn stats<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let metric = metric_from(metric)?;
     let shape = shape_from(shape)?;
+    let pattern = goal_pattern(&Board::goal(shape), goal, "")?;
+    if pattern.board().is_none() {
+        let cancel = AtomicBool::new(false);
+        let st = interruptible(py, &cancel, || solver().pattern_stats(&pattern, metric))?
+            .map_err(|e| lib_err(e, ""))?;
+        let d = PyDict::new(py);
+        d.set_item("states", st.states)?;
+        d.set_item("diameter", st.diameter())?;
+        d.set_item("histogram", st.histogram.clone())?;
+        let cols = shape.cols();
+        let antipodes: Vec<Vec<Vec<Option<Tile>>>> = st
+            .antipodes
+            .iter()
+            .map(|p| p.cells().chunks(cols).map(<[Option<Tile>]>::to_vec).collect())
+            .collect();
+        d.set_item("antipodes", antipodes)?;
+        return Ok(d);
+    }
     if shape.cells() > slide::engine::table::MAX_TABLE_CELLS && !shape.is_line() {
         return Err(BoardError::new_err(format!(
             "stats covers shapes of at most {} cells (and single rows or columns); {shape} has {}",
@@ -366,7 +401,7 @@ pub(crate) fn stats<'py>(
             shape.cells()
         )));
     }
-    let g = goal_for(&Board::goal(shape), goal, "")?;
+    let g = pattern.board().unwrap_or_else(|| Board::goal(shape));
     let cancel = AtomicBool::new(false);
     let st = interruptible(py, &cancel, || solver().stats_in(&g, metric))?
         .map_err(|e| lib_err(e, ""))?;

@@ -210,6 +210,30 @@ def test_pattern_written_as_rows_none_and_x(bfs33):
     assert pickle.loads(pickle.dumps(text)) == text
 
 
+def test_hint_analyse_scramble_stats_take_partial_goals():
+    pattern = (1, 2, 3, 4, None, None, None, None)
+    goal = "1 2 3 4/x x x x"
+    dist = bfs_pattern(2, 4, pattern)
+    for p in list(itertools.permutations(range(8)))[::997]:
+        b = rows_of(p, 4)
+        d, tiles = slide.hint(b, goal=goal)
+        assert d == dist[p]
+        for t in tiles:
+            assert dist[replay(b, [t])] == d - 1
+        if d > 0:
+            s = slide.solve(b, goal=goal)
+            a = slide.analyse(b, s.moves, goal=goal)
+            assert a["solves"] and a["optimal"] == d and a["over"] == 0 and a["mistakes"] == []
+            assert a["distances"] == list(range(d - 1, -1, -1))
+    for b in slide.scramble("2x4", 50, seed=3, goal=goal):
+        assert flat(b) in dist
+    start = slide.scramble("2x4", seed=3, walk=9, goal=goal)
+    assert flat(start) in dist
+    st = slide.stats("2x4", goal=goal)
+    assert st["states"] == 8 * 7 * 6 * 5 * 4 and st["histogram"][0] == 4
+    assert all(sum(v == 0 for row in a for v in row) == 1 for a in st["antipodes"])
+
+
 def test_solve_stages_against_bfs(bfs33):
     board = [[8, 6, 7], [2, 5, 4], [3, 0, 1]]
     stages = ["1 2 3/x x x/x x x", [[1, 2, 3], [4, None, None], [7, None, None]], "1 2 3/4 5 6/7 8 0"]

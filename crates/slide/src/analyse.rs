@@ -30,7 +30,7 @@ use crate::SolveError;
 /// Python's `slide.analyse`, and with the board first ([`Analysis::on`]) the JSON object of `slide analyse --json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Analysis {
-    /// True when the sequence ends on the goal.
+    /// True when the sequence ends on the goal (on a board matching it, for a partial goal).
     pub solves: bool,
     /// Its length in single-tile moves (STM).
     pub length: usize,
@@ -38,7 +38,7 @@ pub struct Analysis {
     pub mtm_length: usize,
     /// The least number of moves from the board (STM); -1 when the goal cannot be reached.
     pub optimal: i64,
-    /// Moves over the optimum (`length - optimal`, even), when the sequence solves.
+    /// Moves over the optimum (`length - optimal`: even towards a goal board in STM), when the sequence solves.
     pub over: Option<i64>,
     /// The least number of moves to the goal after each move (-1 on every board when it cannot be reached).
     pub distances: Vec<i64>,
@@ -266,7 +266,7 @@ const DIRECTIONS: [Direction; 4] = [
 ];
 
 /// The boards one move away, with the tile that moved.
-fn children(b: &Board) -> Vec<(Tile, Board)> {
+pub(crate) fn children(b: &Board) -> Vec<(Tile, Board)> {
     DIRECTIONS
         .iter()
         .filter_map(|&d| {
@@ -286,7 +286,7 @@ fn single_moves(b: &Board) -> Vec<(Vec<Tile>, Board)> {
 
 /// The boards one multi-tile move (a push) away, with the tiles that moved, nearest the blank first (the last is
 /// the tile a player clicks: the push moves it and every tile between it and the blank).
-fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
+pub(crate) fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
     let mut out = Vec::new();
     for &d in &DIRECTIONS {
         let mut c = b.clone();
@@ -301,7 +301,7 @@ fn pushes(b: &Board) -> Vec<(Vec<Tile>, Board)> {
 
 /// The proven least number of moves of a search's answer as the analyses count it (-1 when the goal cannot be
 /// reached), or `None` when it is not proven.
-fn known(s: &Solution) -> Option<i64> {
+pub(crate) fn known(s: &Solution) -> Option<i64> {
     if s.is_unsolvable() {
         return Some(-1);
     }
@@ -310,7 +310,7 @@ fn known(s: &Solution) -> Option<i64> {
 
 /// The proven least number of moves of a search's answer (-1 when the goal cannot be reached), or why there is
 /// none.
-fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
+pub(crate) fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
     known(s).ok_or_else(|| {
         Error::Solve(SolveError::LimitReached {
             what: what(),

@@ -48,6 +48,7 @@ mod error;
 mod exact;
 pub mod fast;
 mod metric;
+mod patterns;
 pub mod practice;
 mod progress;
 #[cfg(feature = "render")]
@@ -63,6 +64,7 @@ pub use board::{Board, Cell, CellProblem, Direction, Pattern, Shape, Tile, MAX_C
 pub use error::{Error, OptionError, ParseError, RenderError, Result, SolveError, StoreError};
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
+pub use patterns::PatternStats;
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;

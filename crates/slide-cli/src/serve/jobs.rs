@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use slide::{Board, Listing, Metric, SolveOptions, Solver};
+use slide::{Board, Listing, Metric, Pattern, SolveOptions, Solver};
 use tokio::sync::oneshot;
 
 use super::connection::Hosts;
@@ -53,8 +53,9 @@ pub(super) struct Job {
 pub(super) enum Work {
     /// Solve it; `moves`: the answer carries the solution.
     Solve { moves: bool },
-    /// Analyse these moves played from it ([`Solver::analyse`]).
-    Analyse(slide::Moves),
+    /// Analyse these moves played from it towards this goal, a board or a partial goal
+    /// ([`Solver::analyse_pattern`]).
+    Analyse(slide::Moves, Pattern),
     /// Draw it, or an animation of moves played from it.
     Render(Picture),
     /// The distance histogram of the goal (the job's board) in the options' metric: JSON, or the chart as SVG.
@@ -248,7 +249,7 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
             let in_small = shape.cells() < SMALL_TABLE_CELLS
                 && !shape.is_line()
                 && match &work {
-                    Work::Analyse(_) | Work::Stats { .. } => true,
+                    Work::Analyse(..) | Work::Stats { .. } => true,
                     Work::Solve { .. } | Work::Render(_) => opts.metric == Metric::Mtm,
                     Work::Call(_) => false,
                 };
@@ -268,7 +269,9 @@ pub(super) fn solve_loop(solver: &Solver, small: &Solver, jobs: &Mutex<Receiver<
                 Work::Render(picture) => draw(solver, &board, &goal, &opts, picture),
                 Work::Stats { plot } => statistics(solver, &goal, opts.metric, plot),
                 Work::Call(f) => f(solver),
-                Work::Analyse(moves) => match solver.analyse(&board, &goal, &moves, &opts) {
+                Work::Analyse(moves, pattern) => match solver
+                    .analyse_pattern(&board, &pattern, &moves, &opts)
+                {
                     Ok(a) if opts.metric == Metric::Mtm => {
                         // The answer says that its distances count pushes.
                         let mut v: serde_json::Value =

@@ -13,7 +13,8 @@
 //! - `POST /api/analyse` — body `{"board": B, "moves": M, "goal"?: B, "blank"?: bool, "shape"?: "RxC"}` where `M`
 //!   is a move sequence in any notation `slide analyse` reads (tile numbers `"5 4 1"`, tile letters long or short
 //!   `"R2U2LD"`, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of
-//!   tile numbers, at most [`MAX_ANALYSE_MOVES`] moves. The answer is the object of `slide analyse --json` (`board`,
+//!   tile numbers, at most [`MAX_ANALYSE_MOVES`] moves; the goal may be a partial goal (a pattern string with `x`,
+//!   or rows with `"x"`: [`request::goal_from_value`]). The answer is the object of `slide analyse --json` (`board`,
 //!   `solves`, `length`, `mtm_length`, `optimal`, `over`, `distances`, `mistakes`). A bad move is a 400 naming it
 //!   (`moves: move 7 (U): no tile below the blank`); an analysis the budget stops is a 503 saying so. Up to 12 cells
 //!   every distance comes from the complete table: under [`SMALL_TABLE_CELLS`] cells one the solver thread builds

@@ -15,7 +15,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 use slide::notation::{self, Written};
-use slide::{Board, Cell, Metric, Shape, Tile};
+use slide::{Board, Cell, Metric, Pattern, Shape, Tile};
 
 /// Why a request body was refused (a 400 reply, whose message is this error's text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,13 +228,14 @@ fn metric_field(obj: &Map<String, Value>) -> Result<Metric, RequestError> {
     }
 }
 
-/// An analysis request: the board, an optional goal of the same shape, the moves as written and the metric.
+/// An analysis request: the board, an optional goal of the same shape (a board or a partial goal), the moves as
+/// written and the metric.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnalyseRequest {
     /// The board the moves start from.
     pub board: Board,
-    /// The goal, when not the default one.
-    pub goal: Option<Board>,
+    /// The goal, when not the default one: a board, or a pattern whose `x` cells take any tile.
+    pub goal: Option<Pattern>,
     /// The moves, as read by [`notation::read`] (not yet checked against the board).
     pub moves: Written,
     /// How the analysis counts (`"metric": "stm"`, the default, or `"mtm"`: distances after each push).
@@ -242,8 +243,7 @@ pub struct AnalyseRequest {
 }
 
 /// Reads `{"board": …, "moves": M, "goal"?: …, "shape"?: "RxC", "blank"?: bool, "metric"?: "stm" | "mtm"}`
-/// (`POST /api/analyse`): boards as
-/// in [`parse_solve`]; `moves` a string in any notation [`notation::read`] reads (tile numbers, or letters long or
+/// (`POST /api/analyse`): boards as in [`parse_solve`], the goal also a partial goal ([`goal_from_value`]); `moves` a string in any notation [`notation::read`] reads (tile numbers, or letters long or
 /// short, any case, spaces allowed; `"blank": true` reads letters as the blank's directions) or an array of tile
 /// numbers. The moves are read, not played: whether each is legal on the board is for [`Written::apply`] to say.
 ///
@@ -261,7 +261,11 @@ pub fn parse_analyse(body: &[u8]) -> Result<AnalyseRequest, RequestError> {
         "{\"board\": \"4 1 2/5 0 3\", \"moves\": \"RDL2U\"}",
         "{\"board\": [[4,1,2],[5,0,3]], \"moves\": \"RDL2U\"}",
     )?;
-    let (board, goal) = board_and_goal(&obj)?;
+    let board = board_of(&obj)?;
+    let goal = match obj.get("goal") {
+        None | Some(Value::Null) => None,
+        Some(g) => Some(goal_from_value(g, board.shape())?),
+    };
     let blank = match obj.get("blank") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
@@ -347,6 +351,67 @@ fn object(
 
 /// The `"board"` of a request (with its `"shape"`, for flat lists) and its `"goal"`, when one is given.
 fn board_and_goal(obj: &Map<String, Value>) -> Result<(Board, Option<Board>), RequestError> {
+    let board = board_of(obj)?;
+    let goal = match obj.get("goal") {
+        None | Some(Value::Null) => None,
+        Some(g) => Some(board_from_value(g, Some(board.shape()), "goal")?),
+    };
+    Ok((board, goal))
+}
+
+/// A goal of a board of `shape` from a JSON value: a board as [`board_from_value`] reads it, or a partial goal,
+/// a pattern whose `x` cells take any tile, as a string (`"1 2 3/x x x"`) or as rows or a flat list of numbers
+/// and `"x"` strings (`[[1,2,3],["x","x","x"]]`). When it is neither, the board's error.
+///
+/// ```
+/// use slide_cli::serve::request::goal_from_value;
+/// let shape = "2x3".parse().unwrap();
+/// let rows = serde_json::json!([[1, 2, 3], ["x", "x", "x"]]);
+/// assert_eq!(goal_from_value(&rows, shape).unwrap().to_string(), "1 2 3/x x x");
+/// let text = serde_json::json!("1 x x/x x 0");
+/// assert_eq!(goal_from_value(&text, shape).unwrap().blank(), Some(5));
+/// ```
+pub fn goal_from_value(v: &Value, shape: Shape) -> Result<Pattern, RequestError> {
+    let board_error = match board_from_value(v, Some(shape), "goal") {
+        Ok(b) => return Ok(Pattern::from_board(&b)),
+        Err(e) => e,
+    };
+    let text = match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(items) => pattern_text(items),
+        _ => None,
+    };
+    text.and_then(|t| Pattern::parse_with_shape(&t, Some(shape)).ok())
+        .ok_or(board_error)
+}
+
+/// The text of rows (or a flat list) of whole numbers and `"x"` strings, as [`Pattern::parse_with_shape`] reads
+/// it; `None` for anything else.
+fn pattern_text(items: &[Value]) -> Option<String> {
+    let word = |v: &Value| match v {
+        Value::Number(n) => n.as_u64().map(|n| n.to_string()),
+        Value::String(s) if s.eq_ignore_ascii_case("x") => Some("x".to_string()),
+        _ => None,
+    };
+    let line = |vals: &[Value]| {
+        vals.iter()
+            .map(word)
+            .collect::<Option<Vec<_>>>()
+            .map(|w| w.join(" "))
+    };
+    if items.iter().all(Value::is_array) {
+        items
+            .iter()
+            .map(|r| line(r.as_array()?))
+            .collect::<Option<Vec<_>>>()
+            .map(|rows| rows.join("/"))
+    } else {
+        line(items)
+    }
+}
+
+/// The `"board"` of a request, with its `"shape"` for flat lists.
+fn board_of(obj: &Map<String, Value>) -> Result<Board, RequestError> {
     let shape = match obj.get("shape") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => {
@@ -361,11 +426,7 @@ fn board_and_goal(obj: &Map<String, Value>) -> Result<(Board, Option<Board>), Re
         None | Some(Value::Null) => return Err(RequestError::NoBoard),
         Some(b) => board_from_value(b, shape, "board")?,
     };
-    let goal = match obj.get("goal") {
-        None | Some(Value::Null) => None,
-        Some(g) => Some(board_from_value(g, Some(board.shape()), "goal")?),
-    };
-    Ok((board, goal))
+    Ok(board)
 }
 
 /// A board from a JSON string (any format `slide solve` reads) or an array of rows of whole numbers or a flat list

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::extract::{Request, State};
 use slide::engine::table::MAX_TABLE_CELLS;
-use slide::{Board, Metric, SolveOptions};
+use slide::{Board, Metric, Pattern, SolveOptions};
 
 use super::connection::json_body;
 use super::jobs::{App, CancelOnDrop, Work};
@@ -93,7 +93,15 @@ impl App {
             Err(e) => return Reply::error(400, e.to_string()),
         };
         let board = req.board;
-        let goal = req.goal.unwrap_or_else(|| Board::goal(board.shape()));
+        let pattern = req
+            .goal
+            .unwrap_or_else(|| Pattern::from_board(&Board::goal(board.shape())));
+        // For a partial goal the job's goal board is a matching board (for the budget's options).
+        let partial = pattern.board().is_none();
+        let goal = pattern
+            .board()
+            .or_else(|| pattern.completion(&board))
+            .unwrap_or_else(|| pattern.filled());
         if let Err(r) = check_board(&board, &goal) {
             return r;
         }
@@ -118,15 +126,19 @@ impl App {
             }
         };
         let shape = board.shape();
-        if req.metric == Metric::Mtm {
-            // The shapes MTM answers, and their tables from 11 cells up (4 x 4: the label tables).
-            if let Err(r) = self.metric_ready(&board, &goal, Metric::Mtm).await {
-                return r;
-            }
-        } else if !shape.is_line() && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells())
-        {
-            if let Err(r) = self.table_for(&goal, Metric::Stm).await {
-                return r;
+        // A partial goal's table is the pattern's own, built on the solver thread.
+        if !partial {
+            if req.metric == Metric::Mtm {
+                // The shapes MTM answers, and their tables from 11 cells up (4 x 4: the label tables).
+                if let Err(r) = self.metric_ready(&board, &goal, Metric::Mtm).await {
+                    return r;
+                }
+            } else if !shape.is_line()
+                && (SMALL_TABLE_CELLS..=MAX_TABLE_CELLS).contains(&shape.cells())
+            {
+                if let Err(r) = self.table_for(&goal, Metric::Stm).await {
+                    return r;
+                }
             }
         }
         let cancel = CancelOnDrop(Arc::new(AtomicBool::new(false)));
@@ -136,8 +148,14 @@ impl App {
             cancel: Some(Arc::clone(&cancel.0)),
             ..self.options(&board, &goal)
         };
-        self.run(board, goal, opts, Work::Analyse(moves), Some(&cancel.0))
-            .await
+        self.run(
+            board,
+            goal,
+            opts,
+            Work::Analyse(moves, pattern),
+            Some(&cancel.0),
+        )
+        .await
     }
 }
 

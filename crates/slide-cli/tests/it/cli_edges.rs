@@ -334,30 +334,6 @@ fn scramble_walk_moves_prints_the_walk() {
     }
 }
 
-#[test]
-fn partial_goals_elsewhere_than_solve_are_refused_clearly() {
-    let slide = Slide::new();
-    let goal = "1 2 x/x x 0";
-    let runs: &[&[&str]] = &[
-        &["hint", "--goal", goal, "4 1 2/5 0 3"],
-        &["analyse", "--goal", goal, "4 1 2/5 0 3", "R"],
-        &["render", "--goal", goal, "4 1 2/5 0 3"],
-        &["scramble", "2x3", "--goal", goal],
-        &["stats", "2x3", "--goal", goal],
-    ];
-    for args in runs {
-        let (code, _, err) = slide.run(args, "");
-        assert_eq!(code, 2, "slide {args:?}: {err}");
-        assert!(
-            err.contains("partial goals (x) are taken by `slide solve` only"),
-            "slide {args:?}: {err}"
-        );
-    }
-    // solve takes it.
-    let solved = slide.ok(&["solve", "--goal", goal, "4 1 2/5 0 3"], "");
-    assert!(!solved.trim().is_empty());
-}
-
 /// A random 4x5 board, whose optimal search takes a while.
 const LONG_4X5: &str = "12 10 17 3 11/7 15 0 9 14/2 13 6 1 18/16 5 4 8 19";
 

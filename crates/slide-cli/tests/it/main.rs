@@ -16,6 +16,7 @@ mod metric;
 mod notation;
 mod options;
 mod partial;
+mod partial_commands;
 mod render;
 mod serve_api;
 mod serve_edges;

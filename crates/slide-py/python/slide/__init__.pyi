@@ -273,10 +273,11 @@ def scramble(
     *,
     seed: Optional[int] = None,
     walk: Optional[int] = None,
-    goal: Optional[BoardLike] = None,
+    goal: Optional[GoalLike] = None,
 ) -> Union[List[List[int]], List[List[List[int]]]]:
     """Uniformly random solvable boards (or random walks of walk moves from the goal), reproducible with seed: one
-    board when count is None, else a list of count boards."""
+    board when count is None, else a list of count boards. A partial goal: boards that can reach a matching board
+    (walks start from a random matching board)."""
 
 def apply(board: BoardLike, moves: MovesLike, blank: bool = False) -> List[List[int]]:
     """The board after the moves: tile numbers (each sliding into the blank), as a list or text, or letters (the
@@ -286,11 +287,13 @@ class Stats(TypedDict):
     states: int
     diameter: int
     histogram: List[int]
-    antipodes: List[List[List[int]]]
+    antipodes: List[List[List[Optional[int]]]]
 
-def stats(shape: ShapeLike, goal: Optional[BoardLike] = None, *, metric: str = "stm") -> Stats:
+def stats(shape: ShapeLike, goal: Optional[GoalLike] = None, *, metric: str = "stm") -> Stats:
     """Boards that can reach the goal, how many lie at each distance (in metric, "stm" or "mtm"), god's number and
-    some farthest boards (shapes of at most 12 cells, and single rows or columns)."""
+    some farthest boards (shapes of at most 12 cells, and single rows or columns). A partial goal: the same over the
+    pattern's states (where its named tiles and the blank stand), the farthest as rows with None for the other
+    tiles."""
 
 class Analysis(TypedDict):
     solves: bool
@@ -304,7 +307,7 @@ class Analysis(TypedDict):
 def analyse(
     board: BoardLike,
     moves: MovesLike,
-    goal: Optional[BoardLike] = None,
+    goal: Optional[GoalLike] = None,
     blank: bool = False,
     *,
     timeout: Optional[float] = None,
@@ -316,11 +319,12 @@ def analyse(
     distances (after each move) and mistakes (1-based indices of the moves after which the board was not closer).
 
     Exact from the tables up to 12 cells; above, by IDA* under timeout and max_nodes (each search): LimitReached
-    when they stop one. Ctrl-C stops it (KeyboardInterrupt)."""
+    when they stop one. Ctrl-C stops it (KeyboardInterrupt). A partial goal: distances to the nearest matching
+    board."""
 
 def hint(
     board: BoardLike,
-    goal: Optional[BoardLike] = None,
+    goal: Optional[GoalLike] = None,
     *,
     metric: str = "stm",
     timeout: Optional[float] = None,
@@ -328,12 +332,12 @@ def hint(
 ) -> Tuple[int, List[int]]:
     """(distance, tiles): the least number of moves in `metric` (0 on the goal, -1 when unsolvable) and every tile
     whose move starts a shortest solution, ascending; in "mtm" a move is a push, named by the farthest tile it
-    slides. Limits and Ctrl-C as analyse."""
+    slides. A partial goal: to the nearest matching board. Limits and Ctrl-C as analyse."""
 
 def render(
     board: BoardLike,
     moves: Union[str, Sequence[int], None] = None,
-    goal: Optional[BoardLike] = None,
+    goal: Optional[GoalLike] = None,
     *,
     format: str = "svg",
     solve: bool = False,

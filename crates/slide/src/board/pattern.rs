@@ -130,6 +130,71 @@ impl Pattern {
     }
 }
 
+impl Pattern {
+    /// A board that matches: the `x` cells take the values the pattern does not name, in ascending order in
+    /// reading order, the blank (when the pattern leaves it free) last.
+    ///
+    /// ```
+    /// use slide::Pattern;
+    /// let p = Pattern::parse("1 2 3/x x x/x x x").unwrap();
+    /// assert_eq!(p.filled().to_string(), "[[1,2,3],[4,5,6],[7,8,0]]");
+    /// ```
+    pub fn filled(&self) -> Board {
+        let n = self.cells.len();
+        let mut named = vec![false; n];
+        for &t in self.cells.iter().flatten() {
+            named[t as usize] = true;
+        }
+        let mut free: Vec<Tile> = (1..n).filter(|&t| !named[t]).map(|t| t as Tile).collect();
+        if !named[0] {
+            free.push(0);
+        }
+        let mut free = free.into_iter();
+        let tiles = self
+            .cells
+            .iter()
+            .map(|c| c.unwrap_or_else(|| free.next().unwrap_or(0)))
+            .collect();
+        Board::new(self.shape, tiles).expect("a pattern's values and its x make a permutation")
+    }
+
+    /// A board that matches and that `board` can reach, when there is one: [`Pattern::filled`], or it with two
+    /// `x` cells swapped (two free tiles, else the free tile and the free blank), which has the other parity.
+    /// `None` when neither is reachable (a free blank and one free tile whose two boards share the unreachable
+    /// parity), or on a single row or column, where the order of the tiles never changes, when the two boards keep
+    /// another order.
+    ///
+    /// ```
+    /// use slide::{Board, Pattern};
+    /// let p = Pattern::parse("1 2 3/x x x/x x x").unwrap();
+    /// let b = Board::parse("1 2 3/4 5 6/8 7 0").unwrap(); // the goal's other parity
+    /// let c = p.completion(&b).unwrap();
+    /// assert!(p.matches(&c) && b.is_solvable(&c).unwrap());
+    /// ```
+    pub fn completion(&self, board: &Board) -> Option<Board> {
+        if board.shape() != self.shape {
+            return None;
+        }
+        let g = self.filled();
+        if board.is_solvable(&g).unwrap_or(false) {
+            return Some(g);
+        }
+        let free: Vec<usize> = (0..self.cells.len())
+            .filter(|&c| self.cells[c].is_none())
+            .collect();
+        let tiles_of = g.tiles();
+        let tiles: Vec<usize> = free.iter().copied().filter(|&c| tiles_of[c] != 0).collect();
+        let (i, j) = match (tiles.as_slice(), free.as_slice()) {
+            ([i, j, ..], _) | (_, [i, j, ..]) => (*i, *j),
+            _ => return None,
+        };
+        let mut tiles = tiles_of.to_vec();
+        tiles.swap(i, j);
+        let h = Board::new(self.shape, tiles).ok()?;
+        board.is_solvable(&h).unwrap_or(false).then_some(h)
+    }
+}
+
 impl fmt::Display for Pattern {
     /// Rows separated by `/`, cells by spaces, `x` for any tile: `1 2 3/x x x/x x 0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
