@@ -55,6 +55,7 @@ pub mod render;
 mod scramble;
 mod search;
 mod solver;
+mod stop;
 pub mod store;
 
 pub use analyse::{Analysis, BoardAnalysis, BoardHint, Count, Hint, Summary};
