@@ -154,6 +154,10 @@ impl Solver {
     /// memory need, worked out only then, against the limit) and saves it there; without a store, builds in memory.
     /// A damaged or foreign file is reported through [`Progress::warn`] and rebuilt; a file that cannot be written
     /// leaves the table in memory only, with a warning. The one loader of every kind of table ([`Recipe`]).
+    ///
+    /// Memory the system refuses for a build or a file read in is [`SolveError::OutOfMemory`] naming the table. The
+    /// build stop of the work that asked ([`crate::stop`]) ends the wait for another process's build and the build
+    /// itself with [`Error::Cancelled`]; nothing is written then.
     fn load<R: Recipe>(&self, recipe: &R) -> Result<R::Table> {
         let progress: &dyn Progress = &*self.progress;
         let expected = recipe.expected()?;
