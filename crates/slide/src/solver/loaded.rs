@@ -129,25 +129,31 @@ impl Solver {
         blank: usize,
         metric: Metric,
     ) -> Result<&Arc<CompleteTable>> {
-        let lock = if shape.cells() < self.cache_from_cells {
+        let small = shape.cells() < self.cache_from_cells;
+        let lock = if small {
             &self.building_small
         } else {
             &self.building
         };
-        let _guard = lock_or_stop(lock)?;
-        if self.tables[i].get().is_none() {
-            let t = off_pool(|| {
-                self.load(&TableRecipe {
-                    shape,
-                    blank,
-                    metric,
-                })
-            })?;
-            let _ = self.tables[i].set(Arc::new(t));
-        }
-        self.tables[i]
-            .get()
-            .ok_or_else(|| Error::Internal("a table could not be kept".into()))
+        // The small tables build in memory in a second or less, and a table answers whatever the limits: no build
+        // stop for them (`crate::stop`).
+        let stop = if small { None } else { crate::stop::current() };
+        crate::stop::with(stop, || {
+            let _guard = lock_or_stop(lock)?;
+            if self.tables[i].get().is_none() {
+                let t = off_pool(|| {
+                    self.load(&TableRecipe {
+                        shape,
+                        blank,
+                        metric,
+                    })
+                })?;
+                let _ = self.tables[i].set(Arc::new(t));
+            }
+            self.tables[i]
+                .get()
+                .ok_or_else(|| Error::Internal("a table could not be kept".into()))
+        })
     }
 
     /// Loads the file in the recipe's store that matches the recipe's header, or builds the table (after checking its

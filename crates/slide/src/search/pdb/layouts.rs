@@ -125,62 +125,68 @@ impl Pdb {
     /// plain space at cost `d`, the blank crossing its region for free). Bit for bit what [`Pdb::build`] gives
     /// (tests compare them). `None` for a plain database, or when some zero-aware entry was capped or never
     /// reached (its cost is then not known, nor its place in the histogram).
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
     pub fn plain_from_zero_aware(z: &Pdb) -> Result<Option<Pdb>> {
-        or_refused(|refused| {
-            use std::sync::atomic::Ordering::Relaxed;
-            let index = z.zero.as_ref()?;
-            if z.capped > 0 {
-                return None;
-            }
-            let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
-            let ranker = PartialRanker::new(shape.cells(), k)?;
-            let len = ranker.size();
-            let (orders, regions) = (index.orders, index.regions);
-            let maps = index.region_start.len() - 1;
-            let md = ManhattanTable::new(shape, cells);
-            // Order by order, the maps in turn: the zero-aware entries are read in their own order (one pass over the
-            // table), each placement's regions side by side; the plain entries are written where their ranks fall.
-            let (raw, histogram) = fill_entries(len, |entries| {
-                (0..orders)
-                    .into_par_iter()
-                    .fold(Vec::<u64>::new, |mut hist, o| {
-                        let mut items = [0u8; MAX_PATTERN];
-                        for m in 0..maps {
-                            index.order_items(index.map_masks[m], o, &mut items[..k]);
-                            let md = md.of(&items[..k]) as usize;
-                            let first = index.region_start[m] as usize;
-                            let masks =
-                                &index.region_masks[first..index.region_start[m + 1] as usize];
-                            let mut best = 15;
-                            for (r, &region) in masks.iter().enumerate() {
-                                let e = z.table.get(o * regions + (first + r) as u64);
-                                let d = md + 2 * e as usize;
-                                if hist.len() <= d {
-                                    hist.resize(d + 1, 0);
-                                }
-                                hist[d] += region.count_ones() as u64;
-                                best = best.min(e);
+        let mut refused = None;
+        let made = Pdb::plain_from_zero_aware_or(z, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::plain_from_zero_aware`], with memory the system refused for its table left in `refused`.
+    fn plain_from_zero_aware_or(z: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let index = z.zero.as_ref()?;
+        if z.capped > 0 {
+            return None;
+        }
+        let (shape, cells, k) = (z.shape, &z.cells[..], z.cells.len());
+        let ranker = PartialRanker::new(shape.cells(), k)?;
+        let len = ranker.size();
+        let (orders, regions) = (index.orders, index.regions);
+        let maps = index.region_start.len() - 1;
+        let md = ManhattanTable::new(shape, cells);
+        // Order by order, the maps in turn: the zero-aware entries are read in their own order (one pass over the
+        // table), each placement's regions side by side; the plain entries are written where their ranks fall.
+        let (raw, histogram) = fill_entries(len, |entries| {
+            (0..orders)
+                .into_par_iter()
+                .fold(Vec::<u64>::new, |mut hist, o| {
+                    let mut items = [0u8; MAX_PATTERN];
+                    for m in 0..maps {
+                        index.order_items(index.map_masks[m], o, &mut items[..k]);
+                        let md = md.of(&items[..k]) as usize;
+                        let first = index.region_start[m] as usize;
+                        let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+                        let mut best = 15;
+                        for (r, &region) in masks.iter().enumerate() {
+                            let e = z.table.get(o * regions + (first + r) as u64);
+                            let d = md + 2 * e as usize;
+                            if hist.len() <= d {
+                                hist.resize(d + 1, 0);
                             }
-                            let p = ranker.rank(&items[..k]);
-                            entries[(p / 16) as usize]
-                                .fetch_or((best as u64) << ((p % 16) * 4), Relaxed);
+                            hist[d] += region.count_ones() as u64;
+                            best = best.min(e);
                         }
-                        hist
-                    })
-                    .reduce(Vec::new, add_histogram)
-            })
-            .map_err(|e| *refused = Some(e))
-            .ok()?;
-            Pdb::assemble(
-                (shape, cells, z.blank as usize),
-                ranker,
-                (len, raw),
-                histogram,
-                0,
-                None,
-            )
-            .ok()
+                        let p = ranker.rank(&items[..k]);
+                        entries[(p / 16) as usize]
+                            .fetch_or((best as u64) << ((p % 16) * 4), Relaxed);
+                    }
+                    hist
+                })
+                .reduce(Vec::new, add_histogram)
         })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
+        Pdb::assemble(
+            (shape, cells, z.blank as usize),
+            ranker,
+            (len, raw),
+            histogram,
+            0,
+            None,
+        )
+        .ok()
     }
 
     /// Reassembles a database from a table file's parts.
@@ -233,48 +239,55 @@ impl Pdb {
     ///
     /// Memory: `n - k` times the plain database's 4 bits per placement: 1.21 GB for 6 tiles of the 24-puzzle,
     /// 2.08 GB for 8 tiles and 259 MB for 7 of the 15-puzzle, 28.8 MB for 6 of the 15-puzzle.
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
     pub fn zero_cells(z: &Pdb) -> Result<Option<Pdb>> {
-        or_refused(|refused| {
-            use std::sync::atomic::Ordering::Relaxed;
-            let index = z.zero.as_ref()?;
-            let (shape, k) = (z.shape, z.cells.len());
-            let n = shape.cells();
-            let ranker = PartialRanker::new(n, k)?;
-            let free = (n - k) as u64;
-            let len = PdbLayout::ZeroCells.entries(n, k, ranker.size(), None)?;
-            usize::try_from(len / 2).ok()?;
-            let (orders, regions) = (index.orders, index.regions);
-            let maps = index.region_start.len() - 1;
-            let (raw, ()) = fill_entries(len, |entries| {
-                (0..orders).into_par_iter().for_each(|o| {
-                    let mut items = [0u8; MAX_PATTERN];
-                    for m in 0..maps {
-                        let mask = index.map_masks[m];
-                        index.order_items(mask, o, &mut items[..k]);
-                        let base = ranker.rank(&items[..k]) * free;
-                        let first = index.region_start[m] as usize;
-                        let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
-                        for (r, &region) in masks.iter().enumerate() {
-                            let e = z.table.get(o * regions + (first + r) as u64) as u64;
-                            if e == 0 {
-                                continue;
-                            }
-                            let mut left = region;
-                            while left != 0 {
-                                let c = left.trailing_zeros();
-                                left &= left - 1;
-                                let i = base + (c - (mask & ((1u64 << c) - 1)).count_ones()) as u64;
-                                entries[(i / 16) as usize].fetch_or(e << ((i % 16) * 4), Relaxed);
-                            }
+        let mut refused = None;
+        let made = Pdb::zero_cells_or(z, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::zero_cells`], with memory the system refused for its table left in `refused`.
+    fn zero_cells_or(z: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let index = z.zero.as_ref()?;
+        let (shape, k) = (z.shape, z.cells.len());
+        let n = shape.cells();
+        let ranker = PartialRanker::new(n, k)?;
+        let free = (n - k) as u64;
+        let len = PdbLayout::ZeroCells.entries(n, k, ranker.size(), None)?;
+        usize::try_from(len / 2).ok()?;
+        let (orders, regions) = (index.orders, index.regions);
+        let maps = index.region_start.len() - 1;
+        let (raw, ()) = fill_entries(len, |entries| {
+            (0..orders).into_par_iter().for_each(|o| {
+                let mut items = [0u8; MAX_PATTERN];
+                for m in 0..maps {
+                    let mask = index.map_masks[m];
+                    index.order_items(mask, o, &mut items[..k]);
+                    let base = ranker.rank(&items[..k]) * free;
+                    let first = index.region_start[m] as usize;
+                    let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+                    for (r, &region) in masks.iter().enumerate() {
+                        let e = z.table.get(o * regions + (first + r) as u64) as u64;
+                        if e == 0 {
+                            continue;
+                        }
+                        let mut left = region;
+                        while left != 0 {
+                            let c = left.trailing_zeros();
+                            left &= left - 1;
+                            let i = base + (c - (mask & ((1u64 << c) - 1)).count_ones()) as u64;
+                            entries[(i / 16) as usize].fetch_or(e << ((i % 16) * 4), Relaxed);
                         }
                     }
-                })
+                }
             })
-            .map_err(|e| *refused = Some(e))
-            .ok()?;
-            let table = PackedTable::from_words(PDB_BITS, len, raw)?;
-            Some(z.derived(ranker, table, PdbLayout::ZeroCells))
         })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
+        let table = PackedTable::from_words(PDB_BITS, len, raw)?;
+        Some(z.derived(ranker, table, PdbLayout::ZeroCells))
     }
 
     /// A dense-index database made from the zero-aware `self` in another `layout`: `table` and `ranker` its own,
@@ -302,54 +315,61 @@ impl Pdb {
     ///
     /// Memory: a 16-bit entry per placement for 6 to 8 tiles of the 15-puzzle (11.5 MB for 6 tiles, 115 MB for 7,
     /// 1.04 GB for 8), a 32-bit one for 6 tiles of the 24-puzzle (510 MB).
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
     pub fn zero_bits(z: &Pdb) -> Result<Option<Pdb>> {
-        or_refused(|refused| {
-            use std::sync::atomic::Ordering::Relaxed;
-            let index = z.zero.as_ref()?;
-            let (shape, k) = (z.shape, z.cells.len());
-            let n = shape.cells();
-            let bits = PdbLayout::ZeroBits.bits(n, k)?;
-            let ranker = PartialRanker::new(n, k)?;
-            let len = ranker.size();
-            usize::try_from(len.checked_mul(bits as u64)? / 8).ok()?;
-            let (orders, regions) = (index.orders, index.regions);
-            let maps = index.region_start.len() - 1;
-            let per_word = (64 / bits) as u64;
-            let (raw, ()) = fill_entries_of(bits, len, |entries| {
-                (0..orders).into_par_iter().for_each(|o| {
-                    let mut items = [0u8; MAX_PATTERN];
-                    for m in 0..maps {
-                        let mask = index.map_masks[m];
-                        index.order_items(mask, o, &mut items[..k]);
-                        let first = index.region_start[m] as usize;
-                        let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
-                        let entry = |r: usize| z.table.get(o * regions + (first + r) as u64) as u64;
-                        let least = (0..masks.len()).map(entry).min().unwrap_or(0);
-                        let mut e = least;
-                        for (r, &region) in masks.iter().enumerate() {
-                            if entry(r) == least {
-                                continue;
-                            }
-                            let mut left = region;
-                            while left != 0 {
-                                let c = left.trailing_zeros();
-                                left &= left - 1;
-                                e |= 1 << (PDB_BITS + c - (mask & ((1u64 << c) - 1)).count_ones());
-                            }
+        let mut refused = None;
+        let made = Pdb::zero_bits_or(z, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::zero_bits`], with memory the system refused for its table left in `refused`.
+    fn zero_bits_or(z: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let index = z.zero.as_ref()?;
+        let (shape, k) = (z.shape, z.cells.len());
+        let n = shape.cells();
+        let bits = PdbLayout::ZeroBits.bits(n, k)?;
+        let ranker = PartialRanker::new(n, k)?;
+        let len = ranker.size();
+        usize::try_from(len.checked_mul(bits as u64)? / 8).ok()?;
+        let (orders, regions) = (index.orders, index.regions);
+        let maps = index.region_start.len() - 1;
+        let per_word = (64 / bits) as u64;
+        let (raw, ()) = fill_entries_of(bits, len, |entries| {
+            (0..orders).into_par_iter().for_each(|o| {
+                let mut items = [0u8; MAX_PATTERN];
+                for m in 0..maps {
+                    let mask = index.map_masks[m];
+                    index.order_items(mask, o, &mut items[..k]);
+                    let first = index.region_start[m] as usize;
+                    let masks = &index.region_masks[first..index.region_start[m + 1] as usize];
+                    let entry = |r: usize| z.table.get(o * regions + (first + r) as u64) as u64;
+                    let least = (0..masks.len()).map(entry).min().unwrap_or(0);
+                    let mut e = least;
+                    for (r, &region) in masks.iter().enumerate() {
+                        if entry(r) == least {
+                            continue;
                         }
-                        if e != 0 {
-                            let p = ranker.rank(&items[..k]);
-                            entries[(p / per_word) as usize]
-                                .fetch_or(e << ((p % per_word) * bits as u64), Relaxed);
+                        let mut left = region;
+                        while left != 0 {
+                            let c = left.trailing_zeros();
+                            left &= left - 1;
+                            e |= 1 << (PDB_BITS + c - (mask & ((1u64 << c) - 1)).count_ones());
                         }
                     }
-                })
+                    if e != 0 {
+                        let p = ranker.rank(&items[..k]);
+                        entries[(p / per_word) as usize]
+                            .fetch_or(e << ((p % per_word) * bits as u64), Relaxed);
+                    }
+                }
             })
-            .map_err(|e| *refused = Some(e))
-            .ok()?;
-            let table = PackedTable::from_words(bits, len, raw)?;
-            Some(z.derived(ranker, table, PdbLayout::ZeroBits))
         })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
+        let table = PackedTable::from_words(bits, len, raw)?;
+        Some(z.derived(ranker, table, PdbLayout::ZeroBits))
     }
 
     /// The dense-index database `d` (plain, or in the blank-cell or blank-bit layout) with the sparse index
@@ -361,73 +381,72 @@ impl Pdb {
     /// Memory: `n^k` entries of 4 bits (times `n - k` in the blank-cell layout; of 16 or 32 bits in the blank-bit
     /// layout): 122 MB for 6 tiles of the 24-puzzle (dense 63.8 MB), 8.4 MB for 6 of the 15-puzzle (2.9 MB), 134 MB
     /// for 7 (28.8 MB); in the blank-bit layout 33.6 MB for 6 tiles of the 15-puzzle, 977 MB for 6 of the 24-puzzle.
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
     pub fn sparse(d: &Pdb) -> Result<Option<Pdb>> {
-        or_refused(|refused| {
-            use std::sync::atomic::Ordering::Relaxed;
-            if d.index != PdbIndex::Dense || d.layout == PdbLayout::Zero {
-                return None;
-            }
-            let (n, k) = (d.shape.cells(), d.cells.len());
-            let per = match d.layout {
-                PdbLayout::ZeroCells => (n - k) as u64,
-                _ => 1,
-            };
-            let len = PdbIndex::Sparse.entries(d.layout, n, k, None)?;
-            let bits = d.table.bits();
-            usize::try_from(len.checked_mul(bits as u64)? / 8).ok()?;
-            let per_word = (64 / bits) as u64;
-            let weights: Vec<u64> = (0..k).map(|i| d.ranker.weight(i)).collect();
-            let pow: Vec<u64> = (0..k).map(|i| (n as u64).pow(i as u32)).collect();
-            // A bit per free cell becomes a bit per cell (`PdbLayout::bit_per_cell`).
-            let by_cell = d.layout.bit_per_cell(PdbIndex::Sparse, n, k);
-            let (raw, ()) = fill_entries_of(bits, len, |entries| {
-                (0..n as u64).into_par_iter().for_each(|last| {
-                    let mut copy = |r: u64, s: u64, used: u64| {
-                        for j in 0..per {
-                            let mut e = d.table.get(r * per + j) as u64;
-                            if by_cell && e >> PDB_BITS != 0 {
-                                e = bits_by_cell(e, used, n);
-                            }
-                            if e != 0 {
-                                let at = s * per + j;
-                                entries[(at / per_word) as usize]
-                                    .fetch_or(e << ((at % per_word) * bits as u64), Relaxed);
-                            }
+        let mut refused = None;
+        let made = Pdb::sparse_or(d, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::sparse`], with memory the system refused for its table left in `refused`.
+    fn sparse_or(d: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if d.index != PdbIndex::Dense || d.layout == PdbLayout::Zero {
+            return None;
+        }
+        let (n, k) = (d.shape.cells(), d.cells.len());
+        let per = match d.layout {
+            PdbLayout::ZeroCells => (n - k) as u64,
+            _ => 1,
+        };
+        let len = PdbIndex::Sparse.entries(d.layout, n, k, None)?;
+        let bits = d.table.bits();
+        usize::try_from(len.checked_mul(bits as u64)? / 8).ok()?;
+        let per_word = (64 / bits) as u64;
+        let weights: Vec<u64> = (0..k).map(|i| d.ranker.weight(i)).collect();
+        let pow: Vec<u64> = (0..k).map(|i| (n as u64).pow(i as u32)).collect();
+        // A bit per free cell becomes a bit per cell (`PdbLayout::bit_per_cell`).
+        let by_cell = d.layout.bit_per_cell(PdbIndex::Sparse, n, k);
+        let (raw, ()) = fill_entries_of(bits, len, |entries| {
+            (0..n as u64).into_par_iter().for_each(|last| {
+                let mut copy = |r: u64, s: u64, used: u64| {
+                    for j in 0..per {
+                        let mut e = d.table.get(r * per + j) as u64;
+                        if by_cell && e >> PDB_BITS != 0 {
+                            e = bits_by_cell(e, used, n);
                         }
-                    };
-                    let digits = Digits {
-                        n: n as u64,
-                        k,
-                        last,
-                        weights: &weights,
-                        pow: &pow,
-                    };
-                    digits.visit(0, 1u64 << last, 0, 0, &mut copy);
-                })
-            })
-            .map_err(|e| *refused = Some(e))
-            .ok()?;
-            let table = PackedTable::from_words(bits, len, raw)?;
-            Some(Pdb {
-                shape: d.shape,
-                cells: d.cells.clone(),
-                blank: d.blank,
-                ranker: d.ranker.clone(),
-                table,
-                histogram: d.histogram.clone(),
-                capped: d.capped,
-                zero: None,
-                layout: d.layout,
-                index: PdbIndex::Sparse,
+                        if e != 0 {
+                            let at = s * per + j;
+                            entries[(at / per_word) as usize]
+                                .fetch_or(e << ((at % per_word) * bits as u64), Relaxed);
+                        }
+                    }
+                };
+                let digits = Digits {
+                    n: n as u64,
+                    k,
+                    last,
+                    weights: &weights,
+                    pow: &pow,
+                };
+                digits.visit(0, 1u64 << last, 0, 0, &mut copy);
             })
         })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
+        let table = PackedTable::from_words(bits, len, raw)?;
+        Some(Pdb {
+            shape: d.shape,
+            cells: d.cells.clone(),
+            blank: d.blank,
+            ranker: d.ranker.clone(),
+            table,
+            histogram: d.histogram.clone(),
+            capped: d.capped,
+            zero: None,
+            layout: d.layout,
+            index: PdbIndex::Sparse,
+        })
     }
-}
-
-/// The database `make` gives, `None` when there is none, or the error it left in `refused`: memory the system refused
-/// for its table ([`crate::SolveError::OutOfMemory`]).
-fn or_refused(make: impl FnOnce(&mut Option<Error>) -> Option<Pdb>) -> Result<Option<Pdb>> {
-    let mut refused = None;
-    let made = make(&mut refused);
-    refused.map_or(Ok(made), Err)
 }
