@@ -55,7 +55,6 @@ pub mod render;
 mod scramble;
 mod search;
 mod solver;
-mod stop;
 pub mod store;
 
 pub use analyse::{Analysis, BoardAnalysis, BoardHint, Count, Hint, Summary};
@@ -64,6 +63,7 @@ pub use board::{Board, Cell, CellProblem, Direction, Pattern, Shape, Tile, MAX_C
 pub use error::{Error, OptionError, ParseError, RenderError, Result, SolveError, StoreError};
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
+pub(crate) use progress::stop;
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;
