@@ -14,8 +14,8 @@ static FLAG: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::n
 /// How many [`Listening`] guards are alive: work that stops by itself when [`flag`] is set.
 static LISTENING: AtomicUsize = AtomicUsize::new(0);
 
-/// Whether a table or database build is running (set by the progress reporter): builds do not stop on the
-/// cancel flag, so Ctrl-C ends the process at once then.
+/// Whether a table or database build is running (set by the progress reporter): not every build stops on the
+/// cancel flag (a solve's do), so Ctrl-C ends the process at once then.
 pub static BUILDING: AtomicBool = AtomicBool::new(false);
 
 /// Installs the Ctrl-C handler (once, at start).

@@ -273,6 +273,29 @@ def test_mapped_files_give_the_same_answers():
     assert json.loads(out.stdout) == [slide.solve(b).distance for b in boards]
 
 
+def test_timeout_covers_the_build_it_waits_for(tmp_path):
+    # A 5 x 5 solve on an empty cache waits for pattern databases that take minutes to build: timeout= covers the
+    # build, which is abandoned (nothing written) and answered as a stopped search.
+    import json
+    import subprocess
+    import sys
+
+    board = [[17, 12, 1, 11, 13], [6, 20, 24, 3, 5], [10, 19, 23, 15, 16], [0, 9, 7, 8, 22], [2, 4, 14, 21, 18]]
+    code = (
+        "import json, sys, time, slide; board = json.loads(sys.argv[1]); t = time.monotonic(); "
+        "s = slide.solve(board, timeout=3); "
+        "print(json.dumps([time.monotonic() - t, s.distance, s.moves is None, s.lower_bound]))"
+    )
+    env = dict(os.environ, SLIDE_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(board)], env=env, capture_output=True, text=True, check=True
+    )
+    took, distance, no_moves, lower_bound = json.loads(out.stdout)
+    assert took < 15 and distance is None and no_moves and lower_bound > 0, out.stdout
+    left = [p.name for p in tmp_path.iterdir() if not p.name.endswith((".lock", ".verified"))]
+    assert left == [], left
+
+
 def test_board_error_pickles_as_itself():
     try:
         slide.solve([[1, 1], [2, 0]])

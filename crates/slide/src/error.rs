@@ -309,6 +309,18 @@ pub enum SolveError {
         /// Bytes allowed.
         limit: u64,
     },
+    /// The system refused the memory of a table or pattern-database build, or of a table file read in, although
+    /// the memory budget allowed it (an address-space limit, `ulimit -v`, tighter than the budget, say, or a machine
+    /// out of memory). Nothing is kept of the work; the process goes on.
+    #[error("{what} needs {} MB of memory, which the system refused{}", needed / 1_000_000, refused_limit(*.limit))]
+    OutOfMemory {
+        /// What was being built or read.
+        what: String,
+        /// Bytes of the allocation that failed.
+        needed: u64,
+        /// The process's address-space limit (`RLIMIT_AS`) in bytes, where one is set.
+        limit: Option<u64>,
+    },
     /// An option outside its accepted range (see docs/limits.md).
     #[error("{option}: {reason}")]
     InvalidOption {
@@ -453,6 +465,39 @@ impl OptionError {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The end of [`SolveError::OutOfMemory`]'s sentence: the address-space limit, where one is set.
+fn refused_limit(limit: Option<u64>) -> String {
+    match limit {
+        Some(l) => format!(
+            " (the process's address-space limit, ulimit -v, is {} MB)",
+            l / 1_000_000
+        ),
+        None => " (the machine is out of memory)".into(),
+    }
+}
+
+/// What [`SolveError::OutOfMemory`] calls the table whose memory was refused until [`Error::named`] names it.
+pub(crate) const UNNAMED: &str = "a table";
+
+impl Error {
+    /// This error with `what` named in it when it is an allocation refused somewhere inside the build or read of
+    /// `what` ([`SolveError::OutOfMemory`], whose low-level sites only know the bytes).
+    pub(crate) fn named(self, what: &str) -> Error {
+        match self {
+            Error::Solve(SolveError::OutOfMemory {
+                what: unnamed,
+                needed,
+                limit,
+            }) if unnamed == UNNAMED => Error::Solve(SolveError::OutOfMemory {
+                what: what.to_string(),
+                needed,
+                limit,
+            }),
+            e => e,
+        }
+    }
+}
 
 /// The plural ending of a count of things: "" for one, "s" otherwise.
 fn plural(n: usize) -> &'static str {

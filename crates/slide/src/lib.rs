@@ -65,6 +65,7 @@ pub use error::{Error, OptionError, ParseError, RenderError, Result, SolveError,
 pub use metric::Metric;
 pub use notation::{Moves, Notation};
 pub use patterns::PatternStats;
+pub(crate) use progress::stop;
 pub use progress::{NoProgress, Progress};
 pub use scramble::Scrambler;
 pub use search::partition::PartitionSpec;

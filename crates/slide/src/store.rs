@@ -30,7 +30,9 @@ pub trait Store: Send + Sync + fmt::Debug {
 
     /// The file `name` mapped read-only into memory, so that a table is used in place rather than read
     /// ([`crate::SolverBuilder::map_files`]) and every process that maps it shares one copy; `Ok(None)` when there is
-    /// no such file or this store cannot map (the default: the solver then reads it with [`Store::open`]).
+    /// no such file or this store cannot map (the default: the solver then reads it with [`Store::open`]). A store
+    /// may read a small file in instead ([`FileStore`] does below [`READ_BELOW`]): the bytes are then the process's
+    /// own.
     fn map(&self, name: &str) -> std::io::Result<Option<Mapped>> {
         let _ = name;
         Ok(None)
@@ -102,9 +104,9 @@ fn same_file(file: &std::fs::File, path: &Path) -> bool {
     }
 }
 
-/// A file mapped read-only into memory by a [`Store`].
+/// A file mapped read-only into memory by a [`Store`] (or, when small, read into memory: [`Store::map`]).
 pub struct Mapped {
-    /// The file's bytes (shared with every process that maps the same file).
+    /// The file's bytes (shared with every process that maps the same file, when mapped).
     pub bytes: SharedBytes,
     /// What identifies this version of the file to its store (for [`Store::verified`]); a file written or touched
     /// since has another stamp.
@@ -126,7 +128,10 @@ impl fmt::Debug for Mapped {
 /// then renamed over the final name, so that a reader sees either no file or a whole one and two processes building
 /// the same table both succeed. Temporaries of writers that were killed are swept on the next write.
 ///
-/// Files are mapped with `mmap` (memmap2, a private read-only mapping). That a file passed its checksum is recorded
+/// Files of at least [`READ_BELOW`] bytes (64 MiB) are mapped with `mmap` (memmap2, a private read-only mapping);
+/// smaller ones are read into memory of the process's own, which costs little for them (at most a few tens of
+/// milliseconds), so that a file changed in place under a running process cannot bring it down (below). That a file
+/// passed its checksum is recorded
 /// beside it in `.NAME.verified`, which holds the file's stamp: its length, modification and status-change times
 /// (nanoseconds), inode and device, all read from the descriptor that was mapped. Writing the file, touching it or
 /// replacing it changes the stamp (the status-change time cannot be set back), so the record then no longer
@@ -137,8 +142,9 @@ impl fmt::Debug for Mapped {
 /// The store itself never truncates or rewrites a file in place (files, checksum records and lock files alike), so
 /// a process mapping a table keeps the version it mapped. Edits from outside are another matter: a file replaced
 /// (renamed over, deleted and written anew) is read again next time and checked then; a file changed in place
-/// fails its checksum on the next load and is rebuilt, but a file truncated in place while a running process has
-/// it mapped makes that process die (SIGBUS) when it touches the pages that are gone, as for any mapped file. A
+/// fails its checksum on the next load and is rebuilt, but a large file (mapped) truncated in place while a running
+/// process has it mapped makes that process die (SIGBUS) when it touches the pages that are gone, as for any mapped
+/// file; a small one (read in) leaves the process its own copy. A
 /// name that holds something else than a regular file (a directory, a FIFO) is refused without blocking, with an
 /// error naming it; the solver then builds the table and saves it in its place where it can (not over a
 /// directory).
@@ -232,7 +238,14 @@ impl Store for FileStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e),
         };
-        let stamp = stamp(&file.metadata()?);
+        let meta = file.metadata()?;
+        let stamp = stamp(&meta);
+        if meta.len() < READ_BELOW {
+            return Ok(Some(Mapped {
+                bytes: std::sync::Arc::new(ReadIn::read(file, meta.len())?),
+                stamp,
+            }));
+        }
         if !self.verified(name, &stamp) {
             // The solver is about to read every page of this file to check it: let that read bring the file in
             // anew rather than find the pages a writer left, so that the huge-page advice below can take effect.
@@ -312,6 +325,40 @@ impl Store for FileStore {
         {
             let _ = std::fs::remove_file(&tmp);
         }
+    }
+}
+
+/// Table files smaller than this are read into the process's own memory by [`FileStore::map`] rather than mapped:
+/// 64 MiB. Reading such a file takes a few tens of milliseconds at most, and a copy of its own keeps the process
+/// safe from the file being truncated in place (a mapping of it would die of SIGBUS); the larger ones (the 5 × 5
+/// pattern databases: gigabytes) are mapped, so that processes share them and start at once. The 12-cell complete
+/// tables (60 MB each) are read in, and the 15-puzzle's default pattern databases (at most tens of megabytes).
+pub const READ_BELOW: u64 = 64 << 20;
+
+/// A file's bytes read into memory of the process's own, in 8-byte words so that the tables inside are aligned as
+/// they are in a mapping.
+struct ReadIn {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl ReadIn {
+    /// Reads the `len` bytes of `file`.
+    fn read(mut file: std::fs::File, len: u64) -> std::io::Result<ReadIn> {
+        let len = usize::try_from(len).map_err(std::io::Error::other)?;
+        let mut words: Vec<u64> = crate::exact::packed::large_vec(len.div_ceil(8))
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e.to_string()))?;
+        // SAFETY: any bytes are valid u64 words; the slice covers `len` bytes of the vector's initialised memory.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, len) };
+        file.read_exact(bytes)?;
+        Ok(ReadIn { words, len })
+    }
+}
+
+impl AsRef<[u8]> for ReadIn {
+    fn as_ref(&self) -> &[u8] {
+        // SAFETY: the first `len` bytes of the words, initialised and alive as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.len) }
     }
 }
 
@@ -532,6 +579,25 @@ mod tests {
             .unwrap();
         assert!(!stale.exists() || !cfg!(target_os = "linux"));
         assert!(store.locate("a.tbl").ends_with("a.tbl"));
+    }
+
+    /// A small file is read in, not mapped: truncated in place afterwards, its bytes are still there (a mapping
+    /// would die of SIGBUS on the pages that are gone).
+    #[test]
+    fn small_files_are_read_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::new(dir.path());
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        store.write("a.tbl", &mut |w| w.write_all(&data)).unwrap();
+        let m = store.map("a.tbl").unwrap().unwrap();
+        assert_eq!((*m.bytes).as_ref().as_ptr() as usize % 8, 0);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(store.path("a.tbl"))
+            .unwrap();
+        assert_eq!(std::fs::metadata(store.path("a.tbl")).unwrap().len(), 0);
+        assert_eq!((*m.bytes).as_ref(), &data[..]);
     }
 
     #[test]

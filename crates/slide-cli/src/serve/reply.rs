@@ -184,7 +184,7 @@ pub fn error_status(e: &slide::Error) -> u16 {
         | E::Render(RenderError::PictureTooLarge { .. })
         | E::Parse(ParseError::BadCell { .. })
         | E::Parse(ParseError::RowNotAList { .. }) => 400,
-        E::Solve(SolveError::TooMuchMemory { .. })
+        E::Solve(SolveError::TooMuchMemory { .. } | SolveError::OutOfMemory { .. })
         | E::Cancelled
         | E::Solve(SolveError::LimitReached { .. }) => 503,
         E::Store(

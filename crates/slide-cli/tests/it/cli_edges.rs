@@ -453,3 +453,116 @@ fn solved_and_nearly_solved_boards_answer_at_once() {
         assert!(!matches!(pair, b"UD" | b"DU" | b"LR" | b"RL"), "{moves}");
     }
 }
+
+
+/// `slide GLOBAL... ARGS...` under `prlimit --as=BYTES`, with the cache in `cache`: (status, stdout, stderr).
+fn under_address_limit(
+    bytes: u64,
+    cache: &std::path::Path,
+    global: &[&str],
+    args: &[&str],
+) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new("prlimit")
+        .arg(format!("--as={bytes}"))
+        .arg(assert_cmd::cargo::cargo_bin("slide"))
+        .args(global)
+        .args(args)
+        .env("SLIDE_CACHE_DIR", cache)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// Memory the system refuses for a table build that the budget allowed (`--max-memory` above an address-space
+/// limit) is an error naming what was built, the bytes and the limit (exit 1), not an abort on a failed allocation
+/// (exit 134).
+#[test]
+fn memory_the_system_refuses_is_an_error_not_an_abort() {
+    let cache = tempfile::tempdir().unwrap();
+    // The 3 x 4 table's build needs a byte for each of its 239.5 million states.
+    let limit = 240_000_000;
+    let global = ["--max-memory", "100000"];
+    for args in [
+        &["stats", "3x4"][..],
+        &["solve", "11 10 9 8/7 6 5 4/3 1 2 0"],
+    ] {
+        let (code, _, err) = under_address_limit(limit, cache.path(), &global, args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("the 3x4 table needs 239 MB of memory, which the system refused")
+                && err.contains("address-space limit, ulimit -v, is 240 MB"),
+            "{args:?}: {err}"
+        );
+    }
+    // Nothing half-built is left.
+    let left: Vec<_> = std::fs::read_dir(cache.path())
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// What a cache directory holds besides lock files and checksum records: tables and temporaries.
+fn tables_and_temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|n| !n.ends_with(".lock") && !n.ends_with(".verified"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `--timeout` covers the pattern-database build a 5 × 5 solve waits for (minutes on a cold cache), and the wait
+/// for another process's build of it: the command answers as for any timeout (`>=L`, exit 0) in about the time
+/// given, and leaves no table or temporary behind.
+#[test]
+fn a_timeout_covers_the_build_and_the_wait_for_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let board = "[[17,12,1,11,13],[6,20,24,3,5],[10,19,23,15,16],[0,9,7,8,22],[2,4,14,21,18]]";
+    let timed = || {
+        let start = Instant::now();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("slide"))
+            .args(["--max-memory", "100000", "solve", "--timeout", "3", board])
+            .env("SLIDE_CACHE_DIR", cache.path())
+            .output()
+            .unwrap();
+        let took = start.elapsed();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        );
+        assert!(took < Duration::from_secs(15), "{took:?} {stdout} {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{stdout} {stderr}");
+        assert!(stdout.starts_with(">="), "{stdout} {stderr}");
+        took
+    };
+    // The build itself.
+    timed();
+    assert!(tables_and_temporaries(cache.path()).is_empty());
+    // Another process building: the wait for its lock ends at the deadline too.
+    let mut builder = std::process::Command::new(assert_cmd::cargo::cargo_bin("slide"))
+        .args(["--max-memory", "100000", "solve", "--quiet", board])
+        .env("SLIDE_CACHE_DIR", cache.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_dir(cache.path())
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().ends_with(".lock"))
+    {
+        assert!(Instant::now() < give_up, "no lock taken");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    timed();
+    let _ = builder.kill();
+    let _ = builder.wait();
+    assert!(tables_and_temporaries(cache.path()).is_empty());
+}

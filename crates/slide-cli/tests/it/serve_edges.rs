@@ -269,3 +269,49 @@ fn connections_past_the_cap_shed_the_oldest_idle_ones() {
         "the first connection was closed"
     );
 }
+
+/// The address space a process has mapped (`VmSize`), in bytes.
+fn mapped_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmSize:")).unwrap();
+    line.split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        * 1024
+}
+
+/// A table whose memory the system refuses (an address-space limit set on the running server, below what the
+/// 3 x 4 table's build takes: 239.5 MB) fails with the library's error, answers 503, and the server goes on
+/// serving (it used to die of SIGABRT on the failed allocation).
+#[test]
+fn a_build_the_system_refuses_memory_for_fails_and_the_server_goes_on() {
+    let mut s = Serve::start();
+    quick_solve(&s, Duration::from_secs(5));
+    let limit = mapped_bytes(s.child.id()) + 200_000_000;
+    let set = std::process::Command::new("prlimit")
+        .args(["--pid", &s.child.id().to_string(), &format!("--as={limit}")])
+        .status()
+        .unwrap();
+    assert!(set.success());
+    let r = s.get("/api/stats?shape=3x4");
+    assert_eq!(r.status, 503, "{}", r.body);
+    let status = s.get("/api/status").json();
+    let build = status["builds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["shape"] == "3x4")
+        .unwrap_or_else(|| panic!("{status}"))
+        .clone();
+    let e = build["error"].as_str().unwrap_or_default();
+    assert!(
+        build["state"] == "failed"
+            && e.contains("the 3x4 table needs 239 MB of memory, which the system refused")
+            && e.contains("address-space limit"),
+        "{build}"
+    );
+    quick_solve(&s, Duration::from_secs(5));
+    assert!(s.child.try_wait().unwrap().is_none(), "the server ended");
+}

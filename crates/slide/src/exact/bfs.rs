@@ -23,6 +23,8 @@ use rayon::prelude::*;
 use crate::error::{Error, Result, SolveError};
 use crate::exact::packed::PackedTable;
 use crate::progress::Progress;
+use crate::stop::{self, BuildStop};
+use std::sync::Arc;
 
 /// The byte of a state not reached (yet).
 pub const UNSEEN: u8 = u8::MAX;
@@ -84,6 +86,8 @@ pub fn bfs<S: StateSpace>(
     cancel: Option<&AtomicBool>,
 ) -> Result<Distances> {
     let size = space.size();
+    // The build stop of the work that asked (kept per thread: the pool's workers are handed it).
+    let stop = stop::current();
     let n = usize::try_from(size).map_err(|_| {
         Error::Solve(SolveError::TooMuchMemory {
             what: "a state space".into(),
@@ -93,7 +97,7 @@ pub fn bfs<S: StateSpace>(
     })?;
     // While searching, a byte holds the distance in its low 7 bits ([`OPEN`] when not reached yet) and [`DONE`]
     // once the state has been expanded, so that each state is expanded exactly once.
-    let mut bytes: Vec<u8> = crate::exact::packed::large_vec(n);
+    let mut bytes: Vec<u8> = crate::exact::packed::large_vec(n)?;
     bytes.fill(OPEN);
     {
         // SAFETY: AtomicU8 has the same size and alignment as u8, and `bytes` is not otherwise used while `cells`
@@ -106,7 +110,7 @@ pub fn bfs<S: StateSpace>(
         progress.start(label, size);
         let mut depth: u8 = 0;
         loop {
-            next_level(progress, cancel, depth < OPEN - 1, "7 bits")?;
+            next_level(progress, cancel, &stop, depth < OPEN - 1, "7 bits")?;
             let d = depth;
             let expanded: u64 = cells
                 .par_chunks(CHUNK)
@@ -114,6 +118,9 @@ pub fn bfs<S: StateSpace>(
                 .map_init(
                     || (space.scratch(), Vec::<u64>::new()),
                     |(scratch, stack), (ci, chunk)| {
+                        if stop::reached(&stop) {
+                            return 0;
+                        }
                         let base = (ci * CHUNK) as u64;
                         let mut count = 0u64;
                         for (j, c) in chunk.iter().enumerate() {
@@ -140,6 +147,8 @@ pub fn bfs<S: StateSpace>(
                 )
                 .sum();
             progress.advance(expanded);
+            // A level cut short by the stop is no level: never taken for the last one.
+            next_level(progress, None, &stop, true, "")?;
             if expanded == 0 {
                 break;
             }
@@ -156,15 +165,17 @@ pub fn bfs<S: StateSpace>(
     Ok(Distances { bytes, histogram })
 }
 
-/// The check before each level of a search: cancelled, or (`fits` false) a distance that would not fit in `what`,
+/// The check before each level of a search: cancelled (the flag, or the thread's build stop: [`crate::stop`]), or
+/// (`fits` false) a distance that would not fit in `what`,
 /// ends the search (the progress bar finished) with an error.
 fn next_level(
     progress: &dyn Progress,
     cancel: Option<&AtomicBool>,
+    stop: &Option<Arc<BuildStop>>,
     fits: bool,
     what: &str,
 ) -> Result<()> {
-    if cancel.is_some_and(|c| c.load(Relaxed)) {
+    if cancel.is_some_and(|c| c.load(Relaxed)) || stop::reached(stop) {
         progress.finish();
         return Err(Error::Cancelled);
     }
@@ -271,6 +282,8 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
     settle: F,
 ) -> Result<Vec<u64>> {
     let size = space.size();
+    // The build stop of the work that asked (kept per thread: the pool's workers are handed it).
+    let stop = stop::current();
     let words = usize::try_from(size.div_ceil(CELLS_PER_WORD)).map_err(|_| {
         Error::Solve(SolveError::TooMuchMemory {
             what: "a state space".into(),
@@ -278,7 +291,7 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
             limit: usize::MAX as u64,
         })
     })?;
-    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
     // SAFETY: AtomicU64 has the same size and alignment as u64 on every platform that has it, and `raw` is not
     // otherwise used while `cells` lives.
     let cells: &[AtomicU64] =
@@ -292,7 +305,7 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
     }
     let mut depth: u32 = 0;
     loop {
-        next_level(progress, cancel, true, "")?;
+        next_level(progress, cancel, &stop, true, "")?;
         let (cur, next) = if depth % 2 == 0 {
             (0b01, 0b10)
         } else {
@@ -307,6 +320,9 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
                 || (space.scratch(), Vec::<u64>::new(), Vec::<(u64, u8)>::new()),
                 |(scratch, stack, batch), (ci, chunk)| {
                     let mut count = 0u64;
+                    if stop::reached(&stop) {
+                        return 0;
+                    }
                     // Expanding lists the neighbours in `batch`, their words prefetched; they are offered a batch at
                     // a time, so that the cache misses of many random neighbours overlap.
                     let mut expand =
@@ -366,6 +382,8 @@ pub fn bfs_compact<S: StateSpace, F: Fn(u64, u32, u32) + Sync>(
             )
             .sum();
         progress.advance(expanded);
+        // A level cut short by the stop is no level: never taken for the last one.
+        next_level(progress, None, &stop, true, "")?;
         if expanded == 0 {
             break;
         }
@@ -399,6 +417,8 @@ pub fn bfs_unit<S: StateSpace>(
     cancel: Option<&AtomicBool>,
 ) -> Result<(PackedTable, Vec<u64>)> {
     let size = space.size();
+    // The build stop of the work that asked (kept per thread: the pool's workers are handed it).
+    let stop = stop::current();
     if size > isize::MAX as u64 / 2 {
         return Err(Error::Solve(SolveError::TooMuchMemory {
             what: "a state space".into(),
@@ -407,7 +427,7 @@ pub fn bfs_unit<S: StateSpace>(
         }));
     }
     let words = PackedTable::words_for(8, size);
-    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
     raw.par_iter_mut().for_each(|w| *w = u64::MAX);
     let mut histogram = Vec::new();
     {
@@ -426,7 +446,7 @@ pub fn bfs_unit<S: StateSpace>(
         progress.start(label, size);
         let mut depth: u8 = 0;
         loop {
-            next_level(progress, cancel, depth < UNSEEN - 1, "a byte")?;
+            next_level(progress, cancel, &stop, depth < UNSEEN - 1, "a byte")?;
             let d = depth;
             let pattern = d as u64 * BYTE_LOW;
             let expanded: u64 = cells
@@ -437,6 +457,9 @@ pub fn bfs_unit<S: StateSpace>(
                     || space.scratch(),
                     |scratch, (ci, (chunk, mark))| {
                         let mut count = 0u64;
+                        if stop::reached(&stop) {
+                            return 0;
+                        }
                         // A chunk with no state of this depth is not scanned (each move of a zero-aware space
                         // changes its map's parity, so about half its chunks are skipped at every depth).
                         let bit = 1u8 << (d % 2);
@@ -463,6 +486,8 @@ pub fn bfs_unit<S: StateSpace>(
                 )
                 .sum();
             progress.advance(expanded);
+            // A level cut short by the stop is no level: never taken for the last one.
+            next_level(progress, None, &stop, true, "")?;
             if expanded == 0 {
                 break;
             }

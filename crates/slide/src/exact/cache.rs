@@ -177,7 +177,7 @@ pub fn read(
     };
     let h = read_header(input, file_len, expected, name)?;
     let words = h.words;
-    let mut data: Vec<u64> = crate::exact::packed::large_vec(words);
+    let mut data: Vec<u64> = crate::exact::packed::large_vec(words)?;
     prefault(&mut data);
     {
         // SAFETY: any bytes are a valid u64; the slice covers exactly the vector's initialised memory.

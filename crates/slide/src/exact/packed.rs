@@ -1,12 +1,68 @@
 //! The one packed-table type: a fixed-width array of small unsigned entries stored in `u64` words.
 
+use crate::error::{Error, Result, SolveError};
+
+/// Element types of [`large_vec`]: plain integers, whose all-zero bytes are the value 0.
+pub trait Zeroed: Copy + Default + sealed::Sealed {}
+impl Zeroed for u8 {}
+impl Zeroed for u64 {}
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u64 {}
+}
+
 /// A zeroed vector of `n` values for a large table, with the kernel asked to back it by huge pages (on Linux, where
 /// transparent huge pages are on request): random lookups in tables of hundreds of megabytes then miss the TLB far
 /// less often.
-pub fn large_vec<T: Copy + Default>(n: usize) -> Vec<T> {
-    let v = vec![T::default(); n];
+///
+/// Fallible: memory the system refuses (an address-space limit, `ulimit -v`, or a machine out of memory) is
+/// [`SolveError::OutOfMemory`] naming the bytes asked for and the address-space limit, never an abort, so that a
+/// process that asked for too large a table goes on (the solver names the table in the error). The memory comes
+/// zeroed from the allocator (`calloc`), untouched until used, as with `vec![0; n]`.
+pub fn large_vec<T: Zeroed>(n: usize) -> Result<Vec<T>> {
+    let bytes = (n as u128).saturating_mul(std::mem::size_of::<T>() as u128);
+    let refused = || {
+        Error::Solve(SolveError::OutOfMemory {
+            what: crate::error::UNNAMED.into(),
+            needed: u64::try_from(bytes).unwrap_or(u64::MAX),
+            limit: address_space_limit(),
+        })
+    };
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| refused())?;
+    // SAFETY: the layout has a non-zero size (n > 0 and T is an integer type).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return Err(refused());
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `n` values of T, and all-zero bytes
+    // are a valid T (an integer: `Zeroed` is sealed), so all `n` values are initialised.
+    let v = unsafe { Vec::from_raw_parts(ptr, n, n) };
     advise_huge(v.as_ptr() as *const u8, n * std::mem::size_of::<T>());
-    v
+    Ok(v)
+}
+
+/// The process's address-space limit (`RLIMIT_AS`, `ulimit -v`) in bytes, where one is set.
+pub(crate) fn address_space_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit only writes the struct it is given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
+            || lim.rlim_cur == libc::RLIM_INFINITY
+        {
+            return None;
+        }
+        Some(lim.rlim_cur)
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// Asks for huge pages over the 2 MiB-aligned part of a memory range; a hint only, silently ignored elsewhere.
@@ -133,14 +189,24 @@ impl std::fmt::Debug for Words {
 
 impl PackedTable {
     /// A table of `len` zero entries of `bits` bits. Panics if `bits` is not in `1..=32` (a programming error).
+    /// Memory the system refuses ends the process, as for any vector: tables built from a size of the caller's
+    /// take [`PackedTable::try_new`].
     pub fn new(bits: u32, len: u64) -> PackedTable {
+        match Self::try_new(bits, len) {
+            Ok(t) => t,
+            Err(_) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<u64>()),
+        }
+    }
+
+    /// [`PackedTable::new`], with memory the system refuses an error ([`SolveError::OutOfMemory`]).
+    pub fn try_new(bits: u32, len: u64) -> Result<PackedTable> {
         assert!((1..=32).contains(&bits), "PackedTable bits must be 1..=32");
         let words = Self::words_for(bits, len);
-        PackedTable {
+        Ok(PackedTable {
             bits,
             len,
-            words: Words::from_vec(large_vec(words)),
-        }
+            words: Words::from_vec(large_vec(words)?),
+        })
     }
 
     /// Number of words needed for `len` entries of `bits` bits (plus one guard word so reads never straddle past
@@ -282,10 +348,15 @@ impl PackedTable {
     }
 
     /// Builds a table of `bits`-bit entries from bytes, applying `f` to each, in parallel.
-    pub fn from_bytes(bits: u32, bytes: &[u8], f: impl Fn(u8) -> u32 + Sync) -> PackedTable {
+    /// Memory the system refuses is [`SolveError::OutOfMemory`].
+    pub fn from_bytes(
+        bits: u32,
+        bytes: &[u8],
+        f: impl Fn(u8) -> u32 + Sync,
+    ) -> Result<PackedTable> {
         use rayon::prelude::*;
         let len = bytes.len() as u64;
-        let mut t = PackedTable::new(bits, len);
+        let mut t = PackedTable::try_new(bits, len)?;
         // Entries per block chosen so that blocks start on word boundaries: 64 entries span exactly `bits` words.
         let per_block: usize = 64 * 1024;
         let words_per_block = per_block * bits as usize / 64;
@@ -301,7 +372,7 @@ impl PackedTable {
                     local.set(j as u64, f(x));
                 }
             });
-        t
+        Ok(t)
     }
 }
 
@@ -347,7 +418,7 @@ mod tests {
                 );
             }
             let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-            let p = PackedTable::from_bytes(bits, &bytes, |x| x as u32 & m);
+            let p = PackedTable::from_bytes(bits, &bytes, |x| x as u32 & m).unwrap();
             for i in 0..len {
                 assert_eq!(p.get(i), (i % 251) as u32 & m);
             }
@@ -392,7 +463,7 @@ mod tests {
     #[test]
     fn from_bytes_many_blocks() {
         let bytes: Vec<u8> = (0..300_001u32).map(|i| (i % 3) as u8).collect();
-        let p = PackedTable::from_bytes(2, &bytes, |x| x as u32);
+        let p = PackedTable::from_bytes(2, &bytes, |x| x as u32).unwrap();
         for i in (0..300_001u64).step_by(997) {
             assert_eq!(p.get(i), (i % 3) as u32);
         }

@@ -372,8 +372,8 @@ impl CompleteTable {
             Encoding::Mod3 => 2,
         };
         let table = match encoding {
-            Encoding::Exact => PackedTable::from_bytes(bits, &dist.bytes, |d| d as u32),
-            Encoding::Mod3 => PackedTable::from_bytes(bits, &dist.bytes, |d| (d % 3) as u32),
+            Encoding::Exact => PackedTable::from_bytes(bits, &dist.bytes, |d| d as u32)?,
+            Encoding::Mod3 => PackedTable::from_bytes(bits, &dist.bytes, |d| (d % 3) as u32)?,
         };
         let antipodes: Vec<u64> = dist
             .bytes

@@ -82,7 +82,7 @@ impl PartialTable {
             } else {
                 b as u32
             }
-        });
+        })?;
         Ok(PartialTable {
             key: key.clone(),
             space,

@@ -103,7 +103,8 @@ impl SolverBuilder {
     }
 
     /// Refuses, up front, any table or pattern-database build that would need more than `bytes` of memory (default:
-    /// no budget).
+    /// no budget). Memory the system refuses within it (an address-space limit below it) is
+    /// [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory), not an abort.
     pub fn max_memory(mut self, bytes: u64) -> SolverBuilder {
         self.max_memory = Some(bytes);
         self
@@ -117,7 +118,9 @@ impl SolverBuilder {
     /// hashed again; a changed or damaged one is verified, and rebuilt when it fails. Lookups may be a little slower
     /// than in memory of the process's own (the mapping asks for huge pages, which the kernel gives only where it keeps
     /// files in huge folios, as Linux 6.x does on ext4); the MTM label table, whose search is bound by its
-    /// random reads, is read into the process's memory all the same. Off by default; the command line turns it on.
+    /// random reads, is read into the process's memory all the same, and a [`FileStore`](crate::store::FileStore)
+    /// reads its files below [`READ_BELOW`](crate::store::READ_BELOW) (64 MiB) rather than map them. Off by default;
+    /// the command line turns it on.
     pub fn map_files(mut self, on: bool) -> SolverBuilder {
         self.map_files = on;
         self

@@ -59,8 +59,15 @@ impl Solver {
             .copied()
             .filter(|&w| opts.weight.is_none_or(|given| w > given))
             .collect();
-        // The asked-for search (optimal, or weighted when a weight is given) gets a quarter.
-        let first = self.search(board, goal, &phase(0, 4), heuristic)?;
+        // The asked-for search (optimal, or weighted when a weight is given) gets a quarter. When the limits stop a
+        // build it waits for (`crate::stop`), the weighted searches would need the same databases: fast mode answers.
+        let first = match self.search(board, goal, &phase(0, 4), heuristic) {
+            Err(e) if crate::stop::stopped_by(&e, &crate::stop::current()) && !cancelled() => {
+                let s = crate::stop::with(None, || self.solve_fast(board, goal))?;
+                return Ok(s.with_lower_bound(board.manhattan_to(goal)?));
+            }
+            first => first?,
+        };
         if first.moves.is_some() || cancelled() {
             return Ok(first);
         }
@@ -112,7 +119,8 @@ impl Solver {
             s.nodes = nodes;
             return Ok(s);
         }
-        let mut s = self.solve_fast(board, goal)?;
+        // Past the deadline: fast mode's own small tables are built whatever it is.
+        let mut s = crate::stop::with(None, || self.solve_fast(board, goal))?;
         s.nodes = nodes;
         s.estimate = estimate;
         if let Proven::Valid { lower_bound: bound } = &mut s.outcome {

@@ -129,38 +129,49 @@ impl Solver {
         blank: usize,
         metric: Metric,
     ) -> Result<&Arc<CompleteTable>> {
-        let lock = if shape.cells() < self.cache_from_cells {
+        let small = shape.cells() < self.cache_from_cells;
+        let lock = if small {
             &self.building_small
         } else {
             &self.building
         };
-        let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-        if self.tables[i].get().is_none() {
-            let t = off_pool(|| {
-                self.load(&TableRecipe {
-                    shape,
-                    blank,
-                    metric,
-                })
-            })?;
-            let _ = self.tables[i].set(Arc::new(t));
-        }
-        self.tables[i]
-            .get()
-            .ok_or_else(|| Error::Internal("a table could not be kept".into()))
+        // The small tables build in memory in a second or less, and a table answers whatever the limits: no build
+        // stop for them (`crate::stop`).
+        let stop = if small { None } else { crate::stop::current() };
+        crate::stop::with(stop, || {
+            let _guard = lock_or_stop(lock)?;
+            if self.tables[i].get().is_none() {
+                let t = off_pool(|| {
+                    self.load(&TableRecipe {
+                        shape,
+                        blank,
+                        metric,
+                    })
+                })?;
+                let _ = self.tables[i].set(Arc::new(t));
+            }
+            self.tables[i]
+                .get()
+                .ok_or_else(|| Error::Internal("a table could not be kept".into()))
+        })
     }
 
     /// Loads the file in the recipe's store that matches the recipe's header, or builds the table (after checking its
     /// memory need, worked out only then, against the limit) and saves it there; without a store, builds in memory.
     /// A damaged or foreign file is reported through [`Progress::warn`] and rebuilt; a file that cannot be written
     /// leaves the table in memory only, with a warning. The one loader of every kind of table ([`Recipe`]).
+    ///
+    /// Memory the system refuses for a build or a file read in is [`SolveError::OutOfMemory`] naming the table. The
+    /// build stop of the work that asked ([`crate::stop`]) ends the wait for another process's build and the build
+    /// itself with [`Error::Cancelled`]; nothing is written then.
     fn load<R: Recipe>(&self, recipe: &R) -> Result<R::Table> {
         let progress: &dyn Progress = &*self.progress;
         let expected = recipe.expected()?;
         let what = recipe.what();
         let Some(store) = recipe.store(self) else {
             self.check_memory(&what, recipe.build_bytes())?;
-            return recipe.build(self, progress);
+            crate::stop::check()?;
+            return recipe.build(self, progress).map_err(|e| e.named(&what));
         };
         let name = cache::file_name(&expected);
         let place = store.locate(&name);
@@ -202,6 +213,8 @@ impl Solver {
                 Err(e) => Some(Err(e)),
             }
         };
+        // Memory the system refused for a file read in: the error of the load (a build would need more).
+        let refused: std::cell::RefCell<Option<Error>> = std::cell::RefCell::new(None);
         // The file as it is in the store, if it is whole; what is wrong with it is told (once) with `warn`.
         let found = |warn: bool| -> Option<R::Table> {
             let warn = |m: String| {
@@ -223,6 +236,9 @@ impl Solver {
                         .and_then(|(meta, table)| recipe.read(meta, table))
                     {
                         Ok(t) => return Some(t),
+                        Err(e @ Error::Solve(SolveError::OutOfMemory { .. })) => {
+                            *refused.borrow_mut() = Some(e.named(&what));
+                        }
                         Err(e) => warn(format!("{e}; rebuilding")),
                     }
                 }
@@ -234,21 +250,27 @@ impl Solver {
         if let Some(t) = found(true) {
             return Ok(t);
         }
+        if let Some(e) = refused.take() {
+            return Err(e);
+        }
         // Whether a file stood there, whole or not: a damaged one need not be read again below unless another
         // process replaced it while this one waited.
         let present = matches!(store.open(&name), Ok(Some(_)));
         // One build per machine: the store's lock on this file, held until it is written. Another process that
         // built it while this one waited leaves the file to map instead.
+        // The wait ends at the build stop of the work that asked ([`crate::stop`]): its time limit covers the wait.
+        let stop = crate::stop::current();
         let waiting = std::cell::Cell::new(false);
         let lock = store.lock_build(&name, &|| {
             if !waiting.replace(true) {
                 progress.start(&format!("waiting for {what}, built by another process"), 0);
             }
-            true
+            !crate::stop::reached(&stop)
         });
         if waiting.get() {
             progress.finish();
         }
+        crate::stop::check()?;
         let _building = match lock {
             Ok(lock) => lock,
             Err(e) => {
@@ -262,9 +284,12 @@ impl Solver {
             if let Some(t) = found(false) {
                 return Ok(t);
             }
+            if let Some(e) = refused.take() {
+                return Err(e);
+            }
         }
         self.check_memory(&what, recipe.build_bytes())?;
-        let t = recipe.build(self, progress)?;
+        let t = recipe.build(self, progress).map_err(|e| e.named(&what))?;
         let meta = recipe.saved_meta(&t, expected);
         if let Err(e) = store.write(&name, &mut |w| cache::write(w, &meta, recipe.packed(&t))) {
             progress.warn(&format!(
@@ -392,7 +417,7 @@ impl Solver {
         if let Some(v) = known() {
             return Ok(v);
         }
-        let _guard = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        let _guard = lock_or_stop(&self.building)?;
         if let Some(v) = known() {
             return Ok(v);
         }
@@ -420,6 +445,26 @@ thread_local! {
     pub(super) static BUILD_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Takes one of the solver's build locks, waiting for another thread's build as long as the thread's build stop
+/// allows ([`crate::stop`]): `Err(Cancelled)` once it is reached.
+fn lock_or_stop(lock: &Mutex<()>) -> Result<std::sync::MutexGuard<'_, ()>> {
+    let Some(stop) = crate::stop::current() else {
+        return Ok(lock.lock().unwrap_or_else(|e| e.into_inner()));
+    };
+    loop {
+        match lock.try_lock() {
+            Ok(guard) => return Ok(guard),
+            Err(std::sync::TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                if stop.reached() {
+                    return Err(Error::Cancelled);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+    }
+}
+
 /// Runs a build that holds one of the solver's build locks so that it cannot deadlock a rayon pool.
 ///
 /// A build uses rayon. Called from a worker of a pool (a batch solved board by board in parallel), the build's
@@ -433,6 +478,8 @@ fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
         return build();
     }
     let threads = rayon::current_num_threads();
+    // The caller's build stop goes with the build ([`crate::stop`] is kept per thread).
+    let stop = crate::stop::current();
     std::thread::scope(|scope| {
         let worker = scope.spawn(move || {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -444,7 +491,7 @@ fn off_pool<T: Send>(build: impl FnOnce() -> Result<T> + Send) -> Result<T> {
                         reason: e.to_string(),
                     })
                 })?;
-            pool.install(build)
+            pool.install(|| crate::stop::with(stop, build))
         });
         match worker.join() {
             Ok(result) => result,
@@ -741,7 +788,7 @@ impl Recipe for PdbRecipe<'_> {
                     index: PdbIndex::Dense,
                     ..*self
                 })?;
-                Pdb::sparse(&d).ok_or_else(too_large)
+                Pdb::sparse(&d)?.ok_or_else(too_large)
             }
             (PdbLayout::Plain, _) => Pdb::build_within(shape, cells, blank, budget, progress),
             (PdbLayout::Zero, _) => {
@@ -758,7 +805,7 @@ impl Recipe for PdbRecipe<'_> {
                 } else {
                     Pdb::zero_bits(&z)
                 };
-                made.ok_or_else(too_large)
+                made?.ok_or_else(too_large)
             }
         }
     }

@@ -228,20 +228,45 @@ impl Solver {
         if let Some(w) = opts.weight {
             weight_fraction(w)?; // a bad weight is an error whatever answers
         }
-        let shape = board.shape();
         let plan = self.plan(board, goal, opts)?;
         if let Some(reason) = board.unsolvable_reason(goal)? {
             let mut s = Solution::unsolvable(reason, plan);
             s.metric = opts.metric;
             return Ok(s);
         }
+        // The limits cover the builds the answer waits for (`crate::stop`); work without limits of its own (fast
+        // mode's exact blocks, asked from inside a search) runs its builds to their end.
+        let deadline = opts
+            .timeout
+            .and_then(|t| std::time::Instant::now().checked_add(t));
+        let stop = crate::stop::BuildStop::new(deadline, opts.cancel.clone());
+        let answer = crate::stop::with(stop.clone(), || {
+            self.answer(board, goal, opts, plan.clone())
+        });
+        match answer {
+            Err(e) if crate::stop::stopped_by(&e, &stop) => {
+                Ok(self.stopped_in_build(board, goal, opts, plan))
+            }
+            answer => answer,
+        }
+    }
+
+    /// The answer of a solvable board by `plan` ([`Solver::solve_with`]).
+    fn answer(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        plan: Plan,
+    ) -> Result<Solution> {
+        let shape = board.shape();
         let heuristic = match plan {
             // On a line every move goes the same way: one run, so optimal in both metrics.
             Plan::Line => {
                 return Solution::optimal(line_moves(board, goal), 0, plan)
                     .in_metric(opts.metric, board)
             }
-            Plan::Fast => return self.solve_fast(board, goal),
+            Plan::Fast => return crate::stop::with(None, || self.solve_fast(board, goal)),
             Plan::MtmSearch => return self.search_mtm(board, goal, opts),
             Plan::Partial => {
                 return Err(Error::Internal(
@@ -265,6 +290,25 @@ impl Solver {
             self.search_with_fallback(board, goal, opts, &heuristic)
         } else {
             self.search(board, goal, opts, &heuristic)
+        }
+    }
+
+    /// The answer of a solve whose limits stopped a table or database build it waited for, as a search they stop
+    /// answers: no moves, and the Manhattan distance as lower bound (in STM; none in MTM).
+    fn stopped_in_build(
+        &self,
+        board: &Board,
+        goal: &Board,
+        opts: &SolveOptions,
+        plan: Plan,
+    ) -> Solution {
+        let lower_bound = match opts.metric {
+            Metric::Stm => board.manhattan_to(goal).unwrap_or(0),
+            Metric::Mtm => 0,
+        };
+        Solution {
+            metric: opts.metric,
+            ..Solution::stopped(0, 0, 0, plan).with_lower_bound(lower_bound)
         }
     }
 

@@ -601,3 +601,112 @@ fn memory_limit_refuses_builds_but_not_loads() {
     check_by_search(&s, sh, 10);
     assert!(w.taken().is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Limits during builds, files changed under a running process
+// ---------------------------------------------------------------------------------------------------------------
+
+/// A solve's time limit covers the table build it waits for: the 3 × 4 table (seconds to build) is abandoned at
+/// the deadline, the answer is a stopped one with the Manhattan distance as lower bound, and nothing is written
+/// (no table, no temporary, no lock). The same solver builds the table in full when asked without a limit.
+#[test]
+fn a_time_limit_stops_the_build_it_waits_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, _) = solver_at(dir.path());
+    let b = Board::parse("11 10 9 8/7 6 5 4/3 1 2 0").unwrap();
+    let goal = Board::goal(b.shape());
+    let opts = SolveOptions::builder().timeout_secs(0.2).unwrap().build();
+    let start = Instant::now();
+    let stopped = s.solve_with(&b, &goal, &opts).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(stopped.moves(), None, "{stopped:?}");
+    assert!(!stopped.is_optimal() && stopped.is_solvable());
+    assert_eq!(stopped.lower_bound(), b.manhattan_to(&goal).unwrap());
+    let (tables, other) = entries(dir.path());
+    assert!(
+        tables.is_empty() && other.is_empty(),
+        "{tables:?} {other:?}"
+    );
+    // A cancel flag set stops it too.
+    let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let opts = SolveOptions::builder().cancel(flag).build();
+    let cancelled = s.solve_with(&b, &goal, &opts).unwrap();
+    assert_eq!(cancelled.moves(), None, "{cancelled:?}");
+}
+
+/// The wait for another process's build of the same file (the store's lock) ends at the solve's deadline too.
+#[test]
+fn a_time_limit_stops_the_wait_for_another_build() {
+    let sh = shape(3, 3);
+    let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    let goal = Board::goal(sh);
+    // The table's file name, from a build elsewhere.
+    let elsewhere = tempfile::tempdir().unwrap();
+    solver_at(elsewhere.path())
+        .0
+        .table(sh, 8, Metric::Stm)
+        .unwrap();
+    let (tables, _) = entries(elsewhere.path());
+    let name = tables[0].file_name().unwrap().to_string_lossy().to_string();
+    // Another holder of the lock (as another process would be: a descriptor of its own).
+    let dir = tempfile::tempdir().unwrap();
+    let other = slide::store::FileStore::new(dir.path());
+    use slide::store::Store;
+    let held = other
+        .lock_build(&name, &|| true)
+        .unwrap()
+        .expect("the lock");
+    let (s, _) = solver_at(dir.path());
+    let opts = SolveOptions::builder().timeout_secs(0.5).unwrap().build();
+    let start = Instant::now();
+    let stopped = s.solve_with(&b, &goal, &opts).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(stopped.moves(), None, "{stopped:?}");
+    assert!(entries(dir.path()).0.is_empty());
+    // Let go, the next solve builds it.
+    drop(held);
+    assert_eq!(s.solve_with(&b, &goal, &opts).unwrap().distance(), Some(31));
+}
+
+/// A small table file truncated in place under a solver that has loaded it: the solver keeps answering from its
+/// own copy (the file was read in, not mapped: a mapping would die of SIGBUS on the pages that are gone).
+#[test]
+fn a_small_file_truncated_in_place_does_not_bring_the_process_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, _) = cached_builder(dir.path());
+    let s = s.map_files(true).build();
+    let sh = shape(3, 3);
+    let goal = Board::goal(sh);
+    let b = Board::parse("8 6 7/2 5 4/3 0 1").unwrap();
+    assert_eq!(s.distance(&b, &goal).unwrap(), 31);
+    let (tables, _) = entries(dir.path());
+    assert!(!tables.is_empty());
+    for t in &tables {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(t)
+            .unwrap();
+    }
+    // Every board of the table, each lookup reading other pages.
+    let mut rng = 7u64;
+    for _ in 0..2000 {
+        let mut tiles: Vec<slide::Tile> = (0..9).collect();
+        for i in (1..9).rev() {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            tiles.swap(i, (rng >> 33) as usize % (i + 1));
+        }
+        let b = Board::new(sh, tiles).unwrap();
+        assert!(s.distance(&b, &goal).unwrap() <= 31);
+    }
+}

@@ -130,7 +130,7 @@ impl LabelTable {
                 limit: usize::MAX as u64,
             })
         })?;
-        let mut bytes: Vec<u8> = crate::exact::packed::large_vec(len);
+        let mut bytes: Vec<u8> = crate::exact::packed::large_vec(len)?;
         // SAFETY: AtomicU8 has the size and alignment of u8; `bytes` is not otherwise used while the view lives.
         let cells: &[AtomicU8] =
             unsafe { std::slice::from_raw_parts(bytes.as_mut_ptr() as *const AtomicU8, len) };
@@ -153,7 +153,7 @@ impl LabelTable {
         let arrangements = space.ranker.size();
         let (n, w) = (shape.cells() as u64, space.blank_weight);
         let mut words: Vec<u64> =
-            crate::exact::packed::large_vec(PackedTable::words_for(CODE_BITS, arrangements));
+            crate::exact::packed::large_vec(PackedTable::words_for(CODE_BITS, arrangements))?;
         let per_word = (64 / CODE_BITS) as usize;
         words
             .par_chunks_mut(1 << 12)

@@ -56,11 +56,11 @@ pub fn byte_build_taken(
 }
 
 /// A zeroed table of `len` 4-bit entries filled by `fill` through its words as atomics (parallel passes set an
-/// entry's bits with `fetch_or`); the words and what `fill` returned.
+/// entry's bits with `fetch_or`); the words and what `fill` returned (memory the system refuses: an error).
 pub(super) fn fill_entries<R>(
     len: u64,
     fill: impl FnOnce(&[std::sync::atomic::AtomicU64]) -> R,
-) -> (Vec<u64>, R) {
+) -> Result<(Vec<u64>, R)> {
     fill_entries_of(PDB_BITS, len, fill)
 }
 
@@ -69,10 +69,10 @@ pub(super) fn fill_entries_of<R>(
     bits: u32,
     len: u64,
     fill: impl FnOnce(&[std::sync::atomic::AtomicU64]) -> R,
-) -> (Vec<u64>, R) {
+) -> Result<(Vec<u64>, R)> {
     debug_assert!(bits.is_power_of_two() && bits <= 32);
     let words = PackedTable::words_for(bits, len);
-    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+    let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
     // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives (it
     // ends when `fill` returns).
     let entries: &[std::sync::atomic::AtomicU64] = unsafe {
@@ -82,7 +82,7 @@ pub(super) fn fill_entries_of<R>(
         )
     };
     let r = fill(entries);
-    (raw, r)
+    Ok((raw, r))
 }
 
 /// Adds histogram `b` into `a` (the longer one's length).
@@ -153,7 +153,7 @@ impl Pdb {
                 return Pdb::build_bytes(shape, cells, blank, false, progress);
             }
             let z = Pdb::build_zero_aware_compact(shape, cells, blank, progress)?;
-            if let Some(plain) = Pdb::plain_from_zero_aware(&z) {
+            if let Some(plain) = Pdb::plain_from_zero_aware(&z)? {
                 return Ok(plain);
             }
         }
@@ -180,7 +180,7 @@ impl Pdb {
         let (orders, regions) = (index.orders, index.regions);
         let len = index.size();
         let words = PackedTable::words_for(PDB_BITS, len);
-        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
         // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
         let entries: &[AtomicU64] =
             unsafe { std::slice::from_raw_parts(raw.as_mut_ptr() as *const AtomicU64, words) };
@@ -262,7 +262,7 @@ impl Pdb {
         let ranker = PartialRanker::new(n, k).ok_or_else(|| too_large(shape, k))?;
         let len = ranker.size();
         let words = PackedTable::words_for(PDB_BITS, len);
-        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
         let bytes = dist.words();
         let byte = |r: u64| (bytes[(r / 8) as usize] >> ((r % 8) * 8)) as u8;
         let orders = index.orders;
@@ -381,8 +381,8 @@ impl Pdb {
         let placements = usize::try_from(len).map_err(|_| too_large(shape, k))?;
         // The entries, and a bit per placement set once one of its states is settled: the search settles states in
         // order of distance, so the first settled state of a placement holds the least cost over the blank's cells.
-        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
-        let mut first: Vec<u64> = crate::exact::packed::large_vec(placements.div_ceil(64));
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
+        let mut first: Vec<u64> = crate::exact::packed::large_vec(placements.div_ceil(64))?;
         // SAFETY: AtomicU64 has the size and alignment of u64; neither vector is otherwise used while the views live.
         let (entries, reached): (&[AtomicU64], &[AtomicU64]) = unsafe {
             (
@@ -480,7 +480,7 @@ impl Pdb {
         let words = PackedTable::words_for(PDB_BITS, len);
         // Every entry starts at 15 (unreached reads 15, as in the plain build); settling a state clears the bits
         // its value does not have.
-        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words);
+        let mut raw: Vec<u64> = crate::exact::packed::large_vec(words)?;
         raw.par_iter_mut().for_each(|w| *w = u64::MAX);
         // SAFETY: AtomicU64 has the size and alignment of u64; `raw` is not otherwise used while the view lives.
         let entries: &[AtomicU64] =

@@ -125,7 +125,16 @@ impl Pdb {
     /// plain space at cost `d`, the blank crossing its region for free). Bit for bit what [`Pdb::build`] gives
     /// (tests compare them). `None` for a plain database, or when some zero-aware entry was capped or never
     /// reached (its cost is then not known, nor its place in the histogram).
-    pub fn plain_from_zero_aware(z: &Pdb) -> Option<Pdb> {
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
+    pub fn plain_from_zero_aware(z: &Pdb) -> Result<Option<Pdb>> {
+        let mut refused = None;
+        let made = Pdb::plain_from_zero_aware_or(z, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::plain_from_zero_aware`], with memory the system refused for its table left in `refused`.
+    fn plain_from_zero_aware_or(z: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
         if z.capped > 0 {
@@ -166,7 +175,9 @@ impl Pdb {
                     hist
                 })
                 .reduce(Vec::new, add_histogram)
-        });
+        })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
         Pdb::assemble(
             (shape, cells, z.blank as usize),
             ranker,
@@ -228,7 +239,16 @@ impl Pdb {
     ///
     /// Memory: `n - k` times the plain database's 4 bits per placement: 1.21 GB for 6 tiles of the 24-puzzle,
     /// 2.08 GB for 8 tiles and 259 MB for 7 of the 15-puzzle, 28.8 MB for 6 of the 15-puzzle.
-    pub fn zero_cells(z: &Pdb) -> Option<Pdb> {
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
+    pub fn zero_cells(z: &Pdb) -> Result<Option<Pdb>> {
+        let mut refused = None;
+        let made = Pdb::zero_cells_or(z, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::zero_cells`], with memory the system refused for its table left in `refused`.
+    fn zero_cells_or(z: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
         let (shape, k) = (z.shape, z.cells.len());
@@ -263,7 +283,9 @@ impl Pdb {
                     }
                 }
             })
-        });
+        })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
         let table = PackedTable::from_words(PDB_BITS, len, raw)?;
         Some(z.derived(ranker, table, PdbLayout::ZeroCells))
     }
@@ -293,7 +315,16 @@ impl Pdb {
     ///
     /// Memory: a 16-bit entry per placement for 6 to 8 tiles of the 15-puzzle (11.5 MB for 6 tiles, 115 MB for 7,
     /// 1.04 GB for 8), a 32-bit one for 6 tiles of the 24-puzzle (510 MB).
-    pub fn zero_bits(z: &Pdb) -> Option<Pdb> {
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
+    pub fn zero_bits(z: &Pdb) -> Result<Option<Pdb>> {
+        let mut refused = None;
+        let made = Pdb::zero_bits_or(z, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::zero_bits`], with memory the system refused for its table left in `refused`.
+    fn zero_bits_or(z: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         let index = z.zero.as_ref()?;
         let (shape, k) = (z.shape, z.cells.len());
@@ -334,7 +365,9 @@ impl Pdb {
                     }
                 }
             })
-        });
+        })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
         let table = PackedTable::from_words(bits, len, raw)?;
         Some(z.derived(ranker, table, PdbLayout::ZeroBits))
     }
@@ -348,7 +381,16 @@ impl Pdb {
     /// Memory: `n^k` entries of 4 bits (times `n - k` in the blank-cell layout; of 16 or 32 bits in the blank-bit
     /// layout): 122 MB for 6 tiles of the 24-puzzle (dense 63.8 MB), 8.4 MB for 6 of the 15-puzzle (2.9 MB), 134 MB
     /// for 7 (28.8 MB); in the blank-bit layout 33.6 MB for 6 tiles of the 15-puzzle, 977 MB for 6 of the 24-puzzle.
-    pub fn sparse(d: &Pdb) -> Option<Pdb> {
+    ///
+    /// Memory the system refuses for the table is [`SolveError::OutOfMemory`](crate::SolveError::OutOfMemory).
+    pub fn sparse(d: &Pdb) -> Result<Option<Pdb>> {
+        let mut refused = None;
+        let made = Pdb::sparse_or(d, &mut refused);
+        refused.map_or(Ok(made), Err)
+    }
+
+    /// [`Pdb::sparse`], with memory the system refused for its table left in `refused`.
+    fn sparse_or(d: &Pdb, refused: &mut Option<Error>) -> Option<Pdb> {
         use std::sync::atomic::Ordering::Relaxed;
         if d.index != PdbIndex::Dense || d.layout == PdbLayout::Zero {
             return None;
@@ -390,7 +432,9 @@ impl Pdb {
                 };
                 digits.visit(0, 1u64 << last, 0, 0, &mut copy);
             })
-        });
+        })
+        .map_err(|e| *refused = Some(e))
+        .ok()?;
         let table = PackedTable::from_words(bits, len, raw)?;
         Some(Pdb {
             shape: d.shape,

@@ -95,25 +95,25 @@ fn zero_aware_entries_match_a_reference_bfs() {
         let shape: Shape = shape.parse().unwrap();
         let z = Pdb::build_zero_aware(shape, &cells, blank as usize, &NoProgress).unwrap();
         let plain = Pdb::build_direct(shape, &cells, blank as usize, &NoProgress).unwrap();
-        let by_cell = Pdb::zero_cells(&z).unwrap();
+        let by_cell = Pdb::zero_cells(&z).unwrap().unwrap();
         assert_eq!(by_cell.layout(), PdbLayout::ZeroCells);
-        assert!(by_cell.zero_index().is_none() && Pdb::zero_cells(&by_cell).is_none());
+        assert!(by_cell.zero_index().is_none() && Pdb::zero_cells(&by_cell).unwrap().is_none());
         assert_eq!(
             by_cell.packed().len(),
             plain.packed().len() * (shape.cells() - cells.len()) as u64
         );
         let mut cell_hit = vec![false; by_cell.packed().len() as usize];
         // The blank-bit layout: an entry per placement, as wide as the layout says, dense and sparse.
-        let by_bit = Pdb::zero_bits(&z).unwrap();
+        let by_bit = Pdb::zero_bits(&z).unwrap().unwrap();
         assert_eq!(by_bit.layout(), PdbLayout::ZeroBits);
-        assert!(by_bit.zero_index().is_none() && Pdb::zero_bits(&by_bit).is_none());
-        assert!(Pdb::zero_bits(&plain).is_none());
+        assert!(by_bit.zero_index().is_none() && Pdb::zero_bits(&by_bit).unwrap().is_none());
+        assert!(Pdb::zero_bits(&plain).unwrap().is_none());
         assert_eq!(by_bit.packed().len(), plain.packed().len());
         assert_eq!(
             Some(by_bit.packed().bits()),
             PdbLayout::ZeroBits.bits(shape.cells(), cells.len())
         );
-        let sparse_bit = Pdb::sparse(&by_bit).unwrap();
+        let sparse_bit = Pdb::sparse(&by_bit).unwrap().unwrap();
         assert_eq!(
             (
                 sparse_bit.index(),
@@ -127,9 +127,9 @@ fn zero_aware_entries_match_a_reference_bfs() {
             )
         );
         // The sparse index of both: n^k placements (times the free cells), none of the region layout.
-        let sparse = Pdb::sparse(&plain).unwrap();
-        let sparse_cell = Pdb::sparse(&by_cell).unwrap();
-        assert!(Pdb::sparse(&z).is_none() && Pdb::sparse(&sparse).is_none());
+        let sparse = Pdb::sparse(&plain).unwrap().unwrap();
+        let sparse_cell = Pdb::sparse(&by_cell).unwrap().unwrap();
+        assert!(Pdb::sparse(&z).unwrap().is_none() && Pdb::sparse(&sparse).unwrap().is_none());
         let nk = (shape.cells() as u64).pow(cells.len() as u32);
         assert_eq!(sparse.packed().len(), nk);
         assert_eq!(
@@ -331,7 +331,7 @@ fn compact_build_is_bit_for_bit_the_byte_build() {
         assert_eq!(z.capped(), zc.capped(), "{shape} {cells:?}");
         // Derived from the zero-aware database, by either build: the same, except where a full pattern leaves
         // placements unreached (the derivation then declines).
-        match Pdb::plain_from_zero_aware(&zc) {
+        match Pdb::plain_from_zero_aware(&zc).unwrap() {
             Some(derived) => {
                 for budget in [None, Some(0)] {
                     let built =
