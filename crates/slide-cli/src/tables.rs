@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory};
 
-
 /// Where tables are cached, the memory budget for building them, and whether their progress shows: the options of
 /// every command that builds or loads tables.
 #[derive(clap::Args, Debug, Clone, Default)]

@@ -454,7 +454,6 @@ fn solved_and_nearly_solved_boards_answer_at_once() {
     }
 }
 
-
 /// `slide GLOBAL... ARGS...` under `prlimit --as=BYTES`, with the cache in `cache`: (status, stdout, stderr).
 fn under_address_limit(
     bytes: u64,
