@@ -308,6 +308,33 @@ pub(crate) fn known(s: &Solution) -> Option<i64> {
     s.distance().map(|d| d as i64)
 }
 
+/// Whether a child of a board at distance `d` is at distance `d - 1`, asking `solve` for a search no deeper than
+/// `d - 1` under `opts`: it either finds it or proves more. A limit that stops it is [`SolveError::LimitReached`]
+/// naming `the_move`. A board at distance 0 or less has no closer child.
+pub(crate) fn closer(
+    d: i64,
+    opts: &SolveOptions,
+    the_move: impl FnOnce() -> String,
+    solve: impl FnOnce(&SolveOptions) -> Result<Solution>,
+) -> Result<bool> {
+    if d <= 0 {
+        return Ok(false);
+    }
+    let bounded = SolveOptions {
+        max_depth: Some(d as u64 - 1),
+        ..opts.clone()
+    };
+    let s = solve(&bounded)?;
+    match known(&s) {
+        Some(x) if x == d - 1 => Ok(true),
+        None if s.lower_bound() as i64 > d - 1 => Ok(false),
+        _ => Err(Error::Solve(SolveError::LimitReached {
+            what: format!("whether {} starts a shortest solution", the_move()),
+            lower_bound: s.lower_bound(),
+        })),
+    }
+}
+
 /// The proven least number of moves of a search's answer (-1 when the goal cannot be reached), or why there is
 /// none.
 pub(crate) fn proven(s: &Solution, what: impl FnOnce() -> String) -> Result<i64> {
@@ -613,9 +640,7 @@ impl Solver {
         Ok(Hint { distance, tiles })
     }
 
-    /// Whether `child` of a board at distance `d` (by search under `opts`) is at distance `d - 1`: a search no
-    /// deeper than `d - 1` either finds it or proves more. A limit that stops it is [`SolveError::LimitReached`] naming
-    /// `the_move`.
+    /// Whether `child` of a board at distance `d` (by search under `opts`) is at distance `d - 1` ([`closer`]).
     fn one_closer(
         &self,
         child: &Board,
@@ -624,22 +649,9 @@ impl Solver {
         d: i64,
         the_move: impl FnOnce() -> String,
     ) -> Result<bool> {
-        if d <= 0 {
-            return Ok(false);
-        }
-        let bounded = SolveOptions {
-            max_depth: Some(d as u64 - 1),
-            ..opts.clone()
-        };
-        let s = self.solve_with(child, goal, &bounded)?;
-        match known(&s) {
-            Some(x) if x == d - 1 => Ok(true),
-            None if s.lower_bound() as i64 > d - 1 => Ok(false),
-            _ => Err(Error::Solve(SolveError::LimitReached {
-                what: format!("whether {} starts a shortest solution", the_move()),
-                lower_bound: s.lower_bound(),
-            })),
-        }
+        closer(d, opts, the_move, |bounded| {
+            self.solve_with(child, goal, bounded)
+        })
     }
 
     /// [`Solver::hint`] in MTM: every push that starts an MTM-shortest solution, named by the tile farthest from

@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::analyse::{children, known, proven, pushes, Analysis, Hint};
+use crate::analyse::{children, closer, proven, pushes, Analysis, Hint};
 use crate::board::{Board, Pattern, Tile};
 use crate::error::{Error, Result, SolveError};
 use crate::exact::rank::PartialRanker;
@@ -118,8 +118,12 @@ impl Solver {
                 if d > 0 {
                     for (t, c) in children(board) {
                         if Some(t) == first
-                            || self
-                                .pattern_closer(&c, goal, &opts, d, || format!("moving tile {t}"))?
+                            || closer(
+                                d,
+                                &opts,
+                                || format!("moving tile {t}"),
+                                |bounded| self.solve_pattern(&c, goal, bounded),
+                            )?
                         {
                             tiles.push(t);
                         }
@@ -130,32 +134,6 @@ impl Solver {
         };
         tiles.sort_unstable();
         Ok(Hint { distance, tiles })
-    }
-
-    /// Whether `child` of a board at distance `d` (> 0) from the partial goal `goal` is at distance `d - 1`: a
-    /// search no deeper than `d - 1` either finds it or proves more. A limit that stops it is
-    /// [`SolveError::LimitReached`] naming `the_move`.
-    fn pattern_closer(
-        &self,
-        child: &Board,
-        goal: &Pattern,
-        opts: &SolveOptions,
-        d: i64,
-        the_move: impl FnOnce() -> String,
-    ) -> Result<bool> {
-        let bounded = SolveOptions {
-            max_depth: Some(d as u64 - 1),
-            ..opts.clone()
-        };
-        let s = self.solve_pattern(child, goal, &bounded)?;
-        match known(&s) {
-            Some(x) if x == d - 1 => Ok(true),
-            None if s.lower_bound() as i64 > d - 1 => Ok(false),
-            _ => Err(Error::Solve(SolveError::LimitReached {
-                what: format!("whether {} starts a shortest solution", the_move()),
-                lower_bound: s.lower_bound(),
-            })),
-        }
     }
 
     /// [`Solver::analyse`] towards a partial goal: whether `moves` played from `board` end on a board matching
