@@ -128,7 +128,7 @@ impl fmt::Debug for Mapped {
 /// then renamed over the final name, so that a reader sees either no file or a whole one and two processes building
 /// the same table both succeed. Temporaries of writers that were killed are swept on the next write.
 ///
-/// Files of at least [`READ_BELOW`] bytes (64 MiB) are mapped with `mmap` (memmap2, a private read-only mapping);
+/// Files of at least [`READ_BELOW`] bytes (16 MiB) are mapped with `mmap` (memmap2, a private read-only mapping);
 /// smaller ones are read into memory of the process's own, which costs little for them (at most a few tens of
 /// milliseconds), so that a file changed in place under a running process cannot bring it down (below). That a file
 /// passed its checksum is recorded
@@ -329,11 +329,12 @@ impl Store for FileStore {
 }
 
 /// Table files smaller than this are read into the process's own memory by [`FileStore::map`] rather than mapped:
-/// 64 MiB. Reading such a file takes a few tens of milliseconds at most, and a copy of its own keeps the process
-/// safe from the file being truncated in place (a mapping of it would die of SIGBUS); the larger ones (the 5 × 5
-/// pattern databases: gigabytes) are mapped, so that processes share them and start at once. The 12-cell complete
-/// tables (60 MB each) are read in, and the 15-puzzle's default pattern databases (at most tens of megabytes).
-pub const READ_BELOW: u64 = 64 << 20;
+/// 16 MiB. Reading such a file takes a few milliseconds, a copy of it in each process costs little even with a
+/// worker per core, and a copy of its own keeps the process safe from the file being truncated in place (a mapping
+/// of it would die of SIGBUS). The larger ones are mapped, so that processes share them and start at once: the
+/// 12-cell complete tables (60 MB each), the 15-puzzle's default pattern databases (33 MB each: `slide.ray`'s
+/// workers of a node share one copy) and the 5 × 5 databases (gigabytes).
+pub const READ_BELOW: u64 = 16 << 20;
 
 /// A file's bytes read into memory of the process's own, in 8-byte words so that the tables inside are aligned as
 /// they are in a mapping.

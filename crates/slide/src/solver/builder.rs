@@ -119,7 +119,7 @@ impl SolverBuilder {
     /// than in memory of the process's own (the mapping asks for huge pages, which the kernel gives only where it keeps
     /// files in huge folios, as Linux 6.x does on ext4); the MTM label table, whose search is bound by its
     /// random reads, is read into the process's memory all the same, and a [`FileStore`](crate::store::FileStore)
-    /// reads its files below [`READ_BELOW`](crate::store::READ_BELOW) (64 MiB) rather than map them. Off by default;
+    /// reads its files below [`READ_BELOW`](crate::store::READ_BELOW) (16 MiB) rather than map them. Off by default;
     /// the command line turns it on.
     pub fn map_files(mut self, on: bool) -> SolverBuilder {
         self.map_files = on;
