@@ -415,110 +415,11 @@ fn solver_with(
     } else {
         solver.read_in_above(None)
     };
-    match tables
-        .max_memory
-        .map(|mb| mb.saturating_mul(1_000_000))
-        .or_else(memory_limit)
-    {
-        Some(limit) => solver.max_memory(limit),
-        None => solver,
+    match tables.max_memory {
+        Some(mb) => solver.max_memory(mb.saturating_mul(1_000_000)),
+        None => solver.max_memory_of_process(),
     }
     .build()
-}
-
-/// Address space an `RLIMIT_AS` budget leaves to the process itself beyond what it has mapped at start: thread
-/// stacks and the C library's malloc arenas reserve address space (64 MB an arena) well before they use memory.
-const ADDRESS_SPACE_RESERVE: u64 = 256 << 20;
-
-/// The memory this process may use, in bytes: the smallest of the machine's physical memory (`MemTotal` of
-/// /proc/meminfo), the address-space limit (`RLIMIT_AS`, less what is mapped already and
-/// [`ADDRESS_SPACE_RESERVE`]) and the memory limit of its control group (cgroup v2 `memory.max`, v1
-/// `memory.limit_in_bytes`), where each is known. `None` when none is.
-fn memory_limit() -> Option<u64> {
-    [
-        physical_memory(),
-        address_space_left(),
-        cgroup_memory_limit(),
-    ]
-    .into_iter()
-    .flatten()
-    .min()
-}
-
-/// The machine's physical memory in bytes, from /proc/meminfo where there is one.
-fn physical_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// What `RLIMIT_AS` (`ulimit -v`) leaves: the limit less the address space mapped now (`VmSize`) and
-/// [`ADDRESS_SPACE_RESERVE`]; `None` when there is no limit.
-fn address_space_left() -> Option<u64> {
-    #[cfg(unix)]
-    {
-        let mut lim = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit only writes the struct it is given.
-        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
-            || lim.rlim_cur == libc::RLIM_INFINITY
-        {
-            return None;
-        }
-        let limit: u64 = lim.rlim_cur;
-        let mapped = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| {
-                let line = s.lines().find(|l| l.starts_with("VmSize:"))?.to_string();
-                line.split_whitespace().nth(1)?.parse::<u64>().ok()
-            })
-            .map_or(0, |kb| kb * 1024);
-        Some(
-            limit
-                .saturating_sub(mapped)
-                .saturating_sub(ADDRESS_SPACE_RESERVE),
-        )
-    }
-    #[cfg(not(unix))]
-    None
-}
-
-/// The control group's memory limit (Linux): cgroup v2 `memory.max`, or v1 `memory.limit_in_bytes`, of the group
-/// /proc/self/cgroup names (or of the hierarchy's root, as a container sees its own group); `None` when there is
-/// no limit ("max", or v1's huge "unlimited" value) or no group file to read.
-fn cgroup_memory_limit() -> Option<u64> {
-    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let read = |file: &str, mount: &str, path: &str| -> Option<u64> {
-        [format!("{mount}{path}/{file}"), format!("{mount}/{file}")]
-            .into_iter()
-            .find_map(|f| std::fs::read_to_string(f).ok())?
-            .trim()
-            .parse()
-            .ok()
-    };
-    for line in groups.lines() {
-        let mut parts = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        let path = path.trim_end_matches('/');
-        let limit = if controllers.is_empty() {
-            read("memory.max", "/sys/fs/cgroup", path)
-        } else if controllers.split(',').any(|c| c == "memory") {
-            // v1 says "no limit" with a value near the largest page-aligned i64.
-            read("memory.limit_in_bytes", "/sys/fs/cgroup/memory", path).filter(|&m| m < 1 << 60)
-        } else {
-            None
-        };
-        if limit.is_some() {
-            return limit;
-        }
-    }
-    None
 }
 
 fn stats(
@@ -528,66 +429,36 @@ fn stats(
     metric: slide::Metric,
     plot: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
-    let Some(goal) = goal.board() else {
-        return pattern_stats(solver, goal, all, metric, plot);
+    let shape = goal.shape();
+    let view = match goal.board() {
+        Some(board) => solver.stats_in(&board, metric).map(|s| StatsView {
+            goal: board.to_string(),
+            states: s.states,
+            note: None,
+            noun: "boards",
+            antipodes: s.antipodes.iter().map(ToString::to_string).collect(),
+            histogram: s.histogram,
+        }),
+        // A partial goal: the states of the pattern's named tiles and the blank (the other tiles are not told
+        // apart) at each distance, the farthest states written as patterns.
+        None => solver.pattern_stats(goal, metric).map(|s| StatsView {
+            goal: goal.to_string(),
+            states: s.states,
+            note: Some("states: where the named tiles and the blank stand (x: any other tile)"),
+            noun: "states",
+            antipodes: s.antipodes.iter().map(ToString::to_string).collect(),
+            histogram: s.histogram,
+        }),
     };
-    let goal = &goal;
-    let s = match solver.stats_in(goal, metric) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("slide: {e}");
-            return Ok(EXIT_BAD_INPUT);
-        }
-    };
-    if let Some(path) = plot {
-        let chart = slide::render::plot::distance_chart(goal.shape(), metric, &s.histogram)?;
-        if let Err(e) = std::fs::write(path, chart) {
-            eprintln!("slide: cannot write {}: {e}", path.display());
-            return Ok(EXIT_BAD_INPUT);
-        }
-    }
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "shape: {}", goal.shape())?;
-    writeln!(out, "goal: {goal}")?;
-    writeln!(out, "metric: {metric}")?;
-    writeln!(out, "reachable states: {}", s.states)?;
-    writeln!(out, "distance states")?;
-    for (d, c) in s.histogram.iter().enumerate() {
-        writeln!(out, "{d:>8} {c}")?;
-    }
-    let far = *s.histogram.last().unwrap_or(&0);
-    writeln!(out, "god's number: {}", s.diameter())?;
-    writeln!(out, "boards at distance {}: {far}", s.diameter())?;
-    if far <= 16 || all {
-        for b in &s.antipodes {
-            writeln!(out, "  {b}")?;
-        }
-        if (s.antipodes.len() as u64) < far {
-            writeln!(out, "  ({} more not kept)", far - s.antipodes.len() as u64)?;
-        }
-    }
-    Ok(EXIT_OK)
-}
-
-/// `slide stats --goal PATTERN` for a partial goal: the states of the pattern's named tiles and the blank (the
-/// other tiles are not told apart) at each distance, god's number and the farthest states, written as patterns.
-fn pattern_stats(
-    solver: &slide::Solver,
-    goal: &slide::Pattern,
-    all: bool,
-    metric: slide::Metric,
-    plot: Option<&std::path::Path>,
-) -> anyhow::Result<u8> {
-    let s = match solver.pattern_stats(goal, metric) {
-        Ok(s) => s,
+    let view = match view {
+        Ok(v) => v,
         Err(e) => {
             eprintln!("slide: {}", explain::explain(&e));
             return Ok(EXIT_BAD_INPUT);
         }
     };
     if let Some(path) = plot {
-        let chart = slide::render::plot::distance_chart(goal.shape(), metric, &s.histogram)?;
+        let chart = slide::render::plot::distance_chart(shape, metric, &view.histogram)?;
         if let Err(e) = std::fs::write(path, chart) {
             eprintln!("slide: cannot write {}: {e}", path.display());
             return Ok(EXIT_BAD_INPUT);
@@ -595,30 +466,47 @@ fn pattern_stats(
     }
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "shape: {}", goal.shape())?;
-    writeln!(out, "goal: {goal}")?;
+    writeln!(out, "shape: {shape}")?;
+    writeln!(out, "goal: {}", view.goal)?;
     writeln!(out, "metric: {metric}")?;
-    writeln!(
-        out,
-        "states: where the named tiles and the blank stand (x: any other tile)"
-    )?;
-    writeln!(out, "reachable states: {}", s.states)?;
+    if let Some(note) = view.note {
+        writeln!(out, "{note}")?;
+    }
+    writeln!(out, "reachable states: {}", view.states)?;
     writeln!(out, "distance states")?;
-    for (d, c) in s.histogram.iter().enumerate() {
+    for (d, c) in view.histogram.iter().enumerate() {
         writeln!(out, "{d:>8} {c}")?;
     }
-    let far = *s.histogram.last().unwrap_or(&0);
-    writeln!(out, "god's number: {}", s.diameter())?;
-    writeln!(out, "states at distance {}: {far}", s.diameter())?;
+    let far = *view.histogram.last().unwrap_or(&0);
+    let diameter = view.histogram.len().saturating_sub(1);
+    writeln!(out, "god's number: {diameter}")?;
+    writeln!(out, "{} at distance {diameter}: {far}", view.noun)?;
     if far <= 16 || all {
-        for p in &s.antipodes {
-            writeln!(out, "  {p}")?;
+        for a in &view.antipodes {
+            writeln!(out, "  {a}")?;
         }
-        if (s.antipodes.len() as u64) < far {
-            writeln!(out, "  ({} more not kept)", far - s.antipodes.len() as u64)?;
+        if (view.antipodes.len() as u64) < far {
+            writeln!(
+                out,
+                "  ({} more not kept)",
+                far - view.antipodes.len() as u64
+            )?;
         }
     }
     Ok(EXIT_OK)
+}
+
+/// What `slide stats` prints, for a goal board or a partial goal.
+struct StatsView {
+    /// The goal as `stats` writes it: JSON rows for a board, `x` cells for a partial goal.
+    goal: String,
+    states: u64,
+    histogram: Vec<u64>,
+    /// A line saying what a state is, for a partial goal.
+    note: Option<&'static str>,
+    /// What the farthest are: boards, or states of a partial goal.
+    noun: &'static str,
+    antipodes: Vec<String>,
 }
 
 fn scramble(

@@ -88,7 +88,7 @@ pub(crate) fn solver() -> &'static Solver {
     })
 }
 
-/// A solver as the package makes them, with the memory budget `max_memory` (bytes; None: the machine's).
+/// A solver as the package makes them, with the memory budget `max_memory` (bytes; None: what the process may use, as the command line's default).
 fn made(max_memory: Option<u64>) -> Solver {
     let on = MAP_FILES.load(Ordering::Relaxed);
     // The library reads no environment variable: the package, a face, does.
@@ -102,7 +102,7 @@ fn made(max_memory: Option<u64>) -> Solver {
         .map_files(on)
         .progress(Arc::new(BuildProgress));
     let s = match max_memory {
-        None => s,
+        None => s.max_memory_of_process(),
         Some(bytes) => s.max_memory(bytes),
     };
     if on { s.read_in_above(None) } else { s }.build()

@@ -109,8 +109,8 @@ pub mod engine {
     pub use crate::search::pdb::IndexChoice;
     pub use crate::search::{heuristic, ida, mtm, partial, partition, pdb, pruning, push_pruning};
     pub use crate::solver::{
-        build_here, partial_build_bytes, pdb_build_bytes, pdb_needs_memory, table_build_bytes,
-        zbpdb_build_bytes, PdbNeed, SolverExt, SplitThreshold, SubtreeResult,
+        build_here, partial_build_bytes, pdb_build_bytes, pdb_needs_memory, process_memory_limit,
+        table_build_bytes, zbpdb_build_bytes, PdbNeed, SolverExt, SplitThreshold, SubtreeResult,
         DEFAULT_CACHE_FROM_CELLS, DEFAULT_PARTIAL_MEMORY, FALLBACK_WEIGHTS, FAST_DEFAULT_CELLS,
         MAX_WEIGHT, MIXED_SUMS_FROM_CELLS, TRIAL_NODES,
     };

@@ -110,6 +110,17 @@ impl SolverBuilder {
         self
     }
 
+    /// [`SolverBuilder::max_memory`] of what this process may use: the smallest of the machine's physical memory,
+    /// what the address-space limit (`RLIMIT_AS`) leaves and the control group's memory limit, where each is known
+    /// ([`process_memory_limit`](crate::engine::process_memory_limit)); no budget when none is. The default of the
+    /// command line, the server and the Python package.
+    pub fn max_memory_of_process(self) -> SolverBuilder {
+        match super::memory::process_memory_limit() {
+            Some(bytes) => self.max_memory(bytes),
+            None => self,
+        }
+    }
+
     /// Maps cached table and pattern-database files read-only into memory instead of reading them
     /// ([`Store::map`], [`cache::map`]), and maps what it builds once saved: processes of one machine that map the
     /// same files share one copy of them (the page cache), however many they are — for example the worker

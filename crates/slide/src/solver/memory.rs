@@ -278,3 +278,83 @@ impl Solver {
         Ok(needs)
     }
 }
+
+/// Address space an `RLIMIT_AS` budget leaves to the process itself beyond what it has mapped at start: thread
+/// stacks and the C library's malloc arenas reserve address space (64 MB an arena) well before they use memory.
+const ADDRESS_SPACE_RESERVE: u64 = 256 << 20;
+
+/// The memory this process may use, in bytes (the default budget of the faces, [`SolverBuilder::max_memory_of_process`]): the smallest of the machine's physical memory (`MemTotal` of
+/// /proc/meminfo), the address-space limit (`RLIMIT_AS`, less what is mapped already and
+/// [`ADDRESS_SPACE_RESERVE`]) and the memory limit of its control group (cgroup v2 `memory.max`, v1
+/// `memory.limit_in_bytes`), where each is known. `None` when none is.
+pub fn process_memory_limit() -> Option<u64> {
+    [
+        physical_memory(),
+        address_space_left(),
+        cgroup_memory_limit(),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+}
+
+/// The machine's physical memory in bytes, from /proc/meminfo where there is one.
+fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// What `RLIMIT_AS` (`ulimit -v`) leaves: the limit less the address space mapped now (`VmSize`) and
+/// [`ADDRESS_SPACE_RESERVE`]; `None` when there is no limit.
+fn address_space_left() -> Option<u64> {
+    let limit = crate::exact::packed::address_space_limit()?;
+    let mapped = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmSize:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(0, |kb| kb * 1024);
+    Some(
+        limit
+            .saturating_sub(mapped)
+            .saturating_sub(ADDRESS_SPACE_RESERVE),
+    )
+}
+
+/// The control group's memory limit (Linux): cgroup v2 `memory.max`, or v1 `memory.limit_in_bytes`, of the group
+/// /proc/self/cgroup names (or of the hierarchy's root, as a container sees its own group); `None` when there is
+/// no limit ("max", or v1's huge "unlimited" value) or no group file to read.
+fn cgroup_memory_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let read = |file: &str, mount: &str, path: &str| -> Option<u64> {
+        [format!("{mount}{path}/{file}"), format!("{mount}/{file}")]
+            .into_iter()
+            .find_map(|f| std::fs::read_to_string(f).ok())?
+            .trim()
+            .parse()
+            .ok()
+    };
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let path = path.trim_end_matches('/');
+        let limit = if controllers.is_empty() {
+            read("memory.max", "/sys/fs/cgroup", path)
+        } else if controllers.split(',').any(|c| c == "memory") {
+            // v1 says "no limit" with a value near the largest page-aligned i64.
+            read("memory.limit_in_bytes", "/sys/fs/cgroup/memory", path).filter(|&m| m < 1 << 60)
+        } else {
+            None
+        };
+        if limit.is_some() {
+            return limit;
+        }
+    }
+    None
+}

@@ -39,8 +39,8 @@ pub use builder::SolverBuilder;
 pub use ext::SolverExt;
 pub use loaded::{CacheDir, DEFAULT_CACHE_FROM_CELLS};
 pub use memory::{
-    partial_build_bytes, pdb_build_bytes, pdb_needs_memory, table_build_bytes, zbpdb_build_bytes,
-    PdbNeed, DEFAULT_PARTIAL_MEMORY,
+    partial_build_bytes, pdb_build_bytes, pdb_needs_memory, process_memory_limit,
+    table_build_bytes, zbpdb_build_bytes, PdbNeed, DEFAULT_PARTIAL_MEMORY,
 };
 #[cfg(test)]
 pub(crate) use memory::{zcpdb_build_bytes, zpdb_build_bytes};
