@@ -283,10 +283,11 @@ impl Solver {
 /// stacks and the C library's malloc arenas reserve address space (64 MB an arena) well before they use memory.
 const ADDRESS_SPACE_RESERVE: u64 = 256 << 20;
 
-/// The memory this process may use, in bytes (the default budget of the faces, [`SolverBuilder::max_memory_of_process`]): the smallest of the machine's physical memory (`MemTotal` of
-/// /proc/meminfo), the address-space limit (`RLIMIT_AS`, less what is mapped already and
-/// [`ADDRESS_SPACE_RESERVE`]) and the memory limit of its control group (cgroup v2 `memory.max`, v1
-/// `memory.limit_in_bytes`), where each is known. `None` when none is.
+/// The memory this process may use, in bytes: the smallest of the machine's physical memory (`MemTotal` of
+/// /proc/meminfo), the address-space limit (`RLIMIT_AS`, less what is mapped already and 256 MB kept for thread
+/// stacks and malloc arenas) and the memory limit of its control group (cgroup v2 `memory.max`, v1
+/// `memory.limit_in_bytes`), where each is known; `None` when none is. The default budget of every face
+/// ([`SolverBuilder::max_memory_of_process`]).
 pub fn process_memory_limit() -> Option<u64> {
     [
         physical_memory(),
@@ -307,7 +308,7 @@ fn physical_memory() -> Option<u64> {
 }
 
 /// What `RLIMIT_AS` (`ulimit -v`) leaves: the limit less the address space mapped now (`VmSize`) and
-/// [`ADDRESS_SPACE_RESERVE`]; `None` when there is no limit.
+/// `ADDRESS_SPACE_RESERVE`; `None` when there is no limit.
 fn address_space_left() -> Option<u64> {
     let limit = crate::exact::packed::address_space_limit()?;
     let mapped = std::fs::read_to_string("/proc/self/status")
