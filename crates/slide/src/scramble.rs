@@ -51,14 +51,7 @@ impl Scrambler {
         let mut b = Board::new(shape, tiles).expect("a permutation of the goal's tiles");
         if !b.is_solvable(goal).expect("same shape") {
             // Swapping two tiles flips parity: a bijection between the unsolvable and the solvable halves.
-            let mut tiles = b.tiles().to_vec();
-            let (i, j) = if tiles[0] != 0 && tiles[1] != 0 {
-                (0, 1)
-            } else {
-                (tiles.len() - 2, tiles.len() - 1)
-            };
-            tiles.swap(i, j);
-            b = Board::new(shape, tiles).expect("still a permutation");
+            b = other_parity(&b);
         }
         b
     }
@@ -107,14 +100,7 @@ impl Scrambler {
         }
         // Swapping two tiles flips parity: a bijection between the boards that cannot reach a matching board and
         // those that can.
-        let mut tiles = b.tiles().to_vec();
-        let (i, j) = if tiles[0] != 0 && tiles[1] != 0 {
-            (0, 1)
-        } else {
-            (tiles.len() - 2, tiles.len() - 1)
-        };
-        tiles.swap(i, j);
-        Board::new(shape, tiles).expect("still a permutation")
+        other_parity(&b)
     }
 
     /// A board drawn uniformly from those matching `goal`: the values the pattern does not name shuffled over its
@@ -194,6 +180,19 @@ impl Scrambler {
         }
         b
     }
+}
+
+/// `b` with two of its tiles swapped (the first two cells, or the last two when the blank is among the first):
+/// the board of the other parity that uniform scrambles pair `b` with.
+fn other_parity(b: &Board) -> Board {
+    let mut tiles = b.tiles().to_vec();
+    let (i, j) = if tiles[0] != 0 && tiles[1] != 0 {
+        (0, 1)
+    } else {
+        (tiles.len() - 2, tiles.len() - 1)
+    };
+    tiles.swap(i, j);
+    Board::new(b.shape(), tiles).expect("still a permutation")
 }
 
 #[cfg(test)]
