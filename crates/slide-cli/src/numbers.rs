@@ -46,13 +46,18 @@ pub fn timeout(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
+/// A whole number with its sign, for the library's checks (which name a negative value as such); `None` for text
+/// that is not one, `-0` included: a flag of whole numbers from 0 reads digits, and a sign on zero is a typo.
+fn signed_whole(s: &str) -> Option<i128> {
+    let t = s.trim();
+    let n: i128 = t.parse().ok()?;
+    (n != 0 || !t.starts_with('-')).then_some(n)
+}
+
 /// `--max-nodes` of `solve` and `bench`: a whole number, checked by the library
 /// ([`slide::SolveOptions::check_max_nodes`]: 0 to `u64::MAX`), whose sentence the message is.
 pub fn max_nodes(s: &str) -> Result<u64, String> {
-    let n: i128 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a whole number"))?;
+    let n = signed_whole(s).ok_or_else(|| format!("{s:?} is not a whole number"))?;
     slide::SolveOptions::check_max_nodes(n).map_err(|e| e.reason)
 }
 
@@ -92,20 +97,16 @@ fn whole(s: &str, min: usize, max: usize) -> Result<usize, String> {
 /// `--threads` of `solve` and `bench`: 0 (all cores) to [`MAX_THREADS`], checked by the library
 /// ([`slide::SolveOptions::check_threads`]), whose sentence the message is.
 pub fn threads(s: &str) -> Result<usize, String> {
-    let n: i128 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a whole number from 0 to {MAX_THREADS}"))?;
+    let n = signed_whole(s)
+        .ok_or_else(|| format!("{s:?} is not a whole number from 0 to {MAX_THREADS}"))?;
     slide::SolveOptions::check_threads(n).map_err(|e| e.reason)
 }
 
 /// `--max-memory`: MB, checked by the library ([`slide::SolveOptions::check_max_memory_mb`]: 0 to `u64::MAX`),
 /// whose sentence the message is; the budget in MB.
 pub fn max_memory(s: &str) -> Result<u64, String> {
-    let n: i128 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a whole number of MB from 0 to {}", u64::MAX))?;
+    let n = signed_whole(s)
+        .ok_or_else(|| format!("{s:?} is not a whole number of MB from 0 to {}", u64::MAX))?;
     slide::SolveOptions::check_max_memory_mb(n).map_err(|e| e.reason)?;
     Ok(n as u64)
 }
